@@ -1,0 +1,86 @@
+//! A small op emitter for lowerings: creates upstream ops (arith, math,
+//! tensor, linalg) at a rewriter's insertion point with one location.
+//!
+//! Generic `OperationBuilder` calls instead of melior's generated dialect
+//! wrappers keep the lowering readable as the MLIR it produces.
+
+use melior::{
+    ir::{
+        attribute::{FloatAttribute, IntegerAttribute},
+        operation::OperationBuilder,
+        r#type::IntegerType,
+        Attribute, Identifier, Location, OperationRef, Region, Type, Value,
+    },
+    Context, RewriterBase,
+};
+
+/// Emits ops before the insertion point of `rewriter`.
+pub struct Emitter<'c, 'r> {
+    pub context: &'c Context,
+    pub rewriter: &'r RewriterBase<'c, 'r>,
+    pub location: Location<'c>,
+}
+
+impl<'c> Emitter<'c, '_> {
+    /// Creates `name(operands) {attributes} : result_types` with `regions`.
+    pub fn op(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        result_types: &[Type<'c>],
+        attributes: &[(&str, Attribute<'c>)],
+        regions: Vec<Region<'c>>,
+    ) -> OperationRef<'c, '_> {
+        let attributes: Vec<_> = attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
+        let op = OperationBuilder::new(name, self.location)
+            .add_operands(operands)
+            .add_results(result_types)
+            .add_attributes(&attributes)
+            .add_regions_vec(regions)
+            .build()
+            .unwrap_or_else(|e| panic!("lowering built an invalid '{name}': {e}"));
+        self.rewriter.insert(op)
+    }
+
+    /// The single result of a one-result op.
+    pub fn value(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        result: Type<'c>,
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> Value<'c, '_> {
+        self.op(name, operands, &[result], attributes, vec![]).result(0).expect("one result").into()
+    }
+
+    /// `arith.constant` of a float value of type `ty`.
+    pub fn float(&self, ty: Type<'c>, value: f64) -> Value<'c, '_> {
+        self.value("arith.constant", &[], ty, &[("value", FloatAttribute::new(self.context, ty, value).into())])
+    }
+
+    /// `arith.constant` of an index.
+    pub fn index(&self, value: i64) -> Value<'c, '_> {
+        let ty = Type::index(self.context);
+        self.value("arith.constant", &[], ty, &[("value", IntegerAttribute::new(ty, value).into())])
+    }
+
+    /// A float binary op such as `arith.mulf`.
+    pub fn binary(&self, name: &str, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, '_> {
+        use melior::ir::ValueLike;
+        self.value(name, &[lhs, rhs], lhs.r#type(), &[])
+    }
+
+    /// A unary op or cast to `ty`.
+    pub fn unary(&self, name: &str, operand: Value<'c, '_>, ty: Type<'c>) -> Value<'c, '_> {
+        self.value(name, &[operand], ty, &[])
+    }
+
+    /// Parses an attribute written in MLIR syntax (affine maps, arrays).
+    pub fn attribute(&self, text: &str) -> Attribute<'c> {
+        Attribute::parse(self.context, text).unwrap_or_else(|| panic!("lowering wrote an invalid attribute: {text}"))
+    }
+
+    pub fn i64_type(&self) -> Type<'c> {
+        IntegerType::new(self.context, 64).into()
+    }
+}

@@ -1,0 +1,16 @@
+//! # pb-conversions
+//!
+//! Lowerings from our dialects to upstream ones: one pass per file, each with
+//! a `PassInfo` entry in [`PASSES`] and a lit test in
+//! `test/lit/conversions/<pass-argument>.mlir`.
+//!
+//! May depend on pb-support and pb-dialects; never on transforms, pipelines
+//! or tools.
+
+pub mod builder;
+pub mod lower_quant;
+
+use pb_support::PassInfo;
+
+/// Every conversion pass, alphabetical by argument.
+pub static PASSES: &[&PassInfo] = &[&lower_quant::INFO];

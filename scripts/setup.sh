@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One-time, idempotent set-up of a Debian 12 machine for polyblocks-rs:
+# Debian's LLVM/MLIR 22 packages and the libraries the Rust crates link, then
+# a build of the workspace. Fast when everything is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22 libomp-22-dev
+  libzstd-dev libz3-dev libxml2-dev zlib1g-dev
+  autoconf automake libtool pkg-config make python3
+)
+
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  if [ -x "$HOME/.cargo/bin/cargo" ]; then
+    export PATH="$HOME/.cargo/bin:$PATH"
+  else
+    echo "setup: cargo not found; install Rust with rustup (https://rustup.rs)" >&2
+    exit 1
+  fi
+fi
+if ! cargo clippy --version >/dev/null 2>&1; then
+  rustup component add clippy
+fi
+
+cargo build --workspace --quiet

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every test of polyblocks-rs: Rust unit tests, the lit/FileCheck suite,
+# clippy with warnings as errors, and a check that generated docs are current.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export PATH="$HOME/.cargo/bin:$PATH"
+
+echo "== cargo test"
+cargo test --workspace --quiet
+
+echo "== lit"
+/usr/lib/llvm-22/bin/lit -sv --order=lexical test/lit
+
+echo "== clippy"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+echo "== docs/passes.md is current"
+scripts/gen-docs.sh --check
+
+echo "all tests passed"

@@ -1,0 +1,222 @@
+//! Raw MLIR and LLVM C-API calls that melior 0.27 does not wrap.
+//!
+//! Every `unsafe` call into the C API outside melior lives here, behind a safe
+//! function with the invariant it relies on written next to it.
+
+use melior::{
+    ir::{operation::OperationPrintingFlags, Location, Operation, OperationRef},
+    pass::OperationPassManager,
+    Context, StringRef,
+};
+use mlir_sys::{
+    mlirAffineMapAttrGetValue, mlirOpPassManagerAddPipeline, mlirOperationCreateParse, mlirOperationPrintWithFlags,
+    mlirPassManagerEnableTiming, mlirPrintPassPipeline, MlirAffineMap, MlirAttribute, MlirPassManager, MlirStringRef,
+};
+use std::ffi::{c_char, c_void, CStr};
+
+/// Appends each chunk a C-API printer hands us to the `String` behind `data`.
+unsafe extern "C" fn append_to_string(chunk: MlirStringRef, data: *mut c_void) {
+    // SAFETY: `data` is the `&mut String` passed by the callers below, alive for
+    // the duration of the call; `chunk` is a valid (data, length) pair.
+    let out = unsafe { &mut *(data as *mut String) };
+    let bytes = unsafe { std::slice::from_raw_parts(chunk.data as *const u8, chunk.length) };
+    out.push_str(&String::from_utf8_lossy(bytes));
+}
+
+/// Parses one top-level operation from `source`, giving locations the file
+/// name `source_name`. Returns `None` on failure (diagnostics were emitted).
+pub fn parse_operation<'c>(context: &'c Context, source: &str, source_name: &str) -> Option<Operation<'c>> {
+    // SAFETY: the context outlives the returned operation (lifetime 'c); a null
+    // result is checked before wrapping.
+    let raw = unsafe {
+        mlirOperationCreateParse(
+            context.to_raw(),
+            StringRef::new(source).to_raw(),
+            StringRef::new(source_name).to_raw(),
+        )
+    };
+    if raw.ptr.is_null() {
+        None
+    } else {
+        Some(unsafe { Operation::from_raw(raw) })
+    }
+}
+
+/// Adds textual pipeline elements (e.g. `canonicalize{max-iterations=3}`) to
+/// `manager`, returning upstream's error message on failure.
+pub fn add_upstream_pipeline(manager: OperationPassManager, elements: &str) -> Result<(), String> {
+    let mut message = String::new();
+    // SAFETY: the callback only appends to `message`, which outlives the call.
+    let result = unsafe {
+        mlirOpPassManagerAddPipeline(
+            manager.to_raw(),
+            StringRef::new(elements).to_raw(),
+            Some(append_to_string),
+            &mut message as *mut String as *mut c_void,
+        )
+    };
+    if result.value != 0 {
+        Ok(())
+    } else {
+        Err(message.trim().to_string())
+    }
+}
+
+/// The textual form of the pipeline held by `manager`.
+pub fn print_pipeline(manager: OperationPassManager) -> String {
+    let mut text = String::new();
+    // SAFETY: as in `add_upstream_pipeline`.
+    unsafe { mlirPrintPassPipeline(manager.to_raw(), Some(append_to_string), &mut text as *mut String as *mut c_void) };
+    text
+}
+
+/// A pass manager whose root runs on `anchor` ops (`builtin.module`), so
+/// that misplaced op-specific passes are reported instead of accepted.
+pub fn pass_manager_on<'c>(context: &'c Context, anchor: &str) -> melior::pass::PassManager<'c> {
+    // SAFETY: the new pass manager is owned by the returned wrapper, which
+    // cannot outlive the context.
+    unsafe {
+        melior::pass::PassManager::from_raw(mlir_sys::mlirPassManagerCreateOnOperation(
+            context.to_raw(),
+            StringRef::new(anchor).to_raw(),
+        ))
+    }
+}
+
+/// Turns on per-pass wall-clock timing; the report is printed to stderr when
+/// the pass manager is destroyed.
+pub fn enable_timing(manager: MlirPassManager) {
+    // SAFETY: `manager` is a live pass manager owned by the caller.
+    unsafe { mlirPassManagerEnableTiming(manager) }
+}
+
+/// Prints an operation with the given flags (generic form, debug info, ...).
+pub fn print_operation(operation: OperationRef, flags: &OperationPrintingFlags) -> String {
+    let mut text = String::new();
+    // SAFETY: the flags and operation are alive; the callback appends to `text`.
+    unsafe {
+        mlirOperationPrintWithFlags(
+            operation.to_raw(),
+            flags.to_raw(),
+            Some(append_to_string),
+            &mut text as *mut String as *mut c_void,
+        )
+    };
+    text
+}
+
+/// The affine map held by an `AffineMapAttr` (melior has no wrapper for it).
+///
+/// # Safety
+/// `attribute` must be an affine-map attribute.
+pub unsafe fn affine_map_attr_value(attribute: MlirAttribute) -> MlirAffineMap {
+    unsafe { mlirAffineMapAttrGetValue(attribute) }
+}
+
+/// A `file:line:col` location in the context of `like`.
+pub fn file_line_col_location<'c>(like: Location<'c>, file: &str, line: usize, column: usize) -> Location<'c> {
+    // SAFETY: the context of `like` lives for 'c, as does the new location.
+    unsafe {
+        let context = mlir_sys::mlirLocationGetContext(like.to_raw());
+        Location::from_raw(mlir_sys::mlirLocationFileLineColGet(
+            context,
+            StringRef::new(file).to_raw(),
+            line as u32,
+            column as u32,
+        ))
+    }
+}
+
+/// True if some operation uses `value` (melior has no use-list API yet).
+pub fn has_uses<'c>(value: impl melior::ir::ValueLike<'c> + Copy) -> bool {
+    // SAFETY: the value is alive; the first-use handle is only tested.
+    unsafe { !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
+}
+
+/// Runs `f` with the context of `op`.
+///
+/// melior's `ContextRef::to_ref` returns a reference into the `ContextRef`
+/// value itself, so that value must outlive every use; this keeps it alive
+/// for the call, and `R: 'static` stops the reference from escaping.
+pub fn with_context<'c, R: 'static>(op: OperationRef<'c, '_>, f: impl FnOnce(&'c Context) -> R) -> R {
+    use melior::ir::operation::OperationLike;
+    let context_ref = op.context();
+    // SAFETY: `context_ref` lives until `f` returns, and nothing borrowing
+    // the context can be returned (R: 'static).
+    let context: &'c Context = unsafe { context_ref.to_ref() };
+    f(context)
+}
+
+/// The ops nested in `root` (itself included) that satisfy `keep`, in walk
+/// order. melior's `walk` cannot let op references escape its callback;
+/// these stay valid until the IR under `root` is modified.
+pub fn collect_ops<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+    order: melior::ir::operation::WalkOrder,
+    mut keep: impl FnMut(OperationRef) -> bool,
+) -> Vec<OperationRef<'c, 'a>> {
+    use melior::ir::operation::{OperationLike, WalkResult};
+    let mut raw = Vec::new();
+    root.walk(order, |op| {
+        if keep(op) {
+            raw.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    // SAFETY: every op found is nested in `root`, so it lives as long as the
+    // IR `root` borrows ('a) provided nobody erases it in between.
+    raw.into_iter().map(|op| unsafe { OperationRef::from_raw(op) }).collect()
+}
+
+/// Emits an error diagnostic at `location` through the context's handlers.
+pub fn emit_error(location: Location, message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: the location is alive and the message NUL-terminated.
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
+}
+
+/// File name, line and column of a `FileLineColRange` location, looking
+/// through name, call-site (callee side) and fused locations.
+pub fn file_line_col(location: Location) -> Option<(String, usize, usize)> {
+    if location.is_file_line_col_range() {
+        let name = location.file_line_col_range_filename().as_string_ref().as_str().ok()?.to_string();
+        return Some((name, location.file_line_col_range_start_line(), location.file_line_col_range_start_column()));
+    }
+    if location.is_name() {
+        return file_line_col(location.name_child_location());
+    }
+    if location.is_call_site() {
+        return file_line_col(location.call_site_callee());
+    }
+    if location.is_fused() {
+        return (0..location.fused_num_locations()).find_map(|i| file_line_col(location.fused_location(i)));
+    }
+    None
+}
+
+type FatalErrorHandler = extern "C" fn(reason: *const c_char);
+
+extern "C" {
+    /// From LLVM's C API (`llvm-c/ErrorHandling.h`), linked in with MLIR.
+    fn LLVMInstallFatalErrorHandler(handler: FatalErrorHandler);
+}
+
+static FATAL_PREFIX: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+extern "C" fn report_fatal(reason: *const c_char) {
+    // SAFETY: LLVM passes a NUL-terminated message.
+    let reason = unsafe { CStr::from_ptr(reason) }.to_string_lossy();
+    let prefix = FATAL_PREFIX.get().copied().unwrap_or("polyblocks");
+    eprintln!("{prefix}: error: {reason}");
+    std::process::exit(1);
+}
+
+/// Makes LLVM/MLIR fatal errors (`report_fatal_error`) print one clean line
+/// prefixed by `tool` and exit with status 1 instead of aborting with a stack
+/// trace. Call once at start-up of a command-line tool, before any threads.
+pub fn install_fatal_error_handler(tool: &'static str) {
+    let _ = FATAL_PREFIX.set(tool);
+    // SAFETY: installs a handler that never returns into LLVM; called once at
+    // start-up from the main thread.
+    unsafe { LLVMInstallFatalErrorHandler(report_fatal) }
+}

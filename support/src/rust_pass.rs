@@ -1,0 +1,92 @@
+//! Running a pass written in Rust inside an MLIR pass manager.
+//!
+//! A pass implements [`RustPass`]; [`into_mlir_pass`] wraps it as an MLIR
+//! external pass. The wrapper turns a Rust panic inside a pass into an error
+//! diagnostic and a pass failure, so a bug in a pass never aborts the process
+//! (a panic cannot unwind through MLIR's C++ frames).
+
+use crate::{ffi, pass_info::PassInfo};
+use melior::{
+    ir::{operation::OperationLike, OperationRef},
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
+    ContextRef,
+};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Failure of a pass; the pass has already emitted diagnostics saying why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PassFailed;
+
+/// A pass written in Rust.
+pub trait RustPass: Send {
+    /// Transforms `op` (the pass's anchor op) in place.
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailed>;
+    /// A fresh copy, for MLIR's per-thread pass instances.
+    fn clone_box(&self) -> Box<dyn RustPass>;
+}
+
+/// Identity of one pass type. Declare one per pass as a `static` and store a
+/// reference in its [`PassInfo`]: MLIR identifies passes by this address.
+#[repr(align(8))]
+#[derive(Debug)]
+pub struct PassId(#[allow(dead_code)] u8);
+
+impl PassId {
+    pub const fn new() -> Self {
+        Self(0)
+    }
+}
+
+impl Default for PassId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+struct Adaptor {
+    info: &'static PassInfo,
+    pass: Box<dyn RustPass>,
+}
+
+impl Clone for Adaptor {
+    fn clone(&self) -> Self {
+        Self { info: self.info, pass: self.pass.clone_box() }
+    }
+}
+
+impl<'c> RunExternalPass<'c> for Adaptor {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let result = catch_unwind(AssertUnwindSafe(|| self.pass.run(operation)));
+        match result {
+            Ok(Ok(())) => {}
+            Ok(Err(PassFailed)) => pass.signal_failure(),
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("unknown panic");
+                ffi::emit_error(
+                    operation.location(),
+                    &format!("internal error in pass '{}': {what} (please report this bug)", self.info.argument),
+                );
+                pass.signal_failure();
+            }
+        }
+    }
+}
+
+/// Wraps a Rust pass as an MLIR pass registered under `info`.
+pub fn into_mlir_pass(info: &'static PassInfo, pass: Box<dyn RustPass>) -> Pass {
+    create_external(
+        Adaptor { info, pass },
+        melior::ir::r#type::TypeId::create(info.id),
+        info.argument,
+        info.argument,
+        info.summary,
+        info.anchor,
+        &[],
+    )
+}

@@ -1,0 +1,148 @@
+//! Command-line parsing for pb-opt, compatible with mlir-opt's spelling.
+//!
+//! Driver flags are recognised by name; every other `--name[=options]` is a
+//! pass in the short form (`--canonicalize --pb-simplify-quant="x=1"`),
+//! resolved against our passes and upstream's in order of appearance.
+
+use pb_support::{pass_builder::Registry, upstream};
+
+/// What pb-opt was asked to do.
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    pub input: Option<String>,
+    pub output: Option<String>,
+    /// The pipeline, from `--pass-pipeline` or assembled from short-form flags.
+    pub pipeline: String,
+    pub split_input_file: bool,
+    pub verify_diagnostics: bool,
+    pub allow_unregistered_dialect: bool,
+    pub print_ir_before_all: bool,
+    pub print_ir_after_all: bool,
+    pub print_generic: bool,
+    pub print_debuginfo: bool,
+    pub timing: bool,
+    pub disable_threading: bool,
+    pub dump_pass_pipeline: bool,
+    pub verify_each: bool,
+    pub list_passes: bool,
+    pub markdown: bool,
+    pub help: bool,
+    pub version: bool,
+}
+
+/// The text of `--help`.
+pub const HELP: &str = "\
+OVERVIEW: pb-opt: run upstream MLIR passes and polyblocks passes on MLIR files
+
+USAGE: pb-opt [options] [input file, or - for stdin]
+
+OPTIONS:
+  -o <file>                      Write the output to <file> (default: stdout)
+  --pass-pipeline=<pipeline>     A textual pipeline, e.g.
+                                 'builtin.module(func.func(pb-simplify-quant,canonicalize))'
+  --<pass>[=<options>]           Add one pass (ours or upstream), in order, e.g.
+                                 --canonicalize --pb-simplify-quant
+  --split-input-file             Process each chunk between '// -----' lines on its own
+  --verify-diagnostics           Check diagnostics against expected-error/warning/remark/note
+                                 comments instead of printing them
+  --allow-unregistered-dialect   Accept ops of unknown dialects
+  --mlir-print-ir-before-all     Print the IR before each pass (to stderr)
+  --mlir-print-ir-after-all      Print the IR after each pass (to stderr)
+  --mlir-print-op-generic        Print ops in generic form
+  --mlir-print-debuginfo         Print locations
+  --mlir-timing                  Report the time of each pass (to stderr)
+  --mlir-disable-threading       Run passes on one thread
+  --verify-each=<bool>           Verify the IR after each pass (default: true)
+  --dump-pass-pipeline           Print the pass pipeline that will run (to stderr)
+  --list-passes [--markdown]     List our passes and upstream's
+  --version                      Print the version
+  -h, --help                     Print this help
+";
+
+fn flag_value(arg: &str, args: &mut std::slice::Iter<String>, name: &str) -> Result<String, String> {
+    match arg.split_once('=') {
+        Some((_, value)) => Ok(value.to_string()),
+        None => args.next().cloned().ok_or_else(|| format!("option '{name}' needs a value")),
+    }
+}
+
+fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(format!("option '{name}' expects true or false, got '{value}'")),
+    }
+}
+
+/// Parses the arguments (without the program name).
+pub fn parse(args: &[String], registry: Registry) -> Result<Options, String> {
+    let mut options = Options { verify_each: true, ..Options::default() };
+    let mut short_form: Vec<String> = Vec::new();
+    let mut pass_pipeline: Option<String> = None;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "-" || !arg.starts_with('-') {
+            if let Some(first) = &options.input {
+                return Err(format!("more than one input file: '{first}' and '{arg}'"));
+            }
+            options.input = Some(arg.clone());
+            continue;
+        }
+        let body = arg.trim_start_matches('-');
+        let name = body.split('=').next().unwrap_or(body);
+        let switch = |options: &mut Options, set: fn(&mut Options)| {
+            set(options);
+            Ok::<(), String>(())
+        };
+        match name {
+            "o" => options.output = Some(flag_value(arg, &mut iter, "-o")?),
+            "pass-pipeline" => pass_pipeline = Some(flag_value(arg, &mut iter, "--pass-pipeline")?),
+            "split-input-file" => switch(&mut options, |o| o.split_input_file = true)?,
+            "verify-diagnostics" => switch(&mut options, |o| o.verify_diagnostics = true)?,
+            "allow-unregistered-dialect" => switch(&mut options, |o| o.allow_unregistered_dialect = true)?,
+            "mlir-print-ir-before-all" => switch(&mut options, |o| o.print_ir_before_all = true)?,
+            "mlir-print-ir-after-all" => switch(&mut options, |o| o.print_ir_after_all = true)?,
+            "mlir-print-op-generic" => switch(&mut options, |o| o.print_generic = true)?,
+            "mlir-print-debuginfo" => switch(&mut options, |o| o.print_debuginfo = true)?,
+            "mlir-timing" => switch(&mut options, |o| o.timing = true)?,
+            "mlir-disable-threading" => switch(&mut options, |o| o.disable_threading = true)?,
+            "dump-pass-pipeline" => switch(&mut options, |o| o.dump_pass_pipeline = true)?,
+            "verify-each" => {
+                options.verify_each = match body.split_once('=') {
+                    Some((_, value)) => parse_bool("--verify-each", value)?,
+                    None => true,
+                }
+            }
+            "list-passes" => switch(&mut options, |o| o.list_passes = true)?,
+            "markdown" => switch(&mut options, |o| o.markdown = true)?,
+            "h" | "help" => switch(&mut options, |o| o.help = true)?,
+            "version" => switch(&mut options, |o| o.version = true)?,
+            _ if registry.find(name).is_some() || upstream::find(name).is_some() => {
+                let pass_options = body.split_once('=').map(|(_, v)| v).unwrap_or("");
+                let pass_options = pass_options.trim_matches(|c| c == '"' || c == '\'');
+                if pass_options.is_empty() {
+                    short_form.push(name.to_string());
+                } else {
+                    short_form.push(format!("{name}{{{pass_options}}}"));
+                }
+            }
+            _ => {
+                let mut message = format!("unknown option or pass '{arg}'");
+                let suggestions = registry.suggestions(name);
+                if !suggestions.is_empty() {
+                    message.push_str(&format!("; did you mean --{}?", suggestions.join(", --")));
+                }
+                message.push_str(" (see pb-opt --help and pb-opt --list-passes)");
+                return Err(message);
+            }
+        }
+    }
+    options.pipeline = match (pass_pipeline, short_form.is_empty()) {
+        (Some(_), false) => {
+            return Err("'--pass-pipeline' cannot be combined with passes given as separate options".into())
+        }
+        (Some(pipeline), true) => pipeline,
+        (None, _) => short_form.join(","),
+    };
+    Ok(options)
+}

@@ -1,0 +1,54 @@
+//! # pb-opt
+//!
+//! An mlir-opt-style driver for MLIR 22: reads a `.mlir` file (or stdin),
+//! runs a pipeline mixing upstream MLIR passes with polyblocks passes, and
+//! prints the result. Bad input of any kind (malformed MLIR, unknown passes
+//! or options, unreadable files) ends in a diagnostic and exit status 1,
+//! never a panic or an abort.
+//!
+//! - [`cli`]: argument parsing (mlir-opt spelling).
+//! - [`driver`]: per-file and per-chunk processing.
+//! - [`verify_diagnostics`]: `--verify-diagnostics`.
+//! - [`list`]: `--list-passes` (plain and markdown).
+//!
+//! Depends on pb-pipelines (for the full pass registry), pb-dialects and
+//! pb-support.
+
+pub mod cli;
+pub mod driver;
+pub mod list;
+pub mod verify_diagnostics;
+
+use pb_support::pass_builder::Registry;
+
+/// Runs pb-opt with `args` (without the program name); returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let passes = pb_pipelines::all_passes();
+    let registry = Registry { passes: &passes };
+    let options = match cli::parse(args, registry) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("pb-opt: error: {message}");
+            return 1;
+        }
+    };
+    if options.help {
+        print!("{}", cli::HELP);
+        return 0;
+    }
+    if options.version {
+        println!("pb-opt {} (polyblocks-rs, MLIR 22)", env!("CARGO_PKG_VERSION"));
+        return 0;
+    }
+    if options.list_passes {
+        print!("{}", list::render(&passes, options.markdown));
+        return 0;
+    }
+    match driver::run(&options, registry) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("pb-opt: error: {message}");
+            1
+        }
+    }
+}

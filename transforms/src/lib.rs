@@ -1,0 +1,17 @@
+//! # pb-transforms
+//!
+//! Transformation passes of polyblocks-rs: one pass per file, each with a
+//! `//!` doc (what, why, options, before/after) and a `PassInfo` entry in
+//! [`PASSES`], which is the single source for pipeline parsing,
+//! `pb-opt --list-passes` and `docs/passes.md`. Each pass has its lit test in
+//! `test/lit/transforms/<pass-argument>.mlir`.
+//!
+//! May depend on pb-support and pb-dialects; never on conversions, pipelines
+//! or tools.
+
+pub mod simplify_quant;
+
+use pb_support::PassInfo;
+
+/// Every transformation pass, alphabetical by argument.
+pub static PASSES: &[&PassInfo] = &[&simplify_quant::INFO];
