@@ -160,7 +160,7 @@ impl<'c, 'a> QuantOp<'c, 'a> {
         let (out_shape, out_elem) = shape_and_element(output.r#type());
         if in_shape != out_shape {
             return Err(format!(
-                "operand type {} and result type {} must have the same shape",
+                "operand type '{}' and result type '{}' must have the same shape",
                 input.r#type(),
                 output.r#type()
             ));

@@ -28,7 +28,7 @@ pub fn run(options: &Options, registry: Registry) -> Result<i32, String> {
     // Build the pipeline once up front so that pipeline errors are reported
     // even when the input has no ops to run on.
     {
-        let manager = build_pass_manager(&context, options, registry)?;
+        let manager = build_pass_manager(&context, options, registry, false)?;
         if options.dump_pass_pipeline {
             eprintln!("{}", ffi::print_pipeline(manager.as_operation_pass_manager()));
         }
@@ -84,7 +84,7 @@ fn process_chunk(context: &Context, options: &Options, registry: Registry, name:
     if !pb_dialects::verify(module.as_operation()) {
         return None;
     }
-    let manager = build_pass_manager(context, options, registry).ok()?;
+    let manager = build_pass_manager(context, options, registry, true).ok()?;
     manager.run(&mut module).ok()?;
     if !pb_dialects::verify(module.as_operation()) {
         return None;
@@ -101,16 +101,19 @@ fn process_chunk(context: &Context, options: &Options, registry: Registry, name:
     Some(text)
 }
 
+/// The pass manager for `options.pipeline`; `instrument` adds IR printing
+/// and timing (off for the up-front validation build, which never runs).
 fn build_pass_manager<'c>(
     context: &'c Context,
     options: &Options,
     registry: Registry,
+    instrument: bool,
 ) -> Result<PassManager<'c>, String> {
     let manager = ffi::pass_manager_on(context, "builtin.module");
     manager.enable_verifier(options.verify_each);
     pass_builder::add_pipeline(manager.as_operation_pass_manager(), "builtin.module", &options.pipeline, registry)
         .map_err(|e| format!("invalid pass pipeline: {}", e.render(&options.pipeline)))?;
-    if options.print_ir_before_all || options.print_ir_after_all {
+    if instrument && (options.print_ir_before_all || options.print_ir_after_all) {
         manager.enable_ir_printing(&PassIrPrintingOptions {
             before_all: options.print_ir_before_all,
             after_all: options.print_ir_after_all,
@@ -121,7 +124,7 @@ fn build_pass_manager<'c>(
             tree_printing_path: Default::default(),
         });
     }
-    if options.timing {
+    if instrument && options.timing {
         ffi::enable_timing(manager.to_raw());
     }
     Ok(manager)
