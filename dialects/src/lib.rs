@@ -5,7 +5,7 @@
 //! [`create_context`]; each has a Rust module with typed builders, accessors
 //! and the semantic checks IRDL cannot express.
 //!
-//! - [`pbq`]: per-tensor affine quantization (quantize / dequantize /
+//! - [`pbq`] — per-tensor affine quantization (quantize / dequantize /
 //!   requantize), the form PyTorch PT2E graphs are imported into.
 //!
 //! Depends on pb-support and melior only.

@@ -2,20 +2,20 @@
 //!
 //! The lowest layer of polyblocks-rs: plumbing shared by every other crate.
 //!
-//! - [`pass_info`]: the `PassInfo` table entry that every pass crate exports,
+//! - [`pass_info`] — the `PassInfo` table entry that every pass crate exports,
 //!   and typed pass options parsed from `{key=value ...}`.
-//! - [`pipeline`]: the textual pass-pipeline grammar (`builtin.module(func.func(a{x=1}),b)`)
+//! - [`pipeline`] — the textual pass-pipeline grammar (`builtin.module(func.func(a{x=1}),b)`)
 //!   as a tree, parsed with positions for error messages.
-//! - [`pass_builder`]: turns such a tree into an MLIR pass manager, mapping our
+//! - [`pass_builder`] — turns such a tree into an MLIR pass manager, mapping our
 //!   pass names to Rust passes and handing every other leaf to upstream MLIR,
 //!   with mlir-opt's implicit nesting.
-//! - [`upstream`]: the catalogue of upstream MLIR 22 passes (name, summary,
+//! - [`upstream`] — the catalogue of upstream MLIR 22 passes (name, summary,
 //!   anchor op), generated at build time from `mlir-opt`.
-//! - [`rust_pass`]: the trait a Rust pass implements, and its MLIR wrapper.
-//! - [`diagnostics`]: capture of MLIR diagnostics into plain Rust values and
+//! - [`rust_pass`] — the trait a Rust pass implements, and its MLIR wrapper.
+//! - [`diagnostics`] — capture of MLIR diagnostics into plain Rust values and
 //!   their rendering with source excerpts.
-//! - [`source`]: parsing MLIR text with a file name, one or many top-level ops.
-//! - [`ffi`]: the few raw MLIR/LLVM C-API calls melior does not wrap.
+//! - [`source`] — parsing MLIR text with a file name, one or many top-level ops.
+//! - [`ffi`] — the few raw MLIR/LLVM C-API calls melior does not wrap.
 //!
 //! Dependencies: melior and mlir-sys only. No other polyblocks crate.
 

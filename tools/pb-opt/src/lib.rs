@@ -6,10 +6,10 @@
 //! or options, unreadable files) ends in a diagnostic and exit status 1,
 //! never a panic or an abort.
 //!
-//! - [`cli`]: argument parsing (mlir-opt spelling).
-//! - [`driver`]: per-file and per-chunk processing.
-//! - [`verify_diagnostics`]: `--verify-diagnostics`.
-//! - [`list`]: `--list-passes` (plain and markdown).
+//! - [`cli`] — argument parsing (mlir-opt spelling).
+//! - [`driver`] — per-file and per-chunk processing.
+//! - [`verify_diagnostics`] — `--verify-diagnostics`.
+//! - [`list`] — `--list-passes` (plain and markdown).
 //!
 //! Depends on pb-pipelines (for the full pass registry), pb-dialects and
 //! pb-support.

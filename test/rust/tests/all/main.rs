@@ -1,0 +1,10 @@
+//! The Rust unit tests of polyblocks-rs, in one binary (see Cargo.toml).
+
+mod common;
+mod diagnostics;
+mod pass_options;
+mod pbq;
+mod pipeline_syntax;
+mod pipelines;
+mod source;
+mod verify_diagnostics;
