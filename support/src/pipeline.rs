@@ -53,7 +53,7 @@ impl PipelineError {
 
 /// Parses a pipeline string into its elements.
 pub fn parse(text: &str) -> Result<Vec<Element>, PipelineError> {
-    let mut parser = Parser { text, pos: 0 };
+    let mut parser = Parser { text, pos: 0, depth: 0 };
     let elements = parser.elements()?;
     parser.skip_space();
     if parser.pos < text.len() {
@@ -64,9 +64,14 @@ pub fn parse(text: &str) -> Result<Vec<Element>, PipelineError> {
     Ok(elements)
 }
 
+/// Deeper nesting than this is rejected (no real pipeline comes close), so a
+/// hostile pipeline string cannot overflow the stack.
+const MAX_DEPTH: usize = 256;
+
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -108,7 +113,12 @@ impl Parser<'_> {
         match self.peek() {
             Some('(') => {
                 self.pos += 1;
+                self.depth += 1;
+                if self.depth > MAX_DEPTH {
+                    return self.error(format!("pipeline nested deeper than {MAX_DEPTH} levels"));
+                }
                 let elements = self.elements()?;
+                self.depth -= 1;
                 self.skip_space();
                 if self.peek() != Some(')') {
                     return match self.peek() {

@@ -46,3 +46,11 @@ fn renders_a_caret_under_the_error() {
     let rendered = parse(text).unwrap_err().render(text);
     assert_eq!(rendered.lines().nth(2).unwrap(), "      ^");
 }
+
+#[test]
+fn rejects_absurd_nesting_instead_of_overflowing_the_stack() {
+    let text = format!("{}{}", "a(".repeat(100_000), ")".repeat(100_000));
+    assert!(parse(&text).unwrap_err().message.contains("nested deeper than 256"));
+    let ok = format!("{}{}", "a(".repeat(200), ")".repeat(200));
+    assert!(parse(&ok).is_ok());
+}
