@@ -1,16 +1,37 @@
 //! # pb-pipelines
 //!
 //! The top library layer: it sees every pass crate, so it owns the registry
-//! of all polyblocks passes ([`all_passes`]) that drivers such as pb-opt
-//! resolve pipeline names against. Named per-target pipelines (`cpu`,
-//! `nvgpu`, `amdgpu`), assembled in stages, will live here too.
+//! of all polyblocks passes ([`all_passes`]) that drivers resolve pipeline
+//! names against, and the named per-target pipelines, assembled in stages:
+//!
+//! - [`cpu`] — the host CPU (x86-64 with AVX-512 here).
 //!
 //! May depend on pb-support, pb-dialects, pb-transforms and pb-conversions;
 //! never on tools.
 
-use pb_support::PassInfo;
+pub mod cpu;
+
+use pb_support::{target::TargetDesc, PassInfo};
 
 /// Every polyblocks pass: transforms, then conversions.
 pub fn all_passes() -> Vec<&'static PassInfo> {
     pb_transforms::PASSES.iter().chain(pb_conversions::PASSES.iter()).copied().collect()
+}
+
+/// Names of the named pipelines.
+pub const NAMED_PIPELINES: &[&str] = &["cpu"];
+
+/// The text of named pipeline `name` up to stage `stop_after` (all stages if
+/// `None`), for `target`.
+pub fn named_pipeline(name: &str, stop_after: Option<&str>, target: TargetDesc) -> Result<String, String> {
+    match name {
+        "cpu" => {
+            let stop = match stop_after {
+                Some(stage) => cpu::Stage::parse(stage)?,
+                None => cpu::Stage::Llvm,
+            };
+            Ok(cpu::pipeline(&cpu::CpuOptions { target, vectorize: true }, stop))
+        }
+        _ => Err(format!("unknown pipeline '{name}' (pipelines: {})", NAMED_PIPELINES.join(", "))),
+    }
 }

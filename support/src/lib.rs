@@ -15,6 +15,8 @@
 //! - [`diagnostics`] — capture of MLIR diagnostics into plain Rust values and
 //!   their rendering with source excerpts.
 //! - [`source`] — parsing MLIR text with a file name, one or many top-level ops.
+//! - [`target`] — the target description (cores, vector width, caches, matrix
+//!   units), detected from the host or overridden.
 //! - [`ffi`] — the few raw MLIR/LLVM C-API calls melior does not wrap.
 //!
 //! Dependencies: melior and mlir-sys only. No other polyblocks crate.
@@ -26,6 +28,7 @@ pub mod pass_info;
 pub mod pipeline;
 pub mod rust_pass;
 pub mod source;
+pub mod target;
 pub mod upstream;
 
 pub use melior;

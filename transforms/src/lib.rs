@@ -9,9 +9,10 @@
 //! May depend on pb-support and pb-dialects; never on conversions, pipelines
 //! or tools.
 
+pub mod check_cpu_input;
 pub mod simplify_quant;
 
 use pb_support::PassInfo;
 
 /// Every transformation pass, alphabetical by argument.
-pub static PASSES: &[&PassInfo] = &[&simplify_quant::INFO];
+pub static PASSES: &[&PassInfo] = &[&check_cpu_input::INFO, &simplify_quant::INFO];

@@ -25,7 +25,13 @@ pub struct Options {
     pub dump_pass_pipeline: bool,
     pub verify_each: bool,
     pub list_passes: bool,
+    /// `--pb-pipeline=cpu`: a named pipeline instead of a pass list.
+    pub named_pipeline: Option<String>,
+    pub stop_after: Option<String>,
+    /// `--pb-target="cores=2 vector-bits=256"`: overrides of the host target.
+    pub target_overrides: String,
     pub markdown: bool,
+    pub print_target: bool,
     pub help: bool,
     pub version: bool,
 }
@@ -42,6 +48,10 @@ OPTIONS:
                                  'builtin.module(func.func(pb-simplify-quant,canonicalize))'
   --<pass>[=<options>]           Add one pass (ours or upstream), in order, e.g.
                                  --canonicalize --pb-simplify-quant
+  --pb-pipeline=<name>           Run a named pipeline: cpu
+  --pb-stop-after=<stage>        ...only up to a stage (cpu: legalize, graph, affine, lower, llvm)
+  --pb-target=<overrides>        Target description overrides, e.g. 'cores=1 vector-bits=256'
+  --pb-print-target              Print the target description and exit
   --split-input-file             Process each chunk between '// -----' lines on its own
   --verify-diagnostics           Check diagnostics against expected-error/warning/remark/note
                                  comments instead of printing them
@@ -114,6 +124,10 @@ pub fn parse(args: &[String], registry: Registry) -> Result<Options, String> {
                 }
             }
             "list-passes" => switch(&mut options, |o| o.list_passes = true)?,
+            "pb-pipeline" => options.named_pipeline = Some(flag_value(arg, &mut iter, "--pb-pipeline")?),
+            "pb-stop-after" => options.stop_after = Some(flag_value(arg, &mut iter, "--pb-stop-after")?),
+            "pb-target" => options.target_overrides = flag_value(arg, &mut iter, "--pb-target")?,
+            "pb-print-target" => switch(&mut options, |o| o.print_target = true)?,
             "markdown" => switch(&mut options, |o| o.markdown = true)?,
             "h" | "help" => switch(&mut options, |o| o.help = true)?,
             "version" => switch(&mut options, |o| o.version = true)?,
@@ -136,6 +150,12 @@ pub fn parse(args: &[String], registry: Registry) -> Result<Options, String> {
                 return Err(message);
             }
         }
+    }
+    if options.stop_after.is_some() && options.named_pipeline.is_none() {
+        return Err("'--pb-stop-after' needs '--pb-pipeline'".into());
+    }
+    if options.named_pipeline.is_some() && (pass_pipeline.is_some() || !short_form.is_empty()) {
+        return Err("'--pb-pipeline' cannot be combined with '--pass-pipeline' or passes given as options".into());
     }
     options.pipeline = match (pass_pipeline, short_form.is_empty()) {
         (Some(_), false) => {

@@ -25,13 +25,23 @@ use pb_support::pass_builder::Registry;
 pub fn run(args: &[String]) -> i32 {
     let passes = pb_pipelines::all_passes();
     let registry = Registry { passes: &passes };
-    let options = match cli::parse(args, registry) {
+    let options = match cli::parse(args, registry).and_then(resolve_named_pipeline) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("pb-opt: error: {message}");
             return 1;
         }
     };
+    if options.print_target {
+        match target(&options) {
+            Ok(target) => println!("{target}"),
+            Err(message) => {
+                eprintln!("pb-opt: error: {message}");
+                return 1;
+            }
+        }
+        return 0;
+    }
     if options.help {
         print!("{}", cli::HELP);
         return 0;
@@ -51,4 +61,19 @@ pub fn run(args: &[String]) -> i32 {
             1
         }
     }
+}
+
+/// The host target with `--pb-target` overrides applied.
+fn target(options: &cli::Options) -> Result<pb_support::target::TargetDesc, String> {
+    let mut target = pb_support::target::TargetDesc::host();
+    target.apply_overrides(&options.target_overrides)?;
+    Ok(target)
+}
+
+/// Replaces `--pb-pipeline=NAME` by the pipeline text it stands for.
+fn resolve_named_pipeline(mut options: cli::Options) -> Result<cli::Options, String> {
+    if let Some(name) = &options.named_pipeline {
+        options.pipeline = pb_pipelines::named_pipeline(name, options.stop_after.as_deref(), target(&options)?)?;
+    }
+    Ok(options)
 }

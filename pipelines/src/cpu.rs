@@ -1,0 +1,149 @@
+//! The `cpu` pipeline: tensors in upstream dialects (linalg, tensor, arith,
+//! math, tosa) and `pbq`, down to the LLVM dialect for the host CPU.
+//!
+//! Five stages; `pb-opt --pb-pipeline=cpu --pb-stop-after=<stage>` runs a
+//! prefix, and the compile driver runs them one by one to time each:
+//!
+//! 1. `legalize`: check the input is compilable (`pb-check-cpu-input`),
+//!    TOSA to linalg/arith/tensor, quantization folding and lowering;
+//! 2. `graph`: elementwise fusion, bufferization to memrefs with results
+//!    turned into out-parameters (the C ABI: inputs then outputs), buffer
+//!    deallocation;
+//! 3. `affine`: linalg to affine loops, loop fusion, parallelization of one
+//!    outer loop (OpenMP grain), store-to-load forwarding; vectorization to
+//!    the target's vector width. The polyhedral passes will go here;
+//! 4. `lower`: affine to scf, parallel loops to OpenMP, vector to scf;
+//! 5. `llvm`: everything to the LLVM dialect, functions with bare-pointer
+//!    arguments.
+//!
+//! Numbers come from the [`TargetDesc`] (cores decide OpenMP, vector width
+//! decides the vector size).
+
+use pb_support::target::TargetDesc;
+use std::fmt;
+
+/// A stage of the cpu pipeline, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    Legalize,
+    Graph,
+    Affine,
+    Lower,
+    Llvm,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 5] = [Stage::Legalize, Stage::Graph, Stage::Affine, Stage::Lower, Stage::Llvm];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Legalize => "legalize",
+            Stage::Graph => "graph",
+            Stage::Affine => "affine",
+            Stage::Lower => "lower",
+            Stage::Llvm => "llvm",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Stage, String> {
+        Stage::ALL.into_iter().find(|s| s.name() == name).ok_or_else(|| {
+            let names: Vec<_> = Stage::ALL.iter().map(|s| s.name()).collect();
+            format!("unknown cpu pipeline stage '{name}' (stages: {})", names.join(", "))
+        })
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Options of the cpu pipeline.
+#[derive(Clone, Debug)]
+pub struct CpuOptions {
+    pub target: TargetDesc,
+    /// Vectorize with the vector dialect (on by default).
+    pub vectorize: bool,
+}
+
+impl CpuOptions {
+    pub fn host() -> Self {
+        Self { target: TargetDesc::host(), vectorize: true }
+    }
+}
+
+/// The pass pipeline of one stage (elements of a `builtin.module(...)`).
+pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
+    let parallel = options.target.cores > 1;
+    let lanes = options.target.f32_lanes();
+    let passes: Vec<String> = match stage {
+        Stage::Legalize => vec![
+            "pb-check-cpu-input".into(),
+            "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)".into(),
+            "func.func(pb-simplify-quant,pb-lower-quant)".into(),
+            "canonicalize".into(),
+        ],
+        Stage::Graph => vec![
+            "func.func(linalg-fuse-elementwise-ops)".into(),
+            "canonicalize".into(),
+            "cse".into(),
+            "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}"
+                .into(),
+            "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}".into(),
+            "canonicalize".into(),
+            "buffer-deallocation-pipeline".into(),
+        ],
+        Stage::Affine => {
+            let mut passes = vec![
+                "func.func(convert-linalg-to-affine-loops)".to_string(),
+                "func.func(affine-loop-fusion)".into(),
+                "func.func(affine-scalrep)".into(),
+            ];
+            if parallel {
+                passes.push("func.func(affine-parallelize{max-nested=1})".into());
+            }
+            if options.vectorize && lanes > 1 {
+                passes.push(format!("func.func(affine-super-vectorize{{virtual-vector-size={lanes}}})"));
+            }
+            passes.push("canonicalize".into());
+            passes
+        }
+        Stage::Lower => {
+            let mut passes = vec!["lower-affine".to_string()];
+            if parallel {
+                passes.push("convert-scf-to-openmp".into());
+            }
+            passes.extend([
+                "func.func(convert-vector-to-scf)".into(),
+                "expand-strided-metadata".into(),
+                "lower-affine".into(),
+                "canonicalize".into(),
+            ]);
+            passes
+        }
+        Stage::Llvm => vec![
+            // Functions first: with bare pointers for statically shaped memrefs.
+            "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}".into(),
+            "convert-vector-to-llvm".into(),
+            "finalize-memref-to-llvm".into(),
+            "convert-scf-to-cf".into(),
+            "convert-openmp-to-llvm".into(),
+            "convert-math-to-llvm".into(),
+            "convert-math-to-libm".into(),
+            "convert-arith-to-llvm".into(),
+            "convert-index-to-llvm".into(),
+            "convert-ub-to-llvm".into(),
+            "convert-cf-to-llvm".into(),
+            "reconcile-unrealized-casts".into(),
+        ],
+    };
+    passes.join(",")
+}
+
+/// The whole pipeline up to and including `stop_after`.
+pub fn pipeline(options: &CpuOptions, stop_after: Stage) -> String {
+    let stages: Vec<String> =
+        Stage::ALL.into_iter().filter(|s| *s <= stop_after).map(|s| stage_pipeline(s, options)).collect();
+    format!("builtin.module({})", stages.join(","))
+}

@@ -1,0 +1,166 @@
+//! `pb-check-cpu-input`: reject, with a located error naming the op, any
+//! input the `cpu` pipeline cannot compile, before a later pass fails in a
+//! less helpful way (or, worse, silently produces something else).
+//!
+//! It checks:
+//! - every op belongs to a dialect the pipeline lowers (builtin, func, arith,
+//!   math, linalg, tensor, tosa, pbq, bufferization, memref, affine, scf,
+//!   vector, index, ml_program-free); anything else, e.g. torch-mlir's
+//!   `tm_tensor.sort`, is "unsupported op 'tm_tensor.sort'";
+//! - public functions take and return ranked tensors, memrefs or scalars with
+//!   static shapes (the generated C ABI passes plain pointers, so shapes must
+//!   be known at compile time) of supported element types.
+//!
+//! The pass changes nothing; it fails the pipeline with one error per
+//! problem.
+
+use melior::ir::{
+    attribute::TypeAttribute,
+    operation::{OperationLike, WalkOrder},
+    r#type::{FunctionType, IntegerType, MemRefType, RankedTensorType, ShapedTypeLike},
+    OperationRef, RegionLike, Type, TypeLike,
+};
+use pb_support::{ffi, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+
+static ID: PassId = PassId::new();
+
+pub static INFO: PassInfo = PassInfo {
+    argument: "pb-check-cpu-input",
+    summary: "Report ops and function signatures the cpu pipeline cannot compile",
+    description: "Fails with one located error per unsupported op (named with its dialect) and \
+per public-function argument or result whose shape is dynamic or whose element type is not \
+supported. Changes nothing. First pass of the `cpu` pipeline.",
+    anchor: "builtin.module",
+    options: &[],
+    id: &ID,
+    create,
+};
+
+/// Dialects whose ops the cpu pipeline lowers.
+pub const SUPPORTED_DIALECTS: &[&str] = &[
+    "builtin",
+    "func",
+    "arith",
+    "math",
+    "linalg",
+    "tensor",
+    "tosa",
+    "pbq",
+    "bufferization",
+    "memref",
+    "affine",
+    "scf",
+    "vector",
+    "index",
+    "cf",
+    "llvm",
+];
+
+fn create(_: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(CheckCpuInput)
+}
+
+#[derive(Clone)]
+struct CheckCpuInput;
+
+impl RustPass for CheckCpuInput {
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        let problems = check(root);
+        for (op, message) in &problems {
+            ffi::emit_error(op.location(), message);
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(PassFailed)
+        }
+    }
+
+    fn clone_box(&self) -> Box<dyn RustPass> {
+        Box::new(self.clone())
+    }
+}
+
+/// Every problem under `root`, with the op to report it at.
+pub fn check<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, String)> {
+    let mut problems = Vec::new();
+    for op in ffi::collect_ops(root, WalkOrder::PreOrder, |_| true) {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or("?").to_string();
+        let dialect = name.split('.').next().unwrap_or("");
+        if !SUPPORTED_DIALECTS.contains(&dialect) {
+            problems.push((
+                op,
+                format!("unsupported op '{name}': the cpu pipeline does not lower the '{dialect}' dialect"),
+            ));
+            continue;
+        }
+        if name == "func.func" && is_public_definition(op) {
+            problems.extend(check_signature(op).into_iter().map(|m| (op, m)));
+        }
+    }
+    problems
+}
+
+fn is_public_definition(func: OperationRef) -> bool {
+    let private = func
+        .attribute("sym_visibility")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .is_some_and(|s| s.value() == "private");
+    let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
+    !private && has_body
+}
+
+fn check_signature(func: OperationRef) -> Vec<String> {
+    let symbol = func
+        .attribute("sym_name")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .unwrap_or_default();
+    let Some(function_type) = func
+        .attribute("function_type")
+        .ok()
+        .and_then(|a| TypeAttribute::try_from(a).ok())
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+    else {
+        return vec![format!("function @{symbol} has no function type")];
+    };
+    let mut problems = Vec::new();
+    let inputs =
+        (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok().map(|t| ("argument", i, t)));
+    let results =
+        (0..function_type.result_count()).filter_map(|i| function_type.result(i).ok().map(|t| ("result", i, t)));
+    for (what, index, ty) in inputs.chain(results) {
+        if let Err(reason) = check_abi_type(ty) {
+            problems.push(format!("function @{symbol}: {what} {index} of type '{ty}' {reason}"));
+        }
+    }
+    problems
+}
+
+/// Can `ty` cross the generated C ABI (a plain pointer or scalar)?
+fn check_abi_type(ty: Type) -> Result<(), String> {
+    if ty.is_unranked_tensor() || ty.is_unranked_mem_ref() {
+        return Err("is unranked; the cpu pipeline needs static shapes".into());
+    }
+    let shaped = RankedTensorType::try_from(ty)
+        .map(|t| (t.has_static_shape(), t.element()))
+        .or_else(|_| MemRefType::try_from(ty).map(|t| (t.has_static_shape(), t.element())));
+    let element = match shaped {
+        Ok((true, element)) => element,
+        Ok((false, _)) => {
+            return Err("has a dynamic shape; the cpu pipeline needs static shapes (specialize the shapes first)".into())
+        }
+        Err(_) if ty.is_ranked_tensor() || ty.is_mem_ref() => return Err("is not supported".into()),
+        Err(_) => ty,
+    };
+    let integer =
+        IntegerType::try_from(element).is_ok_and(|i| i.is_signless() && [1, 8, 16, 32, 64].contains(&i.width()));
+    if integer || element.is_f16() || element.is_bf16() || element.is_f32() || element.is_f64() || element.is_index() {
+        Ok(())
+    } else {
+        Err(format!("has element type '{element}', which the cpu pipeline does not support"))
+    }
+}
