@@ -7,7 +7,6 @@
 //! May depend on pb-support and pb-dialects; never on transforms, pipelines
 //! or tools.
 
-pub mod builder;
 pub mod lower_quant;
 
 use pb_support::PassInfo;

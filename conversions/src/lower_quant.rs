@@ -24,7 +24,6 @@
 //! } -> tensor<4xi8>
 //! ```
 
-use crate::builder::Emitter;
 use melior::{
     ir::{
         block::BlockLike,
@@ -37,7 +36,7 @@ use pb_dialects::{
     pbq::{QuantOp, QuantParams},
     type_utils::{shape_and_element, signless_int_width},
 };
-use pb_support::{ffi, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{builder::Emitter, ffi, PassFailed, PassId, PassInfo, PassOptions, RustPass};
 
 static ID: PassId = PassId::new();
 

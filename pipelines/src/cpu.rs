@@ -7,8 +7,8 @@
 //! 1. `legalize`: check the input is compilable (`pb-check-cpu-input`),
 //!    TOSA to linalg/arith/tensor, quantization folding and lowering;
 //! 2. `graph`: elementwise fusion, bufferization to memrefs with results
-//!    turned into out-parameters (the C ABI: inputs then outputs), buffer
-//!    deallocation;
+//!    turned into out-parameters (the C ABI: inputs then outputs), optionally
+//!    all temporaries served from a caller's pool, buffer deallocation;
 //! 3. `affine`: linalg to affine loops, loop fusion, parallelization of one
 //!    outer loop (OpenMP grain), store-to-load forwarding; vectorization to
 //!    the target's vector width. The polyhedral passes will go here;
@@ -65,11 +65,14 @@ pub struct CpuOptions {
     pub target: TargetDesc,
     /// Vectorize with the vector dialect (on by default).
     pub vectorize: bool,
+    /// Take every temporary buffer from a caller-supplied pool argument
+    /// (`pb-allocs-to-pool`): the generated code allocates nothing.
+    pub user_memory: bool,
 }
 
 impl CpuOptions {
     pub fn host() -> Self {
-        Self { target: TargetDesc::host(), vectorize: true }
+        Self { target: TargetDesc::host(), vectorize: true, user_memory: false }
     }
 }
 
@@ -84,16 +87,22 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             "func.func(pb-simplify-quant,pb-lower-quant)".into(),
             "canonicalize".into(),
         ],
-        Stage::Graph => vec![
-            "func.func(linalg-fuse-elementwise-ops)".into(),
-            "canonicalize".into(),
-            "cse".into(),
-            "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}"
-                .into(),
-            "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}".into(),
-            "canonicalize".into(),
-            "buffer-deallocation-pipeline".into(),
-        ],
+        Stage::Graph => {
+            let mut passes = vec![
+                "func.func(linalg-fuse-elementwise-ops)".to_string(),
+                "canonicalize".into(),
+                "cse".into(),
+                "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}"
+                    .into(),
+                "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}".into(),
+                "canonicalize".into(),
+            ];
+            if options.user_memory {
+                passes.push("pb-allocs-to-pool".into());
+            }
+            passes.push("buffer-deallocation-pipeline".into());
+            passes
+        }
         Stage::Affine => {
             let mut passes = vec![
                 "func.func(convert-linalg-to-affine-loops)".to_string(),

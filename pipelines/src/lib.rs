@@ -30,7 +30,7 @@ pub fn named_pipeline(name: &str, stop_after: Option<&str>, target: TargetDesc) 
                 Some(stage) => cpu::Stage::parse(stage)?,
                 None => cpu::Stage::Llvm,
             };
-            Ok(cpu::pipeline(&cpu::CpuOptions { target, vectorize: true }, stop))
+            Ok(cpu::pipeline(&cpu::CpuOptions { target, vectorize: true, user_memory: false }, stop))
         }
         _ => Err(format!("unknown pipeline '{name}' (pipelines: {})", NAMED_PIPELINES.join(", "))),
     }

@@ -168,6 +168,26 @@ pub fn collect_ops<'c, 'a>(
     raw.into_iter().map(|op| unsafe { OperationRef::from_raw(op) }).collect()
 }
 
+/// Sets (or replaces) attribute `name` of `op`. melior only allows this on
+/// `OperationRefMut`, which walks and collected op lists do not give.
+pub fn set_attribute(op: OperationRef, name: &str, attribute: melior::ir::Attribute) {
+    use melior::ir::attribute::AttributeLike;
+    // SAFETY: op and attribute are alive and belong to the same context.
+    unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), StringRef::new(name).to_raw(), attribute.to_raw()) }
+}
+
+/// True if a memref type has the identity layout (contiguous, row-major).
+pub fn has_identity_layout(memref: melior::ir::r#type::MemRefType) -> bool {
+    use melior::ir::TypeLike;
+    // SAFETY: the type is a live memref type; the layout attribute is only
+    // inspected.
+    unsafe {
+        let layout = mlir_sys::mlirMemRefTypeGetLayout(memref.to_raw());
+        mlir_sys::mlirAttributeIsAAffineMap(layout)
+            && mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirAffineMapAttrGetValue(layout))
+    }
+}
+
 /// Emits an error diagnostic at `location` through the context's handlers.
 pub fn emit_error(location: Location, message: &str) {
     let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();

@@ -12,6 +12,8 @@
 //! - [`upstream`] — the catalogue of upstream MLIR 22 passes (name, summary,
 //!   anchor op), generated at build time from `mlir-opt`.
 //! - [`rust_pass`] — the trait a Rust pass implements, and its MLIR wrapper.
+//! - [`builder`] — an op emitter for passes that create upstream ops.
+//! - [`ir`] — small IR queries (symbol names, function types, public functions).
 //! - [`diagnostics`] — capture of MLIR diagnostics into plain Rust values and
 //!   their rendering with source excerpts.
 //! - [`source`] — parsing MLIR text with a file name, one or many top-level ops.
@@ -21,8 +23,10 @@
 //!
 //! Dependencies: melior and mlir-sys only. No other polyblocks crate.
 
+pub mod builder;
 pub mod diagnostics;
 pub mod ffi;
+pub mod ir;
 pub mod pass_builder;
 pub mod pass_info;
 pub mod pipeline;

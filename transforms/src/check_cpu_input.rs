@@ -7,20 +7,20 @@
 //!   math, linalg, tensor, tosa, pbq, bufferization, memref, affine, scf,
 //!   vector, index, ml_program-free); anything else, e.g. torch-mlir's
 //!   `tm_tensor.sort`, is "unsupported op 'tm_tensor.sort'";
-//! - public functions take and return ranked tensors, memrefs or scalars with
-//!   static shapes (the generated C ABI passes plain pointers, so shapes must
-//!   be known at compile time) of supported element types.
+//! - public functions take ranked tensors, memrefs or scalars, and return
+//!   ranked tensors or memrefs, with static shapes (the generated C ABI
+//!   passes plain pointers, so shapes must be known at compile time) of
+//!   supported element types.
 //!
 //! The pass changes nothing; it fails the pipeline with one error per
 //! problem.
 
 use melior::ir::{
-    attribute::TypeAttribute,
     operation::{OperationLike, WalkOrder},
-    r#type::{FunctionType, IntegerType, MemRefType, RankedTensorType, ShapedTypeLike},
-    OperationRef, RegionLike, Type, TypeLike,
+    r#type::{IntegerType, MemRefType, RankedTensorType, ShapedTypeLike},
+    OperationRef, Type, TypeLike,
 };
-use pb_support::{ffi, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -95,46 +95,35 @@ pub fn check<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, S
             ));
             continue;
         }
-        if name == "func.func" && is_public_definition(op) {
+        if name == "func.func" && ir::is_public_definition(op) {
             problems.extend(check_signature(op).into_iter().map(|m| (op, m)));
         }
     }
     problems
 }
 
-fn is_public_definition(func: OperationRef) -> bool {
-    let private = func
-        .attribute("sym_visibility")
-        .ok()
-        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-        .is_some_and(|s| s.value() == "private");
-    let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
-    !private && has_body
-}
-
 fn check_signature(func: OperationRef) -> Vec<String> {
-    let symbol = func
-        .attribute("sym_name")
-        .ok()
-        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
-        .unwrap_or_default();
-    let Some(function_type) = func
-        .attribute("function_type")
-        .ok()
-        .and_then(|a| TypeAttribute::try_from(a).ok())
-        .and_then(|t| FunctionType::try_from(t.value()).ok())
-    else {
+    let symbol = ir::symbol_name(func);
+    let Some(function_type) = ir::function_type(func) else {
         return vec![format!("function @{symbol} has no function type")];
     };
     let mut problems = Vec::new();
-    let inputs =
-        (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok().map(|t| ("argument", i, t)));
-    let results =
-        (0..function_type.result_count()).filter_map(|i| function_type.result(i).ok().map(|t| ("result", i, t)));
-    for (what, index, ty) in inputs.chain(results) {
+    for i in 0..function_type.input_count() {
+        let Ok(ty) = function_type.input(i) else { continue };
         if let Err(reason) = check_abi_type(ty) {
-            problems.push(format!("function @{symbol}: {what} {index} of type '{ty}' {reason}"));
+            problems.push(format!("function @{symbol}: argument {i} of type '{ty}' {reason}"));
+        }
+    }
+    for i in 0..function_type.result_count() {
+        let Ok(ty) = function_type.result(i) else { continue };
+        let reason = if ty.is_ranked_tensor() || ty.is_mem_ref() || ty.is_unranked_tensor() || ty.is_unranked_mem_ref()
+        {
+            check_abi_type(ty).err()
+        } else {
+            Some("is a scalar; results cross the C ABI as buffers, so return a 0-d tensor".to_string())
+        };
+        if let Some(reason) = reason {
+            problems.push(format!("function @{symbol}: result {i} of type '{ty}' {reason}"));
         }
     }
     problems

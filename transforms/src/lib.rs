@@ -9,10 +9,11 @@
 //! May depend on pb-support and pb-dialects; never on conversions, pipelines
 //! or tools.
 
+pub mod allocs_to_pool;
 pub mod check_cpu_input;
 pub mod simplify_quant;
 
 use pb_support::PassInfo;
 
 /// Every transformation pass, alphabetical by argument.
-pub static PASSES: &[&PassInfo] = &[&check_cpu_input::INFO, &simplify_quant::INFO];
+pub static PASSES: &[&PassInfo] = &[&allocs_to_pool::INFO, &check_cpu_input::INFO, &simplify_quant::INFO];

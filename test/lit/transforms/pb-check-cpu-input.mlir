@@ -30,6 +30,14 @@ func.func @complex(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
 
 // -----
 
+// Results cross the ABI as buffers: a scalar result is named.
+// expected-error @+1 {{function @scalar_result: result 0 of type 'f32' is a scalar; results cross the C ABI as buffers, so return a 0-d tensor}}
+func.func @scalar_result(%x: f32) -> f32 {
+  return %x : f32
+}
+
+// -----
+
 // Private helpers and declarations are not part of the ABI: no error.
 func.func private @helper(%x: tensor<?xf32>) -> tensor<?xf32> {
   return %x : tensor<?xf32>

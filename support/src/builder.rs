@@ -1,8 +1,8 @@
-//! A small op emitter for lowerings: creates upstream ops (arith, math,
-//! tensor, linalg) at a rewriter's insertion point with one location.
+//! A small op emitter for passes: creates upstream ops (arith, math,
+//! tensor, linalg, memref) at a rewriter's insertion point with one location.
 //!
 //! Generic `OperationBuilder` calls instead of melior's generated dialect
-//! wrappers keep the lowering readable as the MLIR it produces.
+//! wrappers keep a pass readable as the MLIR it produces.
 
 use melior::{
     ir::{

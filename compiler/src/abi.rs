@@ -1,0 +1,131 @@
+//! The C ABI of compiled functions and its machine-readable description.
+//!
+//! Every public `func.func` becomes `void name(in..., out..., [pool])`: each
+//! tensor argument and result a plain pointer to contiguous row-major data
+//! owned by the caller, scalars by value, results written in place. The
+//! manifest (`NAME.json`) and header (`NAME.h`) describe it.
+
+use melior::ir::{
+    r#type::{IntegerType, MemRefType, RankedTensorType, ShapedTypeLike},
+    OperationRef, Type, TypeLike,
+};
+use serde::{Deserialize, Serialize};
+
+/// What an argument is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Input,
+    Output,
+    /// The caller-provided memory pool (`-aot-user-memory`).
+    UserMemory,
+}
+
+/// One argument of a compiled function.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Arg {
+    pub name: String,
+    pub role: Role,
+    /// MLIR element type: f32, f64, f16, bf16, i1, i8, i16, i32, i64, index.
+    pub dtype: String,
+    /// Static shape; empty for scalars and 0-d buffers.
+    pub shape: Vec<u64>,
+    /// Passed by value (a scalar) rather than as a pointer.
+    pub by_value: bool,
+    /// The memref type, as the header comment shows it.
+    pub mlir_type: String,
+}
+
+impl Arg {
+    /// Bytes of the buffer (element size × elements); for scalars, one element.
+    pub fn bytes(&self) -> u64 {
+        self.shape.iter().product::<u64>() * dtype_bytes(&self.dtype)
+    }
+}
+
+/// One compiled function.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Function {
+    pub name: String,
+    pub args: Vec<Arg>,
+    /// Bytes the caller must provide as the trailing pool, with `-aot-user-memory`.
+    pub user_memory_bytes: Option<u64>,
+}
+
+/// Everything a caller needs to call the functions of one artifact.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub engine: String,
+    pub functions: Vec<Function>,
+}
+
+/// Bytes of one element of `dtype` (i1 is stored as a byte).
+pub fn dtype_bytes(dtype: &str) -> u64 {
+    match dtype {
+        "f64" | "i64" | "index" => 8,
+        "f32" | "i32" => 4,
+        "f16" | "bf16" | "i16" => 2,
+        _ => 1,
+    }
+}
+
+/// The C type of one element of `dtype`.
+pub fn c_type(dtype: &str) -> &'static str {
+    match dtype {
+        "f32" => "float",
+        "f64" => "double",
+        "f16" | "bf16" => "uint16_t",
+        "i1" => "bool",
+        "i8" => "int8_t",
+        "i16" => "int16_t",
+        "i32" => "int32_t",
+        _ => "int64_t",
+    }
+}
+
+fn element_name(ty: Type) -> String {
+    if let Ok(int) = IntegerType::try_from(ty) {
+        return format!("i{}", int.width());
+    }
+    ty.to_string()
+}
+
+/// `(dtype, shape, by_value)` of an argument type (tensor, memref or scalar).
+pub fn describe(ty: Type) -> (String, Vec<u64>, bool) {
+    let shaped = RankedTensorType::try_from(ty)
+        .map(|t| (t.element(), (0..t.rank()).map(|i| dim(&t, i)).collect::<Vec<_>>()))
+        .or_else(|_| MemRefType::try_from(ty).map(|t| (t.element(), (0..t.rank()).map(|i| dim(&t, i)).collect())));
+    match shaped {
+        Ok((element, shape)) => (element_name(element), shape, false),
+        Err(_) => (element_name(ty), vec![], !ty.is_mem_ref()),
+    }
+}
+
+fn dim<'c>(shaped: &impl ShapedTypeLike<'c>, i: usize) -> u64 {
+    match shaped.dim_size(i) {
+        Ok(melior::ir::r#type::DimSize::Static(n)) => n,
+        _ => 0,
+    }
+}
+
+/// The ABI of `func` after bufferization: its first `inputs` arguments are
+/// inputs, then outputs, then (with a pool) the pool.
+pub fn function_abi(func: OperationRef, inputs: usize, user_memory: bool) -> Option<Function> {
+    let function_type = pb_support::ir::function_type(func)?;
+    let count = function_type.input_count();
+    let mut args = Vec::new();
+    for i in 0..count {
+        let ty = function_type.input(i).ok()?;
+        let (dtype, shape, by_value) = describe(ty);
+        let (role, name) = if user_memory && i == count - 1 {
+            (Role::UserMemory, "user_memory".to_string())
+        } else if i < inputs {
+            (Role::Input, format!("input{i}"))
+        } else {
+            (Role::Output, format!("output{}", i - inputs))
+        };
+        args.push(Arg { name, role, dtype, shape, by_value, mlir_type: ty.to_string() });
+    }
+    let user_memory_bytes = user_memory.then(|| args.last().map(Arg::bytes).unwrap_or(0));
+    Some(Function { name: pb_support::ir::symbol_name(func), args, user_memory_bytes })
+}

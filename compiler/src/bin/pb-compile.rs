@@ -1,0 +1,144 @@
+//! `pb-compile`: compile a `.mlir` module for the host CPU.
+//!
+//! ```text
+//! pb-compile model.mlir -o libmodel.so                 # shared library + libmodel.json (JIT use)
+//! pb-compile model.mlir -aot -aot-name model -o out/   # out/model.o, out/model.h, out/model.json
+//! pb-compile model.mlir -aot -aot-user-memory ...      # + a trailing int8_t* pool argument
+//! ```
+
+use pb_compile::{compile, link, CompileOptions};
+use std::path::PathBuf;
+
+const HELP: &str = "\
+USAGE: pb-compile <input.mlir> [options]
+
+  -o <path>             Output: the .so (default: lib<input>.so), or with -aot the folder (default: .)
+  -aot                  Write an object file and a C header instead of a shared library
+  -aot-name <name>      Base name of the AOT files (default: the input's stem)
+  -aot-user-memory      Generated code allocates nothing: all temporaries come from a trailing
+                        int8_t* argument whose size the header states
+  --target=<overrides>  Target description overrides, e.g. 'cores=1 vector-bits=256'
+  -O<n>                 LLVM optimization level 0-3 (default 3)
+  --debug-dir=<dir>     Write the IR after each stage and the optimized LLVM IR into <dir>
+  --timing              Print the time of each stage
+  --emit-llvm           Print the optimized LLVM IR to stdout
+  -h, --help            This help
+";
+
+struct Args {
+    input: PathBuf,
+    output: Option<PathBuf>,
+    aot: bool,
+    aot_name: Option<String>,
+    timing: bool,
+    emit_llvm: bool,
+    options: CompileOptions,
+}
+
+fn value(arg: &str, rest: &mut std::slice::Iter<String>, name: &str) -> Result<String, String> {
+    match arg.split_once('=') {
+        Some((_, v)) => Ok(v.to_string()),
+        None => rest.next().cloned().ok_or_else(|| format!("option '{name}' needs a value")),
+    }
+}
+
+fn parse(args: &[String]) -> Result<Option<Args>, String> {
+    let mut input = None;
+    let mut parsed = Args {
+        input: PathBuf::new(),
+        output: None,
+        aot: false,
+        aot_name: None,
+        timing: false,
+        emit_llvm: false,
+        options: CompileOptions::default(),
+    };
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let name = arg.trim_start_matches('-').split('=').next().unwrap_or("");
+        match name {
+            _ if !arg.starts_with('-') => {
+                if input.replace(PathBuf::from(arg)).is_some() {
+                    return Err("more than one input file".into());
+                }
+            }
+            "h" | "help" => return Ok(None),
+            "o" => parsed.output = Some(PathBuf::from(value(arg, &mut iter, "-o")?)),
+            "aot" => parsed.aot = true,
+            "aot-name" => parsed.aot_name = Some(value(arg, &mut iter, "-aot-name")?),
+            "aot-user-memory" => parsed.options.user_memory = true,
+            "target" => parsed.options.target.apply_overrides(&value(arg, &mut iter, "--target")?)?,
+            "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
+            "timing" => parsed.timing = true,
+            "emit-llvm" => {
+                parsed.emit_llvm = true;
+                parsed.options.keep_llvm_ir = true;
+            }
+            _ if name.starts_with('O') && name.len() == 2 => {
+                parsed.options.opt_level = name[1..]
+                    .parse()
+                    .ok()
+                    .filter(|l| *l <= 3)
+                    .ok_or_else(|| format!("invalid optimization level '{arg}'"))?;
+            }
+            _ => return Err(format!("unknown option '{arg}' (see pb-compile --help)")),
+        }
+    }
+    parsed.input = input.ok_or("no input file (see pb-compile --help)")?;
+    if parsed.options.user_memory && !parsed.aot {
+        return Err("'-aot-user-memory' needs '-aot'".into());
+    }
+    Ok(Some(parsed))
+}
+
+fn run(args: Args) -> Result<(), String> {
+    let text =
+        std::fs::read(&args.input).map_err(|e| format!("cannot open input file '{}': {e}", args.input.display()))?;
+    let text =
+        String::from_utf8(text).map_err(|_| format!("input '{}' is not UTF-8 MLIR text", args.input.display()))?;
+    let source_name = args.input.display().to_string();
+    let compiled = compile(&text, &source_name, &args.options).map_err(|e| e.to_string())?;
+    if args.timing {
+        for (stage, time) in &compiled.timings {
+            eprintln!("{stage:>10}: {:8.2} ms", time.as_secs_f64() * 1e3);
+        }
+    }
+    if args.emit_llvm {
+        print!("{}", compiled.llvm_ir.as_deref().unwrap_or_default());
+    }
+    let stem = args.input.file_stem().and_then(|s| s.to_str()).unwrap_or("out").to_string();
+    if args.aot {
+        let name = args.aot_name.unwrap_or(stem);
+        let dir = args.output.unwrap_or_else(|| PathBuf::from("."));
+        let (object, header) = link::write_aot(&compiled, &dir, &name).map_err(|e| e.to_string())?;
+        eprintln!("pb-compile: wrote {} and {}", object.display(), header.display());
+    } else {
+        let library = args.output.unwrap_or_else(|| PathBuf::from(format!("lib{stem}.so")));
+        link::write_shared_library(&compiled, &library).map_err(|e| e.to_string())?;
+        eprintln!("pb-compile: wrote {}", library.display());
+    }
+    Ok(())
+}
+
+fn main() {
+    pb_support::ffi::install_fatal_error_handler("pb-compile");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = match parse(&args) {
+        Ok(None) => {
+            print!("{HELP}");
+            0
+        }
+        Ok(Some(args)) => match run(args) {
+            Ok(()) => 0,
+            Err(message) => {
+                eprintln!("pb-compile: error: {message}");
+                1
+            }
+        },
+        Err(message) => {
+            eprintln!("pb-compile: error: {message}");
+            1
+        }
+    };
+    std::process::exit(code);
+}

@@ -1,0 +1,179 @@
+//! # pb-compile
+//!
+//! The compile driver: MLIR text (what the framework fronts emit) → the
+//! `cpu` pipeline, stage by stage (timed, optionally dumped) → LLVM IR →
+//! optimized native object for the host CPU → a shared library for JIT use
+//! (one exported C function per public `func.func`) or, for AOT, an object
+//! file with a C header. A JSON manifest describes the ABI of both.
+//!
+//! Errors are values ([`CompileError`]) carrying rendered diagnostics that
+//! name the op and its location; nothing here panics on bad input.
+//!
+//! Depends on pb-pipelines, pb-dialects, pb-support.
+
+pub mod abi;
+pub mod header;
+pub mod link;
+pub mod llvm;
+
+use abi::Manifest;
+use melior::ir::Module;
+use pb_pipelines::cpu::{self, CpuOptions, Stage};
+use pb_support::{
+    diagnostics::DiagnosticCapture,
+    ffi,
+    pass_builder::{add_pipeline, Registry},
+    source::parse_module,
+    target::TargetDesc,
+};
+use std::{
+    fmt,
+    path::PathBuf,
+    time::{Duration, Instant},
+};
+
+/// How to compile.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    pub target: TargetDesc,
+    /// LLVM optimization level, 0 to 3.
+    pub opt_level: u8,
+    /// Take all temporary memory from a caller-supplied pool argument.
+    pub user_memory: bool,
+    /// Write the IR after each stage (and the LLVM IR) into this folder.
+    pub debug_dir: Option<PathBuf>,
+    /// Keep the optimized LLVM IR in the result.
+    pub keep_llvm_ir: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        Self { target: TargetDesc::host(), opt_level: 3, user_memory: false, debug_dir: None, keep_llvm_ir: false }
+    }
+}
+
+/// A compiled module.
+pub struct Compiled {
+    pub manifest: Manifest,
+    /// ELF relocatable object for the host.
+    pub object: Vec<u8>,
+    pub llvm_ir: Option<String>,
+    /// Wall time of each pipeline stage, then `llvm` code generation.
+    pub timings: Vec<(String, Duration)>,
+}
+
+/// Why compilation failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompileError {
+    /// The input does not parse or verify; rendered diagnostics.
+    Input(String),
+    /// A pipeline stage failed; rendered diagnostics.
+    Stage {
+        stage: String,
+        diagnostics: String,
+    },
+    Llvm(String),
+    Link(String),
+    Io(String),
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompileError::Input(d) => write!(f, "invalid input:\n{d}"),
+            CompileError::Stage { stage, diagnostics } => write!(f, "the '{stage}' stage failed:\n{diagnostics}"),
+            CompileError::Llvm(m) => write!(f, "LLVM: {m}"),
+            CompileError::Link(m) => write!(f, "link: {m}"),
+            CompileError::Io(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Compiles MLIR `text` (named `source_name` in diagnostics).
+pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Result<Compiled, CompileError> {
+    let context = pb_dialects::create_context();
+    let capture = DiagnosticCapture::attach(&context);
+    let render = |capture: &DiagnosticCapture| -> String {
+        capture
+            .take()
+            .iter()
+            .map(|d| {
+                let same = d.position.as_ref().is_some_and(|p| p.file == source_name);
+                d.render(same.then_some(text))
+            })
+            .collect()
+    };
+    let mut module = parse_module(&context, text, source_name).ok_or_else(|| CompileError::Input(render(&capture)))?;
+    if !pb_dialects::verify(module.as_operation()) {
+        return Err(CompileError::Input(render(&capture)));
+    }
+    let inputs: Vec<(String, usize)> = pb_support::ir::public_functions(module.as_operation())
+        .into_iter()
+        .map(|f| (pb_support::ir::symbol_name(f), pb_support::ir::function_type(f).map_or(0, |t| t.input_count())))
+        .collect();
+
+    let cpu_options = CpuOptions { target: options.target.clone(), vectorize: true, user_memory: options.user_memory };
+    let passes = pb_pipelines::all_passes();
+    let registry = Registry { passes: &passes };
+    let mut timings = Vec::new();
+    let mut functions = Vec::new();
+    for stage in Stage::ALL {
+        let started = Instant::now();
+        let manager = ffi::pass_manager_on(&context, "builtin.module");
+        add_pipeline(
+            manager.as_operation_pass_manager(),
+            "builtin.module",
+            &cpu::stage_pipeline(stage, &cpu_options),
+            registry,
+        )
+        .map_err(|e| CompileError::Stage { stage: stage.to_string(), diagnostics: e.message })?;
+        if manager.run(&mut module).is_err() {
+            return Err(CompileError::Stage { stage: stage.to_string(), diagnostics: render(&capture) });
+        }
+        timings.push((stage.to_string(), started.elapsed()));
+        dump(
+            options,
+            &format!("{}-{stage}.mlir", Stage::ALL.iter().position(|s| *s == stage).unwrap_or(0) + 1),
+            || module.as_operation().to_string(),
+        )?;
+        if stage == Stage::Graph {
+            functions = abi_after_bufferization(&module, &inputs, options.user_memory);
+        }
+    }
+
+    let started = Instant::now();
+    let native =
+        llvm::compile_to_object(&module, options.opt_level, options.keep_llvm_ir || options.debug_dir.is_some())
+            .map_err(|m| CompileError::Llvm(format!("{m}\n{}", render(&capture))))?;
+    timings.push(("codegen".into(), started.elapsed()));
+    if let Some(ir) = &native.llvm_ir {
+        dump(options, "6-optimized.ll", || ir.clone())?;
+    }
+    let manifest = Manifest { engine: engine_version(), functions };
+    Ok(Compiled { manifest, object: native.object, llvm_ir: native.llvm_ir, timings })
+}
+
+/// "polyblocks-rs X.Y.Z", recorded in manifests and headers.
+pub fn engine_version() -> String {
+    format!("polyblocks-rs {}", env!("CARGO_PKG_VERSION"))
+}
+
+fn abi_after_bufferization(module: &Module, inputs: &[(String, usize)], user_memory: bool) -> Vec<abi::Function> {
+    pb_support::ir::public_functions(module.as_operation())
+        .into_iter()
+        .filter_map(|f| {
+            let name = pb_support::ir::symbol_name(f);
+            let count = inputs.iter().find(|(n, _)| *n == name).map_or(0, |(_, c)| *c);
+            abi::function_abi(f, count, user_memory)
+        })
+        .collect()
+}
+
+fn dump(options: &CompileOptions, file: &str, text: impl FnOnce() -> String) -> Result<(), CompileError> {
+    let Some(dir) = &options.debug_dir else { return Ok(()) };
+    std::fs::create_dir_all(dir).map_err(|e| CompileError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    let path = dir.join(file);
+    std::fs::write(&path, text()).map_err(|e| CompileError::Io(format!("cannot write {}: {e}", path.display())))
+}

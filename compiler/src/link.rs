@@ -1,0 +1,58 @@
+//! Writing artifacts: the shared library (JIT), the object + header (AOT),
+//! and the JSON manifest beside each.
+//!
+//! The shared library is linked by clang-22 (installed by the set-up) with
+//! libomp for the parallel loops; the generated code needs nothing else but
+//! libc/libm.
+
+use crate::{header, CompileError, Compiled};
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+const CLANG: &str = "/usr/lib/llvm-22/bin/clang";
+
+fn io(path: &Path, e: std::io::Error) -> CompileError {
+    CompileError::Io(format!("cannot write {}: {e}", path.display()))
+}
+
+fn write_manifest(compiled: &Compiled, path: &Path) -> Result<(), CompileError> {
+    let json = serde_json::to_string_pretty(&compiled.manifest).map_err(|e| CompileError::Io(e.to_string()))?;
+    std::fs::write(path, json).map_err(|e| io(path, e))
+}
+
+/// Writes `library` (a `.so`) and `library` with extension `.json`.
+pub fn write_shared_library(compiled: &Compiled, library: &Path) -> Result<(), CompileError> {
+    let object = library.with_extension("o");
+    std::fs::write(&object, &compiled.object).map_err(|e| io(&object, e))?;
+    // Link to a temporary name, then rename: a concurrent reader never sees
+    // a half-written library.
+    let partial = library.with_extension(format!("so.{}.tmp", std::process::id()));
+    let output = Command::new(CLANG)
+        .args(["-shared", "-fopenmp", "-o"])
+        .arg(&partial)
+        .arg(&object)
+        .arg("-lm")
+        .output()
+        .map_err(|e| CompileError::Link(format!("cannot run {CLANG}: {e} (run scripts/setup.sh)")))?;
+    let _ = std::fs::remove_file(&object);
+    if !output.status.success() {
+        let _ = std::fs::remove_file(&partial);
+        return Err(CompileError::Link(String::from_utf8_lossy(&output.stderr).into_owned()));
+    }
+    std::fs::rename(&partial, library).map_err(|e| io(library, e))?;
+    write_manifest(compiled, &library.with_extension("json"))
+}
+
+/// Writes `dir/NAME.o`, `dir/NAME.h` and `dir/NAME.json`; returns the
+/// object and header paths.
+pub fn write_aot(compiled: &Compiled, dir: &Path, name: &str) -> Result<(PathBuf, PathBuf), CompileError> {
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let object = dir.join(format!("{name}.o"));
+    let header_path = dir.join(format!("{name}.h"));
+    std::fs::write(&object, &compiled.object).map_err(|e| io(&object, e))?;
+    std::fs::write(&header_path, header::render(name, &compiled.manifest)).map_err(|e| io(&header_path, e))?;
+    write_manifest(compiled, &dir.join(format!("{name}.json")))?;
+    Ok((object, header_path))
+}

@@ -1,0 +1,194 @@
+//! The LLVM step: LLVM-dialect MLIR → LLVM IR (MLIR's translation) →
+//! optimized (`default<O3>`) → native object code for the host CPU, with the
+//! host's features (AVX-512, AMX, ...) taken from LLVM's host detection, not
+//! from the CPU name (which can be wrong in VMs).
+//!
+//! The LLVM C API is linked in with MLIR (static); the few functions we need
+//! are declared here, each used behind a safe function.
+
+use melior::ir::Module;
+use mlir_sys::{LLVMContextRef, LLVMModuleRef};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+
+type TargetRef = *mut c_void;
+type TargetMachineRef = *mut c_void;
+type TargetDataRef = *mut c_void;
+type MemoryBufferRef = *mut c_void;
+type ErrorRef = *mut c_void;
+type PassBuilderOptionsRef = *mut c_void;
+
+extern "C" {
+    fn LLVMContextCreate() -> LLVMContextRef;
+    fn LLVMContextDispose(context: LLVMContextRef);
+    fn LLVMDisposeModule(module: LLVMModuleRef);
+    fn LLVMPrintModuleToString(module: LLVMModuleRef) -> *mut c_char;
+    fn LLVMDisposeMessage(message: *mut c_char);
+    fn LLVMSetTarget(module: LLVMModuleRef, triple: *const c_char);
+    fn LLVMSetModuleDataLayout(module: LLVMModuleRef, layout: TargetDataRef);
+
+    fn LLVMInitializeX86TargetInfo();
+    fn LLVMInitializeX86Target();
+    fn LLVMInitializeX86TargetMC();
+    fn LLVMInitializeX86AsmPrinter();
+
+    fn LLVMGetDefaultTargetTriple() -> *mut c_char;
+    fn LLVMGetHostCPUName() -> *mut c_char;
+    fn LLVMGetHostCPUFeatures() -> *mut c_char;
+    fn LLVMGetTargetFromTriple(triple: *const c_char, target: *mut TargetRef, error: *mut *mut c_char) -> c_int;
+    fn LLVMCreateTargetMachine(
+        target: TargetRef,
+        triple: *const c_char,
+        cpu: *const c_char,
+        features: *const c_char,
+        level: c_int,
+        reloc: c_int,
+        code_model: c_int,
+    ) -> TargetMachineRef;
+    fn LLVMDisposeTargetMachine(machine: TargetMachineRef);
+    fn LLVMCreateTargetDataLayout(machine: TargetMachineRef) -> TargetDataRef;
+    fn LLVMDisposeTargetData(data: TargetDataRef);
+    fn LLVMTargetMachineEmitToMemoryBuffer(
+        machine: TargetMachineRef,
+        module: LLVMModuleRef,
+        file_type: c_int,
+        error: *mut *mut c_char,
+        buffer: *mut MemoryBufferRef,
+    ) -> c_int;
+    fn LLVMGetBufferStart(buffer: MemoryBufferRef) -> *const c_char;
+    fn LLVMGetBufferSize(buffer: MemoryBufferRef) -> usize;
+    fn LLVMDisposeMemoryBuffer(buffer: MemoryBufferRef);
+
+    fn LLVMCreatePassBuilderOptions() -> PassBuilderOptionsRef;
+    fn LLVMDisposePassBuilderOptions(options: PassBuilderOptionsRef);
+    fn LLVMRunPasses(
+        module: LLVMModuleRef,
+        passes: *const c_char,
+        machine: TargetMachineRef,
+        options: PassBuilderOptionsRef,
+    ) -> ErrorRef;
+    fn LLVMGetErrorMessage(error: ErrorRef) -> *mut c_char;
+    fn LLVMDisposeErrorMessage(message: *mut c_char);
+}
+
+const CODEGEN_AGGRESSIVE: c_int = 3;
+const RELOC_PIC: c_int = 2;
+const CODE_MODEL_DEFAULT: c_int = 0;
+const OBJECT_FILE: c_int = 1;
+
+/// Takes an LLVM-owned message and returns it as a String.
+fn take_message(message: *mut c_char) -> String {
+    if message.is_null() {
+        return String::new();
+    }
+    // SAFETY: LLVM returns a NUL-terminated string we own and must dispose.
+    let text = unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned();
+    unsafe { LLVMDisposeMessage(message) };
+    text
+}
+
+/// What the LLVM step produces.
+pub struct NativeCode {
+    /// The optimized LLVM IR, when asked for.
+    pub llvm_ir: Option<String>,
+    /// An ELF relocatable object.
+    pub object: Vec<u8>,
+}
+
+/// Host triple, CPU name and feature string as LLVM detects them.
+pub fn host_target() -> (String, String, String) {
+    // SAFETY: these return owned strings.
+    unsafe {
+        (
+            take_message(LLVMGetDefaultTargetTriple()),
+            take_message(LLVMGetHostCPUName()),
+            take_message(LLVMGetHostCPUFeatures()),
+        )
+    }
+}
+
+/// Translates `module` (LLVM dialect only), optimizes at `opt_level`
+/// (0 to 3) for the host, and emits an object file.
+pub fn compile_to_object(module: &Module, opt_level: u8, keep_ir: bool) -> Result<NativeCode, String> {
+    // SAFETY: each LLVM object is created, used and disposed here; nothing
+    // escapes but copied bytes and strings.
+    unsafe {
+        LLVMInitializeX86TargetInfo();
+        LLVMInitializeX86Target();
+        LLVMInitializeX86TargetMC();
+        LLVMInitializeX86AsmPrinter();
+
+        let context = LLVMContextCreate();
+        let llvm_module = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context);
+        if llvm_module.is_null() {
+            LLVMContextDispose(context);
+            return Err("translation of the LLVM dialect to LLVM IR failed (see the errors above)".into());
+        }
+        let result = optimize_and_emit(llvm_module, opt_level, keep_ir);
+        LLVMDisposeModule(llvm_module);
+        LLVMContextDispose(context);
+        result
+    }
+}
+
+unsafe fn optimize_and_emit(module: LLVMModuleRef, opt_level: u8, keep_ir: bool) -> Result<NativeCode, String> {
+    let (triple, cpu, features) = host_target();
+    let c = |s: &str| CString::new(s).unwrap_or_default();
+    let (triple_c, cpu_c, features_c) = (c(&triple), c(&cpu), c(&features));
+    let mut target: TargetRef = std::ptr::null_mut();
+    let mut error: *mut c_char = std::ptr::null_mut();
+    unsafe {
+        if LLVMGetTargetFromTriple(triple_c.as_ptr(), &mut target, &mut error) != 0 {
+            return Err(format!("no LLVM target for {triple}: {}", take_message(error)));
+        }
+        let machine = LLVMCreateTargetMachine(
+            target,
+            triple_c.as_ptr(),
+            cpu_c.as_ptr(),
+            features_c.as_ptr(),
+            CODEGEN_AGGRESSIVE,
+            RELOC_PIC,
+            CODE_MODEL_DEFAULT,
+        );
+        if machine.is_null() {
+            return Err(format!("cannot create an LLVM target machine for {triple} ({cpu})"));
+        }
+        LLVMSetTarget(module, triple_c.as_ptr());
+        let layout = LLVMCreateTargetDataLayout(machine);
+        LLVMSetModuleDataLayout(module, layout);
+        LLVMDisposeTargetData(layout);
+
+        let result = run_and_emit(module, machine, opt_level, keep_ir);
+        LLVMDisposeTargetMachine(machine);
+        result
+    }
+}
+
+unsafe fn run_and_emit(
+    module: LLVMModuleRef,
+    machine: TargetMachineRef,
+    opt_level: u8,
+    keep_ir: bool,
+) -> Result<NativeCode, String> {
+    unsafe {
+        let passes = CString::new(format!("default<O{}>", opt_level.min(3))).unwrap_or_default();
+        let options = LLVMCreatePassBuilderOptions();
+        let error = LLVMRunPasses(module, passes.as_ptr(), machine, options);
+        LLVMDisposePassBuilderOptions(options);
+        if !error.is_null() {
+            let message = LLVMGetErrorMessage(error);
+            let text = CStr::from_ptr(message).to_string_lossy().into_owned();
+            LLVMDisposeErrorMessage(message);
+            return Err(format!("LLVM optimization failed: {text}"));
+        }
+        let llvm_ir = keep_ir.then(|| take_message(LLVMPrintModuleToString(module)));
+        let mut message: *mut c_char = std::ptr::null_mut();
+        let mut buffer: MemoryBufferRef = std::ptr::null_mut();
+        if LLVMTargetMachineEmitToMemoryBuffer(machine, module, OBJECT_FILE, &mut message, &mut buffer) != 0 {
+            return Err(format!("LLVM code generation failed: {}", take_message(message)));
+        }
+        let start = LLVMGetBufferStart(buffer) as *const u8;
+        let object = std::slice::from_raw_parts(start, LLVMGetBufferSize(buffer)).to_vec();
+        LLVMDisposeMemoryBuffer(buffer);
+        Ok(NativeCode { llvm_ir, object })
+    }
+}

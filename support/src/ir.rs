@@ -1,0 +1,51 @@
+//! Small IR queries melior lacks, shared by passes and drivers.
+
+use melior::ir::{
+    attribute::{StringAttribute, TypeAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    r#type::FunctionType,
+    OperationRef, RegionLike,
+};
+
+/// The `sym_name` of a symbol op (`func.func @name`), or "".
+pub fn symbol_name(op: OperationRef) -> String {
+    op.attribute("sym_name")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .unwrap_or_default()
+}
+
+/// The type of a `func.func`.
+pub fn function_type<'c>(func: OperationRef<'c, '_>) -> Option<FunctionType<'c>> {
+    func.attribute("function_type")
+        .ok()
+        .and_then(|a| TypeAttribute::try_from(a).ok())
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+}
+
+/// A `func.func` with a body that is not private: part of the generated ABI.
+pub fn is_public_definition(func: OperationRef) -> bool {
+    let private = func
+        .attribute("sym_visibility")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .is_some_and(|s| s.value() == "private");
+    let has_body = func.region(0).ok().and_then(|r| r.first_block()).is_some();
+    !private && has_body
+}
+
+/// The public function definitions directly in `module`'s body, in order.
+pub fn public_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut result = Vec::new();
+    let Some(block) = module.region(0).ok().and_then(|r| r.first_block()) else { return result };
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        if op.name().as_string_ref().as_str() == Ok("func.func") && is_public_definition(op) {
+            result.push(op);
+        }
+        next = op.next_in_block();
+    }
+    result
+}

@@ -1,0 +1,218 @@
+//! `pb-allocs-to-pool`: take every temporary buffer of a public function
+//! from one caller-supplied memory pool, so the generated code allocates
+//! nothing (the spec's AOT "user-provided memory pool").
+//!
+//! Runs on memrefs, after bufferization and before deallocation insertion.
+//! Each public function gets a trailing `memref<Nxi8>` argument (the pool;
+//! `N` is the bytes the caller must provide, also written as the function
+//! attribute `pb.user_memory_bytes`), and each statically shaped
+//! `memref.alloc` in it becomes a `memref.view` of the pool at its own
+//! 64-byte-aligned offset. Deallocations of those buffers are erased.
+//!
+//! It refuses (with an error at the op): dynamically sized or non-identity
+//! layout allocations (the pool is planned at compile time), and public
+//! functions that are also called from inside the module (their callers
+//! would need the pool too).
+//!
+//! ```mlir
+//! func.func @f(%a: memref<4xf32>, %out: memref<4xf32>) {
+//!   %t = memref.alloc() : memref<4xf32>
+//! // becomes
+//! func.func @f(%a: memref<4xf32>, %out: memref<4xf32>, %pool: memref<64xi8>) attributes {pb.user_memory_bytes = 64 : i64} {
+//!   %c0 = arith.constant 0 : index
+//!   %t = memref.view %pool[%c0][] : memref<64xi8> to memref<4xf32>
+//! ```
+//! Offsets are assigned in program order without reuse: simple and always
+//! correct; reusing space of dead buffers is a later refinement.
+
+use melior::{
+    ir::{
+        attribute::{IntegerAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder},
+        r#type::{FunctionType, IntegerType, MemRefType, ShapedTypeLike},
+        OperationRef, RegionLike, Type, TypeLike, ValueLike,
+    },
+    Context, IrRewriter,
+};
+use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+
+static ID: PassId = PassId::new();
+
+pub static INFO: PassInfo = PassInfo {
+    argument: "pb-allocs-to-pool",
+    summary: "Serve every temporary buffer of public functions from a trailing caller-supplied pool",
+    description: "Adds a trailing `memref<Nxi8>` pool argument to each public function and turns \
+each static `memref.alloc` into a `memref.view` of it at a 64-byte-aligned offset; erases their \
+deallocations; records the size in `pb.user_memory_bytes`. Errors on dynamic or strided \
+allocations and on public functions called from inside the module.",
+    anchor: "builtin.module",
+    options: &[],
+    id: &ID,
+    create,
+};
+
+/// Offsets in the pool are multiples of this (a cache line, AVX-512 width).
+pub const ALIGNMENT: u64 = 64;
+
+fn create(_: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(AllocsToPool)
+}
+
+#[derive(Clone)]
+struct AllocsToPool;
+
+impl RustPass for AllocsToPool {
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        let called = called_symbols(module);
+        let mut ok = true;
+        for func in ir::public_functions(module) {
+            let name = ir::symbol_name(func);
+            if called.contains(&name) {
+                ffi::emit_error(
+                    func.location(),
+                    &format!("cannot add a memory pool to @{name}: it is also called from inside the module"),
+                );
+                ok = false;
+                continue;
+            }
+            ok &= ffi::with_context(func, |context| pool_function(context, func));
+        }
+        if ok {
+            Ok(())
+        } else {
+            Err(PassFailed)
+        }
+    }
+
+    fn clone_box(&self) -> Box<dyn RustPass> {
+        Box::new(self.clone())
+    }
+}
+
+fn called_symbols(module: OperationRef) -> Vec<String> {
+    ffi::collect_ops(module, WalkOrder::PreOrder, |op| op.name().as_string_ref().as_str() == Ok("func.call"))
+        .into_iter()
+        .filter_map(|call| call.attribute("callee").ok())
+        .map(|callee| callee.to_string().trim_start_matches('@').to_string())
+        .collect()
+}
+
+/// Bytes of one element of a memref element type.
+fn element_bytes(element: Type) -> Option<u64> {
+    if let Ok(int) = IntegerType::try_from(element) {
+        return Some(u64::from(int.width()).div_ceil(8));
+    }
+    if element.is_index() {
+        return Some(8);
+    }
+    let width = if element.is_f16() || element.is_bf16() {
+        16
+    } else if element.is_f32() {
+        32
+    } else if element.is_f64() {
+        64
+    } else {
+        return None;
+    };
+    Some(width / 8)
+}
+
+/// Plans and rewrites one function; false (after emitting errors) if some
+/// allocation cannot go in the pool.
+fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>) -> bool {
+    let allocs =
+        ffi::collect_ops(func, WalkOrder::PreOrder, |op| op.name().as_string_ref().as_str() == Ok("memref.alloc"));
+    let mut plan = Vec::new();
+    let mut total = 0u64;
+    let mut ok = true;
+    for alloc in &allocs {
+        match alloc_bytes(*alloc) {
+            Ok(bytes) => {
+                plan.push(total);
+                total += bytes.div_ceil(ALIGNMENT) * ALIGNMENT;
+            }
+            Err(reason) => {
+                ffi::emit_error(
+                    alloc.location(),
+                    &format!("cannot place this allocation in the user memory pool: {reason}"),
+                );
+                ok = false;
+            }
+        }
+    }
+    if !ok {
+        return false;
+    }
+
+    let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { return true };
+    let pool_type: Type = MemRefType::new(IntegerType::new(context, 8).into(), &[total as i64], None, None).into();
+    let pool = entry.add_argument(pool_type, func.location());
+    if let Some(function_type) = ir::function_type(func) {
+        let mut inputs: Vec<Type> =
+            (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect();
+        inputs.push(pool_type);
+        let results: Vec<Type> =
+            (0..function_type.result_count()).filter_map(|i| function_type.result(i).ok()).collect();
+        ffi::set_attribute(
+            func,
+            "function_type",
+            TypeAttribute::new(FunctionType::new(context, &inputs, &results).into()).into(),
+        );
+        let bytes = IntegerAttribute::new(IntegerType::new(context, 64).into(), total as i64);
+        ffi::set_attribute(func, "pb.user_memory_bytes", bytes.into());
+        extend_arg_attrs(context, func, inputs.len());
+    }
+
+    for (alloc, offset) in allocs.iter().zip(plan) {
+        let ir_rewriter = IrRewriter::from_op(*alloc);
+        let rewriter = ir_rewriter.as_rewriter_base();
+        rewriter.set_insertion_point_before(*alloc);
+        let emitter = Emitter { context, rewriter: &rewriter, location: alloc.location() };
+        let result = alloc.result(0).expect("memref.alloc has one result");
+        let offset = emitter.index(offset as i64);
+        let view = emitter.value("memref.view", &[pool, offset], result.r#type(), &[]);
+        for dealloc in deallocs_of(func, result.to_raw()) {
+            IrRewriter::from_op(dealloc).as_rewriter_base().erase_op(dealloc);
+        }
+        rewriter.replace_op_with_values(*alloc, &[view]);
+    }
+    true
+}
+
+fn alloc_bytes(alloc: OperationRef) -> Result<u64, String> {
+    let ty = alloc.result(0).map_err(|_| "no result".to_string())?.r#type();
+    let memref = MemRefType::try_from(ty).map_err(|_| format!("'{ty}' is not a ranked memref"))?;
+    if !memref.has_static_shape() {
+        return Err(format!("'{ty}' has a dynamic size"));
+    }
+    if !ffi::has_identity_layout(memref) {
+        return Err(format!("'{ty}' is not contiguous"));
+    }
+    let element = element_bytes(memref.element()).ok_or_else(|| format!("unsupported element type in '{ty}'"))?;
+    let elements: u64 = (0..memref.rank())
+        .map(|i| match memref.dim_size(i) {
+            Ok(melior::ir::r#type::DimSize::Static(n)) => n,
+            _ => 0,
+        })
+        .product();
+    Ok(elements * element)
+}
+
+fn deallocs_of<'c, 'a>(func: OperationRef<'c, 'a>, value: mlir_sys::MlirValue) -> Vec<OperationRef<'c, 'a>> {
+    ffi::collect_ops(func, WalkOrder::PreOrder, |op| {
+        op.name().as_string_ref().as_str() == Ok("memref.dealloc")
+            && op.operand(0).is_ok_and(|v| v.to_raw().ptr == value.ptr)
+    })
+}
+
+/// Keeps `arg_attrs` (if present) as long as the argument list.
+fn extend_arg_attrs<'c>(context: &'c Context, func: OperationRef<'c, '_>, count: usize) {
+    let Ok(existing) = func.attribute("arg_attrs") else { return };
+    let Ok(array) = melior::ir::attribute::ArrayAttribute::try_from(existing) else { return };
+    let mut items: Vec<_> = (0..array.len()).filter_map(|i| array.element(i).ok()).collect();
+    while items.len() < count {
+        items.push(melior::ir::Attribute::parse(context, "{}").expect("empty dictionary"));
+    }
+    ffi::set_attribute(func, "arg_attrs", melior::ir::attribute::ArrayAttribute::new(context, &items).into());
+}
