@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22 libomp-22-dev
   libzstd-dev libz3-dev libxml2-dev zlib1g-dev
-  autoconf automake libtool pkg-config make python3
+  autoconf automake libtool pkg-config make python3 valgrind
 )
 
 missing=()
@@ -35,6 +35,18 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 if ! cargo clippy --version >/dev/null 2>&1; then
   rustup component add clippy
+fi
+
+# The Python side (.venv in the repository root): tests and, later, the
+# polyblocks package. Reinstalled only when requirements.txt changes.
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+stamp=.venv/.requirements.sha256
+if ! sha256sum --status -c "$stamp" 2>/dev/null; then
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -r requirements.txt
+  sha256sum requirements.txt > "$stamp"
 fi
 
 cargo build --workspace --quiet

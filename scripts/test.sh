@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of polyblocks-rs: Rust unit tests, the lit/FileCheck suite,
-# clippy with warnings as errors, and a check that generated docs are current.
+# the Python tests (compiled programs run and compared with numpy, AOT
+# artifacts linked into C), clippy with warnings as errors, and a check that
+# generated docs are current.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -11,6 +13,9 @@ cargo test --workspace --quiet
 
 echo "== lit"
 /usr/lib/llvm-22/bin/lit -sv --order=lexical test/lit
+
+echo "== pytest (compiled programs against numpy; AOT from C, valgrind)"
+.venv/bin/python -m pytest -q test/python
 
 echo "== clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings

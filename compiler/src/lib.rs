@@ -44,11 +44,24 @@ pub struct CompileOptions {
     pub debug_dir: Option<PathBuf>,
     /// Keep the optimized LLVM IR in the result.
     pub keep_llvm_ir: bool,
+    /// Vectorize with the upstream affine vectorizer (see `CpuOptions`).
+    pub vectorize: bool,
+    /// LLVM CPU to generate code for (its default features); the host CPU
+    /// and all its features when `None`.
+    pub llvm_cpu: Option<String>,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { target: TargetDesc::host(), opt_level: 3, user_memory: false, debug_dir: None, keep_llvm_ir: false }
+        Self {
+            target: TargetDesc::host(),
+            opt_level: 3,
+            user_memory: false,
+            debug_dir: None,
+            keep_llvm_ir: false,
+            vectorize: false,
+            llvm_cpu: None,
+        }
     }
 }
 
@@ -94,6 +107,8 @@ impl std::error::Error for CompileError {}
 /// Compiles MLIR `text` (named `source_name` in diagnostics).
 pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Result<Compiled, CompileError> {
     let context = pb_dialects::create_context();
+    // Ops of unknown dialects parse, so that pb-check-cpu-input can name them.
+    context.set_allow_unregistered_dialects(true);
     let capture = DiagnosticCapture::attach(&context);
     let render = |capture: &DiagnosticCapture| -> String {
         capture
@@ -114,7 +129,8 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
         .map(|f| (pb_support::ir::symbol_name(f), pb_support::ir::function_type(f).map_or(0, |t| t.input_count())))
         .collect();
 
-    let cpu_options = CpuOptions { target: options.target.clone(), vectorize: true, user_memory: options.user_memory };
+    let cpu_options =
+        CpuOptions { target: options.target.clone(), vectorize: options.vectorize, user_memory: options.user_memory };
     let passes = pb_pipelines::all_passes();
     let registry = Registry { passes: &passes };
     let mut timings = Vec::new();
@@ -144,9 +160,9 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
     }
 
     let started = Instant::now();
-    let native =
-        llvm::compile_to_object(&module, options.opt_level, options.keep_llvm_ir || options.debug_dir.is_some())
-            .map_err(|m| CompileError::Llvm(format!("{m}\n{}", render(&capture))))?;
+    let keep_ir = options.keep_llvm_ir || options.debug_dir.is_some();
+    let native = llvm::compile_to_object(&module, options.opt_level, options.llvm_cpu.as_deref(), keep_ir)
+        .map_err(|m| CompileError::Llvm(format!("{m}\n{}", render(&capture))))?;
     timings.push(("codegen".into(), started.elapsed()));
     if let Some(ir) = &native.llvm_ir {
         dump(options, "6-optimized.ll", || ir.clone())?;

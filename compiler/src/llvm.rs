@@ -107,8 +107,9 @@ pub fn host_target() -> (String, String, String) {
 }
 
 /// Translates `module` (LLVM dialect only), optimizes at `opt_level`
-/// (0 to 3) for the host, and emits an object file.
-pub fn compile_to_object(module: &Module, opt_level: u8, keep_ir: bool) -> Result<NativeCode, String> {
+/// (0 to 3) for the host, or for LLVM CPU `cpu` with its default features
+/// (e.g. `x86-64-v3` for AVX2 machines), and emits an object file.
+pub fn compile_to_object(module: &Module, opt_level: u8, cpu: Option<&str>, keep_ir: bool) -> Result<NativeCode, String> {
     // SAFETY: each LLVM object is created, used and disposed here; nothing
     // escapes but copied bytes and strings.
     unsafe {
@@ -123,15 +124,24 @@ pub fn compile_to_object(module: &Module, opt_level: u8, keep_ir: bool) -> Resul
             LLVMContextDispose(context);
             return Err("translation of the LLVM dialect to LLVM IR failed (see the errors above)".into());
         }
-        let result = optimize_and_emit(llvm_module, opt_level, keep_ir);
+        let result = optimize_and_emit(llvm_module, opt_level, cpu, keep_ir);
         LLVMDisposeModule(llvm_module);
         LLVMContextDispose(context);
         result
     }
 }
 
-unsafe fn optimize_and_emit(module: LLVMModuleRef, opt_level: u8, keep_ir: bool) -> Result<NativeCode, String> {
-    let (triple, cpu, features) = host_target();
+unsafe fn optimize_and_emit(
+    module: LLVMModuleRef,
+    opt_level: u8,
+    cpu: Option<&str>,
+    keep_ir: bool,
+) -> Result<NativeCode, String> {
+    let (triple, host_cpu, host_features) = host_target();
+    let (cpu, features) = match cpu {
+        Some(cpu) => (cpu.to_string(), String::new()),
+        None => (host_cpu, host_features),
+    };
     let c = |s: &str| CString::new(s).unwrap_or_default();
     let (triple_c, cpu_c, features_c) = (c(&triple), c(&cpu), c(&features));
     let mut target: TargetRef = std::ptr::null_mut();

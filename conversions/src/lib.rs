@@ -7,9 +7,10 @@
 //! May depend on pb-support and pb-dialects; never on transforms, pipelines
 //! or tools.
 
+pub mod lower_memref_copy;
 pub mod lower_quant;
 
 use pb_support::PassInfo;
 
 /// Every conversion pass, alphabetical by argument.
-pub static PASSES: &[&PassInfo] = &[&lower_quant::INFO];
+pub static PASSES: &[&PassInfo] = &[&lower_memref_copy::INFO, &lower_quant::INFO];

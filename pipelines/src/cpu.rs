@@ -9,9 +9,10 @@
 //! 2. `graph`: elementwise fusion, bufferization to memrefs with results
 //!    turned into out-parameters (the C ABI: inputs then outputs), optionally
 //!    all temporaries served from a caller's pool, buffer deallocation;
-//! 3. `affine`: linalg to affine loops, loop fusion, parallelization of one
-//!    outer loop (OpenMP grain), store-to-load forwarding; vectorization to
-//!    the target's vector width. The polyhedral passes will go here;
+//! 3. `affine`: linalg (and copies) to affine loops, loop fusion, parallelization of one
+//!    outer loop (OpenMP grain), store-to-load forwarding; optionally
+//!    vectorization to the target's vector width. The polyhedral passes will
+//!    go here;
 //! 4. `lower`: affine to scf, parallel loops to OpenMP, vector to scf;
 //! 5. `llvm`: everything to the LLVM dialect, functions with bare-pointer
 //!    arguments.
@@ -63,7 +64,11 @@ impl fmt::Display for Stage {
 #[derive(Clone, Debug)]
 pub struct CpuOptions {
     pub target: TargetDesc,
-    /// Vectorize with the vector dialect (on by default).
+    /// Vectorize affine loops with upstream `affine-super-vectorize`. Off by
+    /// default: it emits invalid IR for stores invariant in the vectorized
+    /// loop (e.g. a fill fused into a 1x1x1 matmul). Until our own vector
+    /// pass lands, LLVM's loop vectorizer (at -O3, host features) makes the
+    /// SIMD code.
     pub vectorize: bool,
     /// Take every temporary buffer from a caller-supplied pool argument
     /// (`pb-allocs-to-pool`): the generated code allocates nothing.
@@ -72,7 +77,7 @@ pub struct CpuOptions {
 
 impl CpuOptions {
     pub fn host() -> Self {
-        Self { target: TargetDesc::host(), vectorize: true, user_memory: false }
+        Self { target: TargetDesc::host(), vectorize: false, user_memory: false }
     }
 }
 
@@ -105,7 +110,8 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
         }
         Stage::Affine => {
             let mut passes = vec![
-                "func.func(convert-linalg-to-affine-loops)".to_string(),
+                "func.func(pb-lower-memref-copy)".to_string(),
+                "func.func(convert-linalg-to-affine-loops)".into(),
                 "func.func(affine-loop-fusion)".into(),
                 "func.func(affine-scalrep)".into(),
             ];

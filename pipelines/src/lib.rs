@@ -22,15 +22,20 @@ pub fn all_passes() -> Vec<&'static PassInfo> {
 pub const NAMED_PIPELINES: &[&str] = &["cpu"];
 
 /// The text of named pipeline `name` up to stage `stop_after` (all stages if
-/// `None`), for `target`.
-pub fn named_pipeline(name: &str, stop_after: Option<&str>, target: TargetDesc) -> Result<String, String> {
+/// `None`), for `target`; `vectorize` turns on the upstream vectorizer.
+pub fn named_pipeline(
+    name: &str,
+    stop_after: Option<&str>,
+    target: TargetDesc,
+    vectorize: bool,
+) -> Result<String, String> {
     match name {
         "cpu" => {
             let stop = match stop_after {
                 Some(stage) => cpu::Stage::parse(stage)?,
                 None => cpu::Stage::Llvm,
             };
-            Ok(cpu::pipeline(&cpu::CpuOptions { target, vectorize: true, user_memory: false }, stop))
+            Ok(cpu::pipeline(&cpu::CpuOptions { target, vectorize, user_memory: false }, stop))
         }
         _ => Err(format!("unknown pipeline '{name}' (pipelines: {})", NAMED_PIPELINES.join(", "))),
     }

@@ -19,8 +19,10 @@ USAGE: pb-compile <input.mlir> [options]
                         int8_t* argument whose size the header states
   --target=<overrides>  Target description overrides, e.g. 'cores=1 vector-bits=256'
   -O<n>                 LLVM optimization level 0-3 (default 3)
+  --cpu=<name>          LLVM CPU to generate code for, e.g. x86-64-v3 (default: the host, all its features)
   --debug-dir=<dir>     Write the IR after each stage and the optimized LLVM IR into <dir>
   --timing              Print the time of each stage
+  --vectorize           Vectorize affine loops with the upstream vectorizer (off: LLVM vectorizes)
   --emit-llvm           Print the optimized LLVM IR to stdout
   -h, --help            This help
 ";
@@ -70,6 +72,8 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "target" => parsed.options.target.apply_overrides(&value(arg, &mut iter, "--target")?)?,
             "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
             "timing" => parsed.timing = true,
+            "vectorize" => parsed.options.vectorize = true,
+            "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
             "emit-llvm" => {
                 parsed.emit_llvm = true;
                 parsed.options.keep_llvm_ir = true;

@@ -2,8 +2,8 @@
 // keeps the output independent of the machine running the tests.
 // RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=legalize --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=LEGALIZE
 // RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=graph --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=GRAPH
-// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=AFFINE
-// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-target="cores=1 vector-bits=256" | FileCheck %s --check-prefix=AFFINE-SERIAL
+// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-vectorize --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=AFFINE
+// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-vectorize --pb-target="cores=1 vector-bits=256" | FileCheck %s --check-prefix=AFFINE-SERIAL
 // RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=lower --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=LOWER
 // RUN: pb-opt %s --pb-pipeline=cpu --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=LLVM
 // The last stage is plain LLVM dialect that translates to LLVM IR.
@@ -21,7 +21,7 @@
 // GRAPH-NOT: -> memref
 // GRAPH: linalg.matmul {{.*}} outs(%[[OUT]] : memref<64x48xf32>)
 
-// Stage 3: affine loops, one outer parallel loop, 16-lane vectors (512 bits of f32).
+// Stage 3: affine loops, one outer parallel loop; with --pb-vectorize, 16-lane vectors (512 bits of f32).
 // AFFINE-LABEL: func.func @matmul_bias_relu
 // AFFINE: affine.parallel
 // AFFINE-NOT: affine.parallel
@@ -31,6 +31,10 @@
 // AFFINE-SERIAL: vector<8xf32>
 
 // Stage 4: OpenMP and scf, no affine left.
+// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=AFFINE-SCALAR
+// AFFINE-SCALAR: affine.parallel
+// AFFINE-SCALAR-NOT: vector<
+
 // LOWER-NOT: affine.
 // LOWER: omp.parallel
 // LOWER: omp.wsloop

@@ -1,0 +1,98 @@
+"""Calling compiled functions on numpy arrays, with the ABI from the manifest.
+
+A compiled library exports `void f(in..., out...)` taking plain pointers to
+contiguous row-major buffers (scalars by value). `Library` reads the JSON
+manifest written beside the library, checks every argument's dtype and
+shape before the call, allocates the outputs and returns them.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import pathlib
+
+import numpy as np
+
+_DTYPES = {
+    "f16": np.float16,
+    "f32": np.float32,
+    "f64": np.float64,
+    "i1": np.bool_,
+    "i8": np.int8,
+    "i16": np.int16,
+    "i32": np.int32,
+    "i64": np.int64,
+    "index": np.int64,
+}
+
+_SCALAR_CTYPES = {
+    "f32": ctypes.c_float,
+    "f64": ctypes.c_double,
+    "i1": ctypes.c_bool,
+    "i8": ctypes.c_int8,
+    "i16": ctypes.c_int16,
+    "i32": ctypes.c_int32,
+    "i64": ctypes.c_int64,
+    "index": ctypes.c_int64,
+}
+
+
+class LibraryError(ValueError):
+    """A call with arguments that do not match the compiled signature."""
+
+
+class Function:
+    """One compiled function; call it with the inputs, get the outputs."""
+
+    def __init__(self, handle, spec: dict):
+        self.name = spec["name"]
+        self.inputs = [a for a in spec["args"] if a["role"] == "input"]
+        self.outputs = [a for a in spec["args"] if a["role"] == "output"]
+        if any(a["role"] == "user_memory" for a in spec["args"]):
+            raise LibraryError(f"{self.name}: libraries built with a user memory pool are for AOT use")
+        self._fn = getattr(handle, self.name)
+        self._fn.restype = None
+
+    def __call__(self, *args):
+        if len(args) != len(self.inputs):
+            raise LibraryError(f"{self.name} takes {len(self.inputs)} inputs, got {len(args)}")
+        pointers, keep = [], []
+        for position, (value, spec) in enumerate(zip(args, self.inputs)):
+            dtype = np.dtype(_DTYPES[spec["dtype"]])
+            if spec["by_value"]:
+                pointers.append(_SCALAR_CTYPES[spec["dtype"]](value))
+                continue
+            array = np.asarray(value)
+            if array.dtype != dtype:
+                raise LibraryError(f"{self.name}: input {position} has dtype {array.dtype}, expected {dtype}")
+            if tuple(array.shape) != tuple(spec["shape"]):
+                raise LibraryError(
+                    f"{self.name}: input {position} has shape {tuple(array.shape)}, expected {tuple(spec['shape'])}"
+                )
+            array = np.ascontiguousarray(array)
+            keep.append(array)
+            pointers.append(ctypes.c_void_p(array.ctypes.data))
+        outputs = [np.empty(tuple(s["shape"]), dtype=_DTYPES[s["dtype"]]) for s in self.outputs]
+        pointers.extend(ctypes.c_void_p(o.ctypes.data) for o in outputs)
+        self._fn(*pointers)
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+class Library:
+    """A compiled shared library and the functions its manifest lists."""
+
+    def __init__(self, path: str | pathlib.Path):
+        self.path = pathlib.Path(path)
+        manifest = self.path.with_suffix(".json")
+        if not manifest.exists():
+            raise LibraryError(f"{manifest} not found: not a polyblocks library")
+        self.manifest = json.loads(manifest.read_text())
+        self._handle = ctypes.CDLL(str(self.path))
+        self.functions = {spec["name"]: Function(self._handle, spec) for spec in self.manifest["functions"]}
+
+    def __getitem__(self, name: str) -> Function:
+        try:
+            return self.functions[name]
+        except KeyError:
+            raise LibraryError(f"no function {name!r} (has: {', '.join(self.functions)})") from None

@@ -1,0 +1,63 @@
+// RUN: pb-opt %s -split-input-file -verify-diagnostics --pb-allocs-to-pool | FileCheck %s
+
+// Two temporaries get 64-byte-aligned slices of one trailing pool argument;
+// their deallocation goes away; the size is recorded on the function.
+// CHECK-LABEL: func.func @two_temporaries
+// CHECK-SAME: (%[[A:.*]]: memref<4xf32>, %[[OUT:.*]]: memref<4xf32>, %[[POOL:.*]]: memref<128xi8>)
+// CHECK-SAME: attributes {pb.user_memory_bytes = 128 : i64}
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[T0:.*]] = memref.view %[[POOL]][%[[C0]]][] : memref<128xi8> to memref<4xf32>
+// CHECK-DAG: %[[T1:.*]] = memref.view %[[POOL]][%[[C64]]][] : memref<128xi8> to memref<2x3xi8>
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.dealloc
+// CHECK: memref.copy %[[A]], %[[T0]]
+// CHECK: memref.copy %[[T0]], %[[OUT]]
+func.func @two_temporaries(%a: memref<4xf32>, %out: memref<4xf32>) {
+  %t0 = memref.alloc() : memref<4xf32>
+  %t1 = memref.alloc() : memref<2x3xi8>
+  memref.copy %a, %t0 : memref<4xf32> to memref<4xf32>
+  memref.copy %t0, %out : memref<4xf32> to memref<4xf32>
+  memref.dealloc %t0 : memref<4xf32>
+  return
+}
+
+// -----
+
+// A function without temporaries still takes the pool (of size 0): one ABI for all.
+// CHECK-LABEL: func.func @nothing
+// CHECK-SAME: (%{{.*}}: memref<4xf32>, %{{.*}}: memref<0xi8>)
+// CHECK-SAME: pb.user_memory_bytes = 0
+// Private helpers are left alone.
+// CHECK-LABEL: func.func private @helper
+// CHECK-SAME: (%{{.*}}: memref<4xf32>)
+// CHECK: memref.alloc
+func.func @nothing(%a: memref<4xf32>) {
+  return
+}
+func.func private @helper(%a: memref<4xf32>) {
+  %t = memref.alloc() : memref<4xf32>
+  memref.copy %a, %t : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+// Refused: the pool is planned at compile time.
+func.func @dynamic(%n: index) {
+  // expected-error @+1 {{cannot place this allocation in the user memory pool: 'memref<?xf32>' has a dynamic size}}
+  %t = memref.alloc(%n) : memref<?xf32>
+  return
+}
+
+// -----
+
+// Refused: a public function called from inside the module would need its callers to pass the pool.
+// expected-error @+1 {{cannot add a memory pool to @callee: it is also called from inside the module}}
+func.func @callee(%a: memref<4xf32>) {
+  return
+}
+func.func @caller(%a: memref<4xf32>) {
+  call @callee(%a) : (memref<4xf32>) -> ()
+  return
+}

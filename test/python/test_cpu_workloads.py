@@ -1,0 +1,119 @@
+"""Compile each workload of examples/workloads/ with pb-compile, run it on
+random inputs, and compare with the numpy reference of the same name."""
+
+import pathlib
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+import polyblocks
+import references
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+WORKLOADS = sorted(p.stem for p in (REPO / "examples" / "workloads").glob("*.mlir"))
+
+# Workloads whose reference is named differently.
+REFERENCE = {"matmul_1x1x1": "matmul"}
+
+
+def random_inputs(function, seed=0):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(spec["shape"]).astype(np.float32) for spec in function.inputs]
+
+
+def check(outputs, expected):
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    assert len(outputs) == len(expected)
+    for got, want in zip(outputs, expected):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+def test_every_workload_has_a_reference():
+    for name in WORKLOADS:
+        assert hasattr(references, REFERENCE.get(name, name)), name
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_workload_matches_numpy(name, tmp_path):
+    library = polyblocks.compile_mlir((REPO / "examples" / "workloads" / f"{name}.mlir").read_text(), tmp_path, name)
+    function = library[name]
+    inputs = random_inputs(function)
+    reference = getattr(references, REFERENCE.get(name, name))
+    check(function(*inputs), reference(*[i.astype(np.float64) for i in inputs]))
+
+
+def test_single_threaded_and_256_bit_targets_agree(tmp_path):
+    text = (REPO / "examples" / "workloads" / "conv2d_nchw_bias_relu.mlir").read_text()
+    serial = polyblocks.compile_mlir(text, tmp_path / "serial", "conv", ["--target=cores=1 vector-bits=256"])
+    inputs = random_inputs(serial["conv2d_nchw_bias_relu"], seed=3)
+    check(serial["conv2d_nchw_bias_relu"](*inputs), references.conv2d_nchw_bias_relu(*inputs))
+
+
+def test_wrong_arguments_are_clear_errors(tmp_path):
+    library = polyblocks.compile_mlir((REPO / "examples" / "workloads" / "matmul.mlir").read_text(), tmp_path, "mm")
+    matmul = library["matmul"]
+    a, b = random_inputs(matmul)
+    with pytest.raises(polyblocks.LibraryError, match="takes 2 inputs, got 1"):
+        matmul(a)
+    with pytest.raises(polyblocks.LibraryError, match="dtype float64, expected float32"):
+        matmul(a.astype(np.float64), b)
+    with pytest.raises(polyblocks.LibraryError, match=r"shape \(45, 67\), expected \(67, 45\)"):
+        matmul(a.T.copy(), b)
+    with pytest.raises(polyblocks.LibraryError, match="no function 'nope'"):
+        library["nope"]
+
+
+def test_non_contiguous_inputs_are_handled(tmp_path):
+    library = polyblocks.compile_mlir((REPO / "examples" / "workloads" / "matmul.mlir").read_text(), tmp_path, "mm")
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((45, 67)).astype(np.float32).T  # a transposed view
+    b = rng.standard_normal((45, 29)).astype(np.float32)
+    check(library["matmul"](a, b), a.astype(np.float64) @ b)
+
+
+def test_unsupported_input_names_the_op(tmp_path):
+    text = 'func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {\n  %0 = "tm_tensor.sort"(%x) : (tensor<8xf32>) -> tensor<8xf32>\n  return %0 : tensor<8xf32>\n}\n'
+    with pytest.raises(polyblocks.CompileError, match=r"f.mlir:2:8: error: unsupported op 'tm_tensor.sort'"):
+        polyblocks.compile_mlir(text, tmp_path, "f")
+
+
+def test_dynamic_shapes_are_a_clear_error(tmp_path):
+    text = "func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> {\n  return %x : tensor<?xf32>\n}\n"
+    with pytest.raises(polyblocks.CompileError, match="argument 0 of type 'tensor<\\?xf32>' has a dynamic shape"):
+        polyblocks.compile_mlir(text, tmp_path, "f")
+
+
+def test_unknown_element_type_is_a_clear_error(tmp_path):
+    text = "func.func @f(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {\n  return %x : tensor<4xcomplex<f32>>\n}\n"
+    with pytest.raises(polyblocks.CompileError, match="element type 'complex<f32>'"):
+        polyblocks.compile_mlir(text, tmp_path, "f")
+
+
+# What generated code may call: libc, libm and the OpenMP runtime. Never a
+# BLAS, DNN or MLIR runtime library.
+ALLOWED_SYMBOLS = re.compile(
+    r"^(__kmpc_\w+|omp_\w+|malloc|free|aligned_alloc|posix_memalign|memset|memcpy|memmove"
+    r"|(exp|log|sin|cos|tan|tanh|erf|pow|sqrt|fmod|atan2?|acos|asin|cbrt|expm1|log1p|log2|log10|exp2)f?"
+    r"|__cxa_finalize|__gmon_start__|_ITM_\w+)(@.*)?$"
+)
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_generated_code_calls_no_library_but_libc_libm_openmp(name, tmp_path):
+    library = polyblocks.compile_mlir((REPO / "examples" / "workloads" / f"{name}.mlir").read_text(), tmp_path, name)
+    undefined = subprocess.run(
+        ["/usr/lib/llvm-22/bin/llvm-nm", "-D", "--undefined-only", str(library.path)],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    symbols = [s for s in undefined if s not in ("U", "w", "v")]
+    assert symbols, "expected at least the OpenMP or libc imports"
+    unexpected = [s for s in symbols if not ALLOWED_SYMBOLS.match(s)]
+    assert not unexpected, f"{name} imports {unexpected}"
+    needed = subprocess.run(["/usr/lib/llvm-22/bin/llvm-readelf", "-d", str(library.path)], capture_output=True, text=True, check=True).stdout
+    for line in needed.splitlines():
+        if "NEEDED" in line:
+            assert re.search(r"\[(libomp\.so\.5|libm\.so\.6|libc\.so\.6)\]", line), line
