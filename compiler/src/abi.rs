@@ -1,73 +1,14 @@
-//! The C ABI of compiled functions and its machine-readable description.
+//! Reading the C ABI of compiled functions off the bufferized IR.
 //!
-//! Every public `func.func` becomes `void name(in..., out..., [pool])`: each
-//! tensor argument and result a plain pointer to contiguous row-major data
-//! owned by the caller, scalars by value, results written in place. The
-//! manifest (`NAME.json`) and header (`NAME.h`) describe it.
+//! Every public `func.func` becomes `void name(in..., out..., [pool])` (see
+//! `pb_runtime::manifest`, whose types describe it in `NAME.json`; the
+//! header `NAME.h` shows the same in C).
 
 use melior::ir::{
     r#type::{IntegerType, MemRefType, RankedTensorType, ShapedTypeLike},
     OperationRef, Type, TypeLike,
 };
-use serde::{Deserialize, Serialize};
-
-/// What an argument is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    Input,
-    Output,
-    /// The caller-provided memory pool (`-aot-user-memory`).
-    UserMemory,
-}
-
-/// One argument of a compiled function.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Arg {
-    pub name: String,
-    pub role: Role,
-    /// MLIR element type: f32, f64, f16, bf16, i1, i8, i16, i32, i64, index.
-    pub dtype: String,
-    /// Static shape; empty for scalars and 0-d buffers.
-    pub shape: Vec<u64>,
-    /// Passed by value (a scalar) rather than as a pointer.
-    pub by_value: bool,
-    /// The memref type, as the header comment shows it.
-    pub mlir_type: String,
-}
-
-impl Arg {
-    /// Bytes of the buffer (element size × elements); for scalars, one element.
-    pub fn bytes(&self) -> u64 {
-        self.shape.iter().product::<u64>() * dtype_bytes(&self.dtype)
-    }
-}
-
-/// One compiled function.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Function {
-    pub name: String,
-    pub args: Vec<Arg>,
-    /// Bytes the caller must provide as the trailing pool, with `-aot-user-memory`.
-    pub user_memory_bytes: Option<u64>,
-}
-
-/// Everything a caller needs to call the functions of one artifact.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Manifest {
-    pub engine: String,
-    pub functions: Vec<Function>,
-}
-
-/// Bytes of one element of `dtype` (i1 is stored as a byte).
-pub fn dtype_bytes(dtype: &str) -> u64 {
-    match dtype {
-        "f64" | "i64" | "index" => 8,
-        "f32" | "i32" => 4,
-        "f16" | "bf16" | "i16" => 2,
-        _ => 1,
-    }
-}
+pub use pb_runtime::manifest::{dtype_bytes, Arg, Function, Manifest, Role};
 
 /// The C type of one element of `dtype`.
 pub fn c_type(dtype: &str) -> &'static str {

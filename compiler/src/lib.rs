@@ -171,6 +171,12 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
     Ok(Compiled { manifest, object: native.object, llvm_ir: native.llvm_ir, timings })
 }
 
+/// Routes LLVM fatal errors to a one-line message and exit status 1 (for
+/// command-line tools built on this crate).
+pub fn install_fatal_error_handler() {
+    ffi::install_fatal_error_handler("polyblocks");
+}
+
 /// "polyblocks-rs X.Y.Z", recorded in manifests and headers.
 pub fn engine_version() -> String {
     format!("polyblocks-rs {}", env!("CARGO_PKG_VERSION"))
