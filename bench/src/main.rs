@@ -28,7 +28,9 @@ fn parse(args: &[String]) -> Result<Settings, String> {
         let mut value = |name: &str| iter.next().cloned().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--runs" => settings.runs = value("--runs")?.parse().map_err(|_| "--runs takes a number")?,
-            "--threads" => settings.threads = Some(value("--threads")?.parse().map_err(|_| "--threads takes a number")?),
+            "--threads" => {
+                settings.threads = Some(value("--threads")?.parse().map_err(|_| "--threads takes a number")?)
+            }
             "-h" | "--help" => return Err("usage: pb-bench [--runs N] [--threads N] [DIR_OR_FILE ...]".into()),
             other if other.starts_with('-') => return Err(format!("unknown option '{other}'")),
             other => settings.inputs.push(PathBuf::from(other)),
@@ -80,7 +82,8 @@ fn milliseconds(d: Duration) -> f64 {
 
 fn bench(file: &Path, settings: &Settings, out_dir: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let compiled = compile(&text, &file.display().to_string(), &CompileOptions::default()).map_err(|e| e.to_string())?;
+    let compiled =
+        compile(&text, &file.display().to_string(), &CompileOptions::default()).map_err(|e| e.to_string())?;
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("workload");
     let library_path = out_dir.join(format!("lib{stem}.so"));
     link::write_shared_library(&compiled, &library_path).map_err(|e| e.to_string())?;

@@ -44,7 +44,7 @@ pub struct CompileOptions {
     pub debug_dir: Option<PathBuf>,
     /// Keep the optimized LLVM IR in the result.
     pub keep_llvm_ir: bool,
-    /// Vectorize with the upstream affine vectorizer (see `CpuOptions`).
+    /// Vectorize innermost loops (`pb-vectorize`, on by default).
     pub vectorize: bool,
     /// LLVM CPU to generate code for (its default features); the host CPU
     /// and all its features when `None`.
@@ -59,7 +59,7 @@ impl Default for CompileOptions {
             user_memory: false,
             debug_dir: None,
             keep_llvm_ir: false,
-            vectorize: false,
+            vectorize: true,
             llvm_cpu: None,
         }
     }

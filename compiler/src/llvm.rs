@@ -109,7 +109,12 @@ pub fn host_target() -> (String, String, String) {
 /// Translates `module` (LLVM dialect only), optimizes at `opt_level`
 /// (0 to 3) for the host, or for LLVM CPU `cpu` with its default features
 /// (e.g. `x86-64-v3` for AVX2 machines), and emits an object file.
-pub fn compile_to_object(module: &Module, opt_level: u8, cpu: Option<&str>, keep_ir: bool) -> Result<NativeCode, String> {
+pub fn compile_to_object(
+    module: &Module,
+    opt_level: u8,
+    cpu: Option<&str>,
+    keep_ir: bool,
+) -> Result<NativeCode, String> {
     // SAFETY: each LLVM object is created, used and disposed here; nothing
     // escapes but copied bytes and strings.
     unsafe {

@@ -10,9 +10,9 @@
 //!    turned into out-parameters (the C ABI: inputs then outputs), optionally
 //!    all temporaries served from a caller's pool, buffer deallocation;
 //! 3. `affine`: linalg (and copies) to affine loops, loop fusion, parallelization of one
-//!    outer loop (OpenMP grain), store-to-load forwarding; optionally
-//!    vectorization to the target's vector width. The polyhedral passes will
-//!    go here;
+//!    outer loop (OpenMP grain), store-to-load forwarding, vectorization of
+//!    innermost loops to the target's vector width. The polyhedral passes
+//!    will go here;
 //! 4. `lower`: affine to scf, parallel loops to OpenMP, vector to scf;
 //! 5. `llvm`: everything to the LLVM dialect, functions with bare-pointer
 //!    arguments.
@@ -64,11 +64,10 @@ impl fmt::Display for Stage {
 #[derive(Clone, Debug)]
 pub struct CpuOptions {
     pub target: TargetDesc,
-    /// Vectorize affine loops with upstream `affine-super-vectorize`. Off by
-    /// default: it emits invalid IR for stores invariant in the vectorized
-    /// loop (e.g. a fill fused into a 1x1x1 matmul). Until our own vector
-    /// pass lands, LLVM's loop vectorizer (at -O3, host features) makes the
-    /// SIMD code.
+    /// Vectorize innermost loops with `pb-vectorize` at the target's f32
+    /// width (on by default). We do not use upstream `affine-super-vectorize`:
+    /// it emits invalid IR for stores invariant in the vectorized loop (e.g.
+    /// a fill fused into a 1x1x1 matmul).
     pub vectorize: bool,
     /// Take every temporary buffer from a caller-supplied pool argument
     /// (`pb-allocs-to-pool`): the generated code allocates nothing.
@@ -77,7 +76,7 @@ pub struct CpuOptions {
 
 impl CpuOptions {
     pub fn host() -> Self {
-        Self { target: TargetDesc::host(), vectorize: false, user_memory: false }
+        Self { target: TargetDesc::host(), vectorize: true, user_memory: false }
     }
 }
 
@@ -119,7 +118,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 passes.push("func.func(affine-parallelize{max-nested=1})".into());
             }
             if options.vectorize && lanes > 1 {
-                passes.push(format!("func.func(affine-super-vectorize{{virtual-vector-size={lanes}}})"));
+                passes.push(format!("func.func(pb-vectorize{{width={lanes}}})"));
             }
             passes.push("canonicalize".into());
             passes

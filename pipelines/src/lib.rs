@@ -22,7 +22,7 @@ pub fn all_passes() -> Vec<&'static PassInfo> {
 pub const NAMED_PIPELINES: &[&str] = &["cpu"];
 
 /// The text of named pipeline `name` up to stage `stop_after` (all stages if
-/// `None`), for `target`; `vectorize` turns on the upstream vectorizer.
+/// `None`), for `target`; `vectorize` turns vectorization on.
 pub fn named_pipeline(
     name: &str,
     stop_after: Option<&str>,

@@ -51,8 +51,8 @@ impl Library {
             serde_json::from_str(&text).map_err(|e| RuntimeError::Load(format!("{}: {e}", manifest_path.display())))?;
         // SAFETY: loading runs the library's initializers; polyblocks
         // libraries have none besides libomp's.
-        let library =
-            unsafe { libloading::Library::new(path) }.map_err(|e| RuntimeError::Load(format!("{}: {e}", path.display())))?;
+        let library = unsafe { libloading::Library::new(path) }
+            .map_err(|e| RuntimeError::Load(format!("{}: {e}", path.display())))?;
         Ok(Self { path: path.to_path_buf(), library, manifest })
     }
 
@@ -110,9 +110,14 @@ impl Library {
         match (function.user_memory_bytes, pool) {
             (Some(bytes), Some(pool)) if pool.len() as u64 >= bytes => pointers.push(pool.as_mut_ptr() as *mut c_void),
             (Some(bytes), Some(pool)) => {
-                return Err(RuntimeError::Arguments(format!("{name} needs a pool of {bytes} bytes, got {}", pool.len())))
+                return Err(RuntimeError::Arguments(format!(
+                    "{name} needs a pool of {bytes} bytes, got {}",
+                    pool.len()
+                )))
             }
-            (Some(bytes), None) => return Err(RuntimeError::Arguments(format!("{name} needs a pool of {bytes} bytes"))),
+            (Some(bytes), None) => {
+                return Err(RuntimeError::Arguments(format!("{name} needs a pool of {bytes} bytes")))
+            }
             (None, Some(_)) => return Err(RuntimeError::Arguments(format!("{name} takes no pool"))),
             (None, None) => {}
         }
@@ -125,8 +130,8 @@ impl Library {
     unsafe fn call_pointers(&self, name: &str, p: &[*mut c_void]) -> Result<(), RuntimeError> {
         type P = *mut c_void;
         let symbol = format!("{name}\0");
-        let address: libloading::Symbol<*const c_void> = unsafe { self.library.get(symbol.as_bytes()) }
-            .map_err(|e| RuntimeError::Symbol(format!("{name}: {e}")))?;
+        let address: libloading::Symbol<*const c_void> =
+            unsafe { self.library.get(symbol.as_bytes()) }.map_err(|e| RuntimeError::Symbol(format!("{name}: {e}")))?;
         let f = *address;
         macro_rules! call {
             ($($i:literal),*) => {{
@@ -152,7 +157,11 @@ impl Library {
             14 => call!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13),
             15 => call!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14),
             16 => call!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-            n => return Err(RuntimeError::Arguments(format!("{name} has {n} arguments; at most {MAX_ARGS} are supported"))),
+            n => {
+                return Err(RuntimeError::Arguments(format!(
+                    "{name} has {n} arguments; at most {MAX_ARGS} are supported"
+                )))
+            }
         }
         Ok(())
     }

@@ -10,7 +10,7 @@ use melior::{
 };
 use mlir_sys::{
     mlirAffineMapAttrGetValue, mlirOpPassManagerAddPipeline, mlirOperationCreateParse, mlirOperationPrintWithFlags,
-    mlirPassManagerEnableTiming, mlirPrintPassPipeline, MlirAffineMap, MlirAttribute, MlirPassManager, MlirStringRef,
+    mlirPassManagerEnableTiming, mlirPrintPassPipeline, MlirPassManager, MlirStringRef,
 };
 use std::ffi::{c_char, c_void, CStr};
 
@@ -105,12 +105,15 @@ pub fn print_operation(operation: OperationRef, flags: &OperationPrintingFlags) 
     text
 }
 
-/// The affine map held by an `AffineMapAttr` (melior has no wrapper for it).
-///
-/// # Safety
-/// `attribute` must be an affine-map attribute.
-pub unsafe fn affine_map_attr_value(attribute: MlirAttribute) -> MlirAffineMap {
-    unsafe { mlirAffineMapAttrGetValue(attribute) }
+/// The affine map of an `AffineMapAttr` (melior has no wrapper for it), or
+/// `None` for any other attribute.
+pub fn affine_map_of(attribute: melior::ir::Attribute) -> Option<melior::ir::AffineMap> {
+    use melior::ir::attribute::AttributeLike;
+    // SAFETY: the attribute is checked to be an affine map attribute first.
+    unsafe {
+        mlir_sys::mlirAttributeIsAAffineMap(attribute.to_raw())
+            .then(|| melior::ir::AffineMap::from_raw(mlirAffineMapAttrGetValue(attribute.to_raw())))
+    }
 }
 
 /// A `file:line:col` location in the context of `like`.
@@ -174,6 +177,20 @@ pub fn set_attribute(op: OperationRef, name: &str, attribute: melior::ir::Attrib
     use melior::ir::attribute::AttributeLike;
     // SAFETY: op and attribute are alive and belong to the same context.
     unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), StringRef::new(name).to_raw(), attribute.to_raw()) }
+}
+
+/// A deep copy of `op` (with its regions), not inserted anywhere.
+pub fn clone_operation<'c>(op: OperationRef<'c, '_>) -> Operation<'c> {
+    // SAFETY: the clone is a new op owned by the returned value.
+    unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) }
+}
+
+/// Replaces operand `index` of `op` (melior only allows this on
+/// `OperationRefMut`).
+pub fn set_operand(op: OperationRef, index: usize, value: melior::ir::Value) {
+    use melior::ir::ValueLike;
+    // SAFETY: op and value are alive in the same context; MLIR checks the index.
+    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
 }
 
 /// True if a memref type has the identity layout (contiguous, row-major).

@@ -12,8 +12,10 @@
 pub mod allocs_to_pool;
 pub mod check_cpu_input;
 pub mod simplify_quant;
+pub mod vectorize;
 
 use pb_support::PassInfo;
 
 /// Every transformation pass, alphabetical by argument.
-pub static PASSES: &[&PassInfo] = &[&allocs_to_pool::INFO, &check_cpu_input::INFO, &simplify_quant::INFO];
+pub static PASSES: &[&PassInfo] =
+    &[&allocs_to_pool::INFO, &check_cpu_input::INFO, &simplify_quant::INFO, &vectorize::INFO];

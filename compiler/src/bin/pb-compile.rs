@@ -22,7 +22,7 @@ USAGE: pb-compile <input.mlir> [options]
   --cpu=<name>          LLVM CPU to generate code for, e.g. x86-64-v3 (default: the host, all its features)
   --debug-dir=<dir>     Write the IR after each stage and the optimized LLVM IR into <dir>
   --timing              Print the time of each stage
-  --vectorize           Vectorize affine loops with the upstream vectorizer (off: LLVM vectorizes)
+  --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
   --emit-llvm           Print the optimized LLVM IR to stdout
   -h, --help            This help
 ";
@@ -72,7 +72,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "target" => parsed.options.target.apply_overrides(&value(arg, &mut iter, "--target")?)?,
             "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
             "timing" => parsed.timing = true,
-            "vectorize" => parsed.options.vectorize = true,
+            "no-vectorize" => parsed.options.vectorize = false,
             "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
             "emit-llvm" => {
                 parsed.emit_llvm = true;

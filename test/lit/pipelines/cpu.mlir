@@ -2,8 +2,8 @@
 // keeps the output independent of the machine running the tests.
 // RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=legalize --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=LEGALIZE
 // RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=graph --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=GRAPH
-// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-vectorize --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=AFFINE
-// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-vectorize --pb-target="cores=1 vector-bits=256" | FileCheck %s --check-prefix=AFFINE-SERIAL
+// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=AFFINE
+// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-target="cores=1 vector-bits=256" | FileCheck %s --check-prefix=AFFINE-SERIAL
 // RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=lower --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=LOWER
 // RUN: pb-opt %s --pb-pipeline=cpu --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=LLVM
 // The last stage is plain LLVM dialect that translates to LLVM IR.
@@ -21,18 +21,22 @@
 // GRAPH-NOT: -> memref
 // GRAPH: linalg.matmul {{.*}} outs(%[[OUT]] : memref<64x48xf32>)
 
-// Stage 3: affine loops, one outer parallel loop; with --pb-vectorize, 16-lane vectors (512 bits of f32).
+// Stage 3: affine loops, one outer parallel loop, 16-lane vectors (512 bits of f32).
 // AFFINE-LABEL: func.func @matmul_bias_relu
 // AFFINE: affine.parallel
 // AFFINE-NOT: affine.parallel
-// AFFINE: vector<16xf32>
+// AFFINE-LABEL: func.func @scale
+// AFFINE: affine.vector_load {{.*}} vector<16xf32>
 // One core: no parallel loop; 256 bits: 8 lanes.
 // AFFINE-SERIAL-NOT: affine.parallel
-// AFFINE-SERIAL: vector<8xf32>
+// AFFINE-SERIAL-LABEL: func.func @scale
+// AFFINE-SERIAL: affine.vector_load {{.*}} vector<8xf32>
 
 // Stage 4: OpenMP and scf, no affine left.
-// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=AFFINE-SCALAR
+// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-no-vectorize --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=AFFINE-SCALAR
 // AFFINE-SCALAR: affine.parallel
+// AFFINE-SCALAR-NOT: vector<
+// AFFINE-SCALAR-LABEL: func.func @scale
 // AFFINE-SCALAR-NOT: vector<
 
 // LOWER-NOT: affine.
@@ -59,4 +63,16 @@ func.func @matmul_bias_relu(%a: tensor<64x32xf32>, %b: tensor<32x48xf32>, %bias:
     linalg.yield %y : f32
   } -> tensor<64x48xf32>
   return %r : tensor<64x48xf32>
+}
+
+// An elementwise function: its innermost loop is vectorized.
+func.func @scale(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<8x100xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x100xf32>) outs(%e : tensor<8x100xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %two : f32
+    linalg.yield %m : f32
+  } -> tensor<8x100xf32>
+  return %r : tensor<8x100xf32>
 }

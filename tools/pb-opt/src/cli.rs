@@ -30,8 +30,8 @@ pub struct Options {
     pub stop_after: Option<String>,
     /// `--pb-target="cores=2 vector-bits=256"`: overrides of the host target.
     pub target_overrides: String,
-    /// `--pb-vectorize`: upstream vectorizer in the named pipeline.
-    pub vectorize: bool,
+    /// `--pb-no-vectorize`: no vectorization in the named pipeline.
+    pub no_vectorize: bool,
     pub markdown: bool,
     pub print_target: bool,
     pub help: bool,
@@ -54,7 +54,7 @@ OPTIONS:
   --pb-stop-after=<stage>        ...only up to a stage (cpu: legalize, graph, affine, lower, llvm)
   --pb-target=<overrides>        Target description overrides, e.g. 'cores=1 vector-bits=256'
   --pb-print-target              Print the target description and exit
-  --pb-vectorize                 With --pb-pipeline=cpu: vectorize affine loops (upstream vectorizer)
+  --pb-no-vectorize              With --pb-pipeline=cpu: leave loops scalar (LLVM may still vectorize)
   --split-input-file             Process each chunk between '// -----' lines on its own
   --verify-diagnostics           Check diagnostics against expected-error/warning/remark/note
                                  comments instead of printing them
@@ -131,7 +131,7 @@ pub fn parse(args: &[String], registry: Registry) -> Result<Options, String> {
             "pb-stop-after" => options.stop_after = Some(flag_value(arg, &mut iter, "--pb-stop-after")?),
             "pb-target" => options.target_overrides = flag_value(arg, &mut iter, "--pb-target")?,
             "pb-print-target" => switch(&mut options, |o| o.print_target = true)?,
-            "pb-vectorize" => switch(&mut options, |o| o.vectorize = true)?,
+            "pb-no-vectorize" => switch(&mut options, |o| o.no_vectorize = true)?,
             "markdown" => switch(&mut options, |o| o.markdown = true)?,
             "h" | "help" => switch(&mut options, |o| o.help = true)?,
             "version" => switch(&mut options, |o| o.version = true)?,

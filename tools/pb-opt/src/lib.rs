@@ -73,8 +73,12 @@ fn target(options: &cli::Options) -> Result<pb_support::target::TargetDesc, Stri
 /// Replaces `--pb-pipeline=NAME` by the pipeline text it stands for.
 fn resolve_named_pipeline(mut options: cli::Options) -> Result<cli::Options, String> {
     if let Some(name) = &options.named_pipeline {
-        options.pipeline =
-            pb_pipelines::named_pipeline(name, options.stop_after.as_deref(), target(&options)?, options.vectorize)?;
+        options.pipeline = pb_pipelines::named_pipeline(
+            name,
+            options.stop_after.as_deref(),
+            target(&options)?,
+            !options.no_vectorize,
+        )?;
     }
     Ok(options)
 }

@@ -1,0 +1,122 @@
+// RUN: pb-opt %s -split-input-file --pb-vectorize="width=16" | FileCheck %s
+
+// Contiguous loads and stores, a uniform operand broadcast, a remainder loop.
+// CHECK-LABEL: func.func @scale
+// CHECK-SAME: (%[[A:.*]]: memref<37xf32>, %[[B:.*]]: memref<37xf32>, %[[C:.*]]: f32)
+// CHECK: affine.for %[[I:.*]] = 0 to 32 step 16 {
+// CHECK-NEXT:   %[[X:.*]] = affine.vector_load %[[A]][%[[I]] + 1] : memref<37xf32>, vector<16xf32>
+// CHECK-NEXT:   %[[CV:.*]] = vector.broadcast %[[C]] : f32 to vector<16xf32>
+// CHECK-NEXT:   %[[Y:.*]] = arith.mulf %[[X]], %[[CV]] : vector<16xf32>
+// CHECK-NEXT:   affine.vector_store %[[Y]], %[[B]][%[[I]]] : memref<37xf32>, vector<16xf32>
+// CHECK: affine.for %[[J:.*]] = 32 to 36 {
+// CHECK-NEXT:   affine.load %[[A]][%[[J]] + 1] : memref<37xf32>
+func.func @scale(%a: memref<37xf32>, %b: memref<37xf32>, %c: f32) {
+  affine.for %i = 0 to 36 {
+    %x = affine.load %a[%i + 1] : memref<37xf32>
+    %y = arith.mulf %x, %c : f32
+    affine.store %y, %b[%i] : memref<37xf32>
+  }
+  return
+}
+
+// -----
+
+// Inner dimension of a 2-D access; outer index and a row-uniform load stay scalar.
+// An exact multiple of the width leaves no remainder loop.
+// CHECK-LABEL: func.func @rows
+// CHECK: affine.for %[[I:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 32 step 16 {
+// CHECK-NEXT: %[[S:.*]] = affine.load %{{.*}}[%[[I]]] : memref<4xf32>
+// CHECK-NEXT: %[[V:.*]] = affine.vector_load %{{.*}}[%[[I]], %[[J]]] : memref<4x32xf32>, vector<16xf32>
+// CHECK-NEXT: %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<16xf32>
+// CHECK-NEXT: %{{.*}} = arith.subf %[[V]], %[[SV]] : vector<16xf32>
+// CHECK-NOT: affine.for
+func.func @rows(%m: memref<4x32xf32>, %mean: memref<4xf32>, %out: memref<4x32xf32>) {
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 32 {
+      %s = affine.load %mean[%i] : memref<4xf32>
+      %v = affine.load %m[%i, %j] : memref<4x32xf32>
+      %d = arith.subf %v, %s : f32
+      affine.store %d, %out[%i, %j] : memref<4x32xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Refused: a reduction (the store does not move with the loop).
+// CHECK-LABEL: func.func @reduction
+// CHECK-NOT: vector
+func.func @reduction(%a: memref<64xf32>, %acc: memref<f32>) {
+  affine.for %i = 0 to 64 {
+    %x = affine.load %a[%i] : memref<64xf32>
+    %s = affine.load %acc[] : memref<f32>
+    %t = arith.addf %s, %x : f32
+    affine.store %t, %acc[] : memref<f32>
+  }
+  return
+}
+
+// -----
+
+// Refused: a dependence carried by the loop (a[i + 1] = a[i] * 2).
+// CHECK-LABEL: func.func @carried
+// CHECK-NOT: vector
+func.func @carried(%a: memref<65xf32>) {
+  %two = arith.constant 2.0 : f32
+  affine.for %i = 0 to 64 {
+    %x = affine.load %a[%i] : memref<65xf32>
+    %y = arith.mulf %x, %two : f32
+    affine.store %y, %a[%i + 1] : memref<65xf32>
+  }
+  return
+}
+
+// -----
+
+// Refused: a strided access (2 * i) would need a gather.
+// CHECK-LABEL: func.func @strided
+// CHECK-NOT: vector
+func.func @strided(%a: memref<128xf32>, %b: memref<64xf32>) {
+  affine.for %i = 0 to 64 {
+    %x = affine.load %a[%i * 2] : memref<128xf32>
+    affine.store %x, %b[%i] : memref<64xf32>
+  }
+  return
+}
+
+// -----
+
+// Refused: fewer iterations than lanes; and a store to a view that may overlap a loaded buffer.
+// CHECK-LABEL: func.func @short_and_view
+// CHECK-NOT: vector
+func.func @short_and_view(%a: memref<64xf32>, %b: memref<8xf32>) {
+  affine.for %i = 0 to 8 {
+    %x = affine.load %a[%i] : memref<64xf32>
+    affine.store %x, %b[%i] : memref<8xf32>
+  }
+  %v = memref.subview %a[1] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1], offset: 1>>
+  affine.for %i = 0 to 32 {
+    %x = affine.load %a[%i] : memref<64xf32>
+    affine.store %x, %v[%i] : memref<32xf32, strided<[1], offset: 1>>
+  }
+  return
+}
+
+// -----
+
+// In place (the same element read and written) is fine.
+// CHECK-LABEL: func.func @in_place
+// CHECK: affine.vector_load %[[A:.*]][%[[I:.*]]] : memref<32xi32>, vector<16xi32>
+// CHECK: arith.addi {{.*}} : vector<16xi32>
+// CHECK: affine.vector_store {{.*}}, %[[A]][%[[I]]] : memref<32xi32>, vector<16xi32>
+func.func @in_place(%a: memref<32xi32>) {
+  %one = arith.constant 1 : i32
+  affine.for %i = 0 to 32 {
+    %x = affine.load %a[%i] : memref<32xi32>
+    %y = arith.addi %x, %one : i32
+    affine.store %y, %a[%i] : memref<32xi32>
+  }
+  return
+}
