@@ -1,6 +1,7 @@
 //! The Rust unit tests of polyblocks-rs, in one binary (see Cargo.toml).
 
 mod common;
+mod compile_and_run;
 mod diagnostics;
 mod pass_options;
 mod pbq;
