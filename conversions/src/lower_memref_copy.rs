@@ -60,10 +60,6 @@ impl RustPass for LowerMemrefCopy {
         }
         Ok(())
     }
-
-    fn clone_box(&self) -> Box<dyn RustPass> {
-        Box::new(self.clone())
-    }
 }
 
 fn lower<'c>(context: &'c Context, copy: OperationRef<'c, '_>) {

@@ -85,15 +85,7 @@ impl RustPass for LowerQuant {
             }
             lower(quant);
         }
-        if ok {
-            Ok(())
-        } else {
-            Err(PassFailed)
-        }
-    }
-
-    fn clone_box(&self) -> Box<dyn RustPass> {
-        Box::new(self.clone())
+        PassFailed::unless(ok)
     }
 }
 

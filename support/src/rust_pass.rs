@@ -17,12 +17,34 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PassFailed;
 
-/// A pass written in Rust.
-pub trait RustPass: Send {
+impl PassFailed {
+    /// `Ok(())` if `ok`, else `Err(PassFailed)`: for passes that report every
+    /// problem before failing.
+    pub fn unless(ok: bool) -> Result<(), PassFailed> {
+        if ok {
+            Ok(())
+        } else {
+            Err(PassFailed)
+        }
+    }
+}
+
+/// A pass written in Rust. Implement it on a `Clone` struct holding the
+/// pass's options; MLIR clones it for each thread.
+pub trait RustPass: Send + CloneRustPass {
     /// Transforms `op` (the pass's anchor op) in place.
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailed>;
-    /// A fresh copy, for MLIR's per-thread pass instances.
+}
+
+/// Boxed cloning of passes; implemented for every `Clone` pass.
+pub trait CloneRustPass {
     fn clone_box(&self) -> Box<dyn RustPass>;
+}
+
+impl<T: RustPass + Clone + 'static> CloneRustPass for T {
+    fn clone_box(&self) -> Box<dyn RustPass> {
+        Box::new(self.clone())
+    }
 }
 
 /// Identity of one pass type. Declare one per pass as a `static` and store a

@@ -78,15 +78,7 @@ impl RustPass for AllocsToPool {
             }
             ok &= ffi::with_context(func, |context| pool_function(context, func));
         }
-        if ok {
-            Ok(())
-        } else {
-            Err(PassFailed)
-        }
-    }
-
-    fn clone_box(&self) -> Box<dyn RustPass> {
-        Box::new(self.clone())
+        PassFailed::unless(ok)
     }
 }
 

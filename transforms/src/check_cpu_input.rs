@@ -69,15 +69,7 @@ impl RustPass for CheckCpuInput {
         for (op, message) in &problems {
             ffi::emit_error(op.location(), message);
         }
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(PassFailed)
-        }
-    }
-
-    fn clone_box(&self) -> Box<dyn RustPass> {
-        Box::new(self.clone())
+        PassFailed::unless(problems.is_empty())
     }
 }
 

@@ -75,10 +75,6 @@ impl RustPass for SimplifyQuant {
         }
         Ok(())
     }
-
-    fn clone_box(&self) -> Box<dyn RustPass> {
-        Box::new(self.clone())
-    }
 }
 
 /// Bits of mantissa (with the implicit one) of a float type, 0 if unknown.

@@ -93,10 +93,6 @@ impl RustPass for Vectorize {
         }
         Ok(())
     }
-
-    fn clone_box(&self) -> Box<dyn RustPass> {
-        Box::new(self.clone())
-    }
 }
 
 fn is_named(op: OperationRef, name: &str) -> bool {
