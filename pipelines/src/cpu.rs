@@ -111,6 +111,11 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             let mut passes = vec![
                 "func.func(pb-lower-memref-copy)".to_string(),
                 "func.func(convert-linalg-to-affine-loops)".into(),
+                // Upstream fusion treats distinct memref values as disjoint,
+                // so it reorders a store to a buffer and a load through a
+                // view of it (expand_shape, subview, ...): fold the views into
+                // the accesses first (regression test: examples/workloads/attention.mlir).
+                "affine-fold-memref-alias-ops".into(),
                 "func.func(affine-loop-fusion)".into(),
                 "func.func(affine-scalrep)".into(),
             ];
@@ -137,14 +142,17 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             passes
         }
         Stage::Llvm => vec![
-            // Functions first: with bare pointers for statically shaped memrefs.
+            // Math with an LLVM intrinsic or expansion first; what is left
+            // (erf, ...) becomes libm calls, declared as functions...
+            "convert-math-to-llvm".into(),
+            "convert-math-to-libm".into(),
+            // ...which the function conversion then handles with the rest,
+            // before any other conversion: bare pointers for static memrefs.
             "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}".into(),
             "convert-vector-to-llvm".into(),
             "finalize-memref-to-llvm".into(),
             "convert-scf-to-cf".into(),
             "convert-openmp-to-llvm".into(),
-            "convert-math-to-llvm".into(),
-            "convert-math-to-libm".into(),
             "convert-arith-to-llvm".into(),
             "convert-index-to-llvm".into(),
             "convert-ub-to-llvm".into(),

@@ -1,19 +1,22 @@
 """Driving the Rust engine: MLIR text in, a loadable library out.
 
-The engine is the `pb-compile` binary built by the project's set-up (see
-docs/architecture.md for why a binary and not an in-process extension).
+The engine is the `pb-compile` binary built by the project's set-up; see
+docs/architecture.md for why Python runs it as a process rather than
+loading MLIR into the interpreter.
 """
 
 from __future__ import annotations
 
 import os
 import pathlib
+import re
 import subprocess
 import tempfile
 
 from .runtime import Library
 
 _REPO = pathlib.Path(__file__).resolve().parents[2]
+VERSION = "0.1.0"
 
 
 class CompileError(RuntimeError):
@@ -32,6 +35,45 @@ def engine_binary() -> pathlib.Path:
     raise CompileError("pb-compile not found: run scripts/setup.sh (or set POLYBLOCKS_COMPILE)")
 
 
+def engine_identity() -> str:
+    """Identifies the engine build for cache keys: a rebuilt engine never
+    reuses artifacts of another."""
+    binary = engine_binary()
+    stat = binary.stat()
+    return f"polyblocks {VERSION} {binary} {stat.st_size} {stat.st_mtime_ns}"
+
+
+def run_engine(source: pathlib.Path, args: list[str]) -> str:
+    """Runs pb-compile on `source`; returns its stderr (timings, paths)."""
+    result = subprocess.run([str(engine_binary()), str(source), *args], capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise CompileError(result.stderr.strip() or f"pb-compile exited with {result.returncode}")
+    return result.stderr
+
+
+def parse_timings(stderr: str) -> dict[str, float]:
+    """Stage name -> milliseconds, from `pb-compile --timing` output."""
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^\s*(\w+):\s+([\d.]+) ms$", stderr, re.M)}
+
+
+def build_library(
+    folder: pathlib.Path,
+    text: str,
+    name: str,
+    extra_args: list[str] | None = None,
+    debug_dir: pathlib.Path | None = None,
+) -> dict[str, float]:
+    """Compiles MLIR `text` into `folder/lib<name>.so` (+ manifest); returns
+    the per-stage compile times."""
+    folder.mkdir(parents=True, exist_ok=True)
+    source = folder / f"{name}.mlir"
+    source.write_text(text)
+    args = ["-o", str(folder / f"lib{name}.so"), "--timing", *(extra_args or [])]
+    if debug_dir is not None:
+        args.append(f"--debug-dir={debug_dir}")
+    return parse_timings(run_engine(source, args))
+
+
 def compile_mlir(
     text: str,
     out_dir: str | os.PathLike | None = None,
@@ -40,12 +82,5 @@ def compile_mlir(
 ) -> Library:
     """Compiles MLIR `text` into `out_dir/lib<name>.so` and loads it."""
     out = pathlib.Path(out_dir or tempfile.mkdtemp(prefix="polyblocks-"))
-    out.mkdir(parents=True, exist_ok=True)
-    source = out / f"{name}.mlir"
-    source.write_text(text)
-    library = out / f"lib{name}.so"
-    command = [str(engine_binary()), str(source), "-o", str(library), *(extra_args or [])]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    if result.returncode != 0:
-        raise CompileError(result.stderr.strip() or f"pb-compile exited with {result.returncode}")
-    return Library(library)
+    build_library(out, text, name, extra_args)
+    return Library(out / f"lib{name}.so")

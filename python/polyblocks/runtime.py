@@ -54,6 +54,11 @@ class Function:
         self._fn = getattr(handle, self.name)
         self._fn.restype = None
 
+    def call_pointers(self, pointers):
+        """Calls with raw addresses (int) or ctypes scalars, inputs then
+        outputs; the caller has checked them against `inputs`/`outputs`."""
+        self._fn(*[ctypes.c_void_p(p) if isinstance(p, int) else p for p in pointers])
+
     def __call__(self, *args):
         if len(args) != len(self.inputs):
             raise LibraryError(f"{self.name} takes {len(self.inputs)} inputs, got {len(args)}")

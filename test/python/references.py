@@ -97,3 +97,10 @@ def unsharp_mask(img):
     center = img[:, 2:-2, 2:-2]
     sharp = center * 4 - blur * 3
     return np.where(np.abs(center - blur) < 0.001, center, sharp)
+
+
+def attention(q):
+    scores = np.einsum("bhid,bhjd->bhij", q, q) / 8.0
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return np.einsum("bhij,bhjd->bhid", weights, q)

@@ -1,0 +1,89 @@
+"""Compile options shared by every front (`compile_options={...}`).
+
+Names follow the spec (`target`, `debug`, `static_argnums`); unknown names are
+an error listing the valid ones, so a typo never silently does nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+# name -> (meaning, default)
+VALID_OPTIONS = {
+    "target": ("'cpu' (default); 'nvgpu' and 'amdgpu' are not available yet", "cpu"),
+    "debug": ("dump the IR after each stage into a folder and print per-stage compile times", False),
+    "debug_dir": ("where debug dumps go (default: ./polyblocks_debug/<graph>)", None),
+    "cache": ("use the on-disk compile cache ($POLYBLOCKS_CACHE_DIR or ~/.cache/polyblocks)", True),
+    "fallback": ("run operators the engine does not support in the framework, with a warning", True),
+    "opt_level": ("LLVM optimization level 0-3", 3),
+    "vectorize": ("vectorize innermost loops", True),
+    "threads": ("OpenMP threads for compiled code (default: all cores)", None),
+    "static_argnums": ("JAX: indices of arguments treated as compile-time constants", ()),
+    "aot_name": ("AOT: base name of the .o/.h/.json files", None),
+    "aot_dir": ("AOT: folder for the AOT files (default: current folder)", "."),
+    "user_memory": ("AOT: generated code takes a trailing memory pool and allocates nothing", False),
+    "report": ("print the engine's per-loop-nest decisions (polyhedral passes)", False),
+}
+
+TARGETS = ("cpu", "nvgpu", "amdgpu")
+AVAILABLE_TARGETS = ("cpu",)
+
+
+class OptionError(ValueError):
+    """A compile option that does not exist or has a bad value."""
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """Validated options; hashable, so part of cache keys."""
+
+    values: tuple = field(default_factory=tuple)
+
+    def __getitem__(self, name):
+        return dict(self.values)[name]
+
+    def get(self, name):
+        return dict(self.values).get(name, VALID_OPTIONS[name][1])
+
+    @property
+    def debug(self) -> bool:
+        return bool(self.get("debug")) or os.environ.get("POLYBLOCKS_DEBUG", "") not in ("", "0")
+
+    def engine_args(self) -> list[str]:
+        """Command-line flags of pb-compile for these options."""
+        args = [f"-O{int(self.get('opt_level'))}"]
+        if not self.get("vectorize"):
+            args.append("--no-vectorize")
+        return args
+
+    def cache_key(self) -> str:
+        """The options that change generated code, as text."""
+        relevant = ("target", "opt_level", "vectorize", "user_memory")
+        return ",".join(f"{k}={self.get(k)!r}" for k in relevant)
+
+
+def parse(compile_options: dict | None, allowed: tuple[str, ...] | None = None) -> CompileOptions:
+    """Checks `compile_options` and fills in defaults."""
+    compile_options = dict(compile_options or {})
+    if not isinstance(compile_options, dict):
+        raise OptionError(f"compile_options must be a dict, got {type(compile_options).__name__}")
+    valid = allowed or tuple(VALID_OPTIONS)
+    unknown = sorted(set(compile_options) - set(valid))
+    if unknown:
+        listing = "\n".join(f"  {name}: {VALID_OPTIONS[name][0]}" for name in valid)
+        raise OptionError(f"unknown compile option(s) {', '.join(map(repr, unknown))}; valid options are:\n{listing}")
+    target = compile_options.get("target", "cpu")
+    if target not in TARGETS:
+        raise OptionError(f"target must be one of {', '.join(map(repr, TARGETS))}, got {target!r}")
+    if target not in AVAILABLE_TARGETS:
+        raise OptionError(f"target {target!r} is not available yet in polyblocks-rs; use 'cpu'")
+    level = compile_options.get("opt_level", 3)
+    if not isinstance(level, int) or not 0 <= level <= 3:
+        raise OptionError(f"opt_level must be an integer from 0 to 3, got {level!r}")
+    threads = compile_options.get("threads")
+    if threads is not None and (not isinstance(threads, int) or threads < 1):
+        raise OptionError(f"threads must be a positive integer, got {threads!r}")
+    values = {name: compile_options.get(name, VALID_OPTIONS[name][1]) for name in valid}
+    frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items()))
+    return CompileOptions(frozen)

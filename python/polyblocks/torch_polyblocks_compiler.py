@@ -1,0 +1,363 @@
+"""The PyTorch front: `@polyblocks_jit_torch`, the `"polyblocks"` torch.compile
+backend, `polyblocks_aot_torch` and `polymage_jit_torch`.
+
+Path: TorchDynamo captures FX graphs; AOTAutograd turns them into aten
+graphs with parameters lifted to inputs (weights are arguments, not
+constants); torch-mlir's FX importer gives linalg-on-tensors text; the engine
+(`pb-compile`) compiles it for the CPU; the compiled function is then called
+directly on the tensors' memory, outputs allocated as torch tensors.
+
+Operators the engine cannot compile run in PyTorch: the graph is split with
+FX's capability partitioner around them, each one is named once in a warning
+with the user's source line, and the rest is still compiled.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import pathlib
+import re
+import time
+import warnings
+
+import torch
+
+from . import cache, engine
+from . import options as option_parsing
+from .runtime import Library
+
+__all__ = ["polyblocks_jit_torch", "polyblocks_aot_torch", "polymage_jit_torch", "polyblocks_backend"]
+
+_TORCH_TO_MLIR = {
+    torch.float32: "f32",
+    torch.float64: "f64",
+    torch.float16: "f16",
+    torch.bfloat16: "bf16",
+    torch.int64: "i64",
+    torch.int32: "i32",
+    torch.int16: "i16",
+    torch.int8: "i8",
+    torch.uint8: "i8",
+    torch.bool: "i1",
+}
+
+# Operator targets found unsupported in this process (probed once each).
+_unsupported: dict = {}
+_warned: set = set()
+
+
+class UnsupportedInput(TypeError):
+    """A call whose arguments cannot go to the compiled code."""
+
+
+def _source_line(node) -> str:
+    trace = node.meta.get("stack_trace") or ""
+    frames = re.findall(r'File "([^"]+)", line (\d+)', trace)
+    return f"{frames[-1][0]}:{frames[-1][1]}" if frames else "unknown location"
+
+
+def _tensor_meta(value):
+    return value if isinstance(value, torch.Tensor) else None
+
+
+class CompiledGraph:
+    """An FX graph compiled by the engine; called with tensors, returns the
+    graph's outputs (a list)."""
+
+    def __init__(self, library: Library, output_specs: list, threads: int | None):
+        self.function = library["graph"]
+        self.output_specs = output_specs  # (shape, dtype) per output
+        self.library = library
+        if threads:
+            try:
+                omp = library._handle.omp_set_num_threads
+                omp(threads)
+            except AttributeError:
+                pass
+
+    def __call__(self, *args):
+        inputs = self.function.inputs
+        if len(args) != len(inputs):
+            raise UnsupportedInput(f"compiled graph takes {len(inputs)} tensors, got {len(args)}")
+        keep, pointers = [], []
+        for position, (arg, spec) in enumerate(zip(args, inputs)):
+            if not isinstance(arg, torch.Tensor):
+                raise UnsupportedInput(f"argument {position} is {type(arg).__name__}, not a tensor")
+            if arg.device.type != "cpu":
+                raise UnsupportedInput(f"argument {position} is on {arg.device}; the cpu target needs host tensors")
+            if _TORCH_TO_MLIR.get(arg.dtype) != spec["dtype"] or tuple(arg.shape) != tuple(spec["shape"]):
+                raise UnsupportedInput(
+                    f"argument {position} is {arg.dtype}{tuple(arg.shape)}, compiled for {spec['dtype']}{tuple(spec['shape'])}"
+                )
+            arg = arg.detach()
+            if not arg.is_contiguous():
+                arg = arg.contiguous()
+            keep.append(arg)
+            pointers.append(arg.data_ptr())
+        outputs = [torch.empty(shape, dtype=dtype) for shape, dtype in self.output_specs]
+        pointers.extend(o.data_ptr() for o in outputs)
+        self.function.call_pointers(pointers)
+        return outputs
+
+
+def _graph_key(gm: torch.fx.GraphModule, example_inputs, options) -> str:
+    specs = [
+        (tuple(t.shape), str(t.dtype), tuple(t.stride())) if isinstance(t, torch.Tensor) else repr(t)
+        for t in example_inputs
+    ]
+    digest = hashlib.sha256()
+    for name, buffer in sorted(list(gm.named_buffers()) + list(gm.named_parameters())):
+        digest.update(name.encode())
+        digest.update(buffer.detach().contiguous().cpu().numpy().tobytes())
+    return cache.key("torch", gm.code, repr(specs), digest.hexdigest(), options.cache_key())
+
+
+def _output_specs(gm: torch.fx.GraphModule):
+    output = next(n for n in gm.graph.nodes if n.op == "output")
+    values = output.args[0] if isinstance(output.args[0], (tuple, list)) else (output.args[0],)
+    specs = []
+    for value in values:
+        meta = _tensor_meta(getattr(value, "meta", {}).get("val"))
+        if meta is None:
+            return None  # non-tensor outputs: not for the engine
+        specs.append((tuple(meta.shape), meta.dtype))
+    return specs
+
+
+def _import(gm: torch.fx.GraphModule) -> str:
+    from torch_mlir import fx
+
+    module = fx.stateless_fx_import(gm, output_type="linalg-on-tensors", model_name="graph")
+    return str(module)
+
+
+def _compile_whole(gm, example_inputs, options) -> CompiledGraph:
+    """Compiles all of `gm` or raises (engine.CompileError, import errors)."""
+    specs = _output_specs(gm)
+    if specs is None:
+        raise engine.CompileError("the graph returns non-tensor values")
+    key = _graph_key(gm, example_inputs, options)
+    debug_dir = None
+    if options.debug:
+        debug_dir = pathlib.Path(options.get("debug_dir") or "polyblocks_debug") / key
+    timings = {}
+
+    def build(folder):
+        started = time.perf_counter()
+        text = _import(gm)
+        timings["import"] = (time.perf_counter() - started) * 1e3
+        timings.update(engine.build_library(folder, text, "graph", options.engine_args(), debug_dir))
+
+    folder, hit = cache.lookup_or_build(key, build, use_cache=bool(options.get("cache")))
+    if options.debug:
+        where = "disk cache hit" if hit else ", ".join(f"{k} {v:.1f} ms" for k, v in timings.items())
+        print(f"polyblocks: compiled graph {key[:12]} ({where}); IR dumps in {debug_dir}")
+    return CompiledGraph(Library(folder / "libgraph.so"), specs, options.get("threads"))
+
+
+def _probe(node, options) -> bool:
+    """Does the engine compile `node` alone? Memoized per operator."""
+    if node.target in _unsupported:
+        return not _unsupported[node.target]
+    graph = torch.fx.Graph()
+    mapping = {}
+    for value in node.all_input_nodes:
+        placeholder = graph.placeholder(value.name)
+        placeholder.meta = dict(value.meta)
+        mapping[value] = placeholder
+    copy = graph.node_copy(node, lambda n: mapping[n])
+    graph.output(copy)
+    probe = torch.fx.GraphModule(torch.nn.Module(), graph)
+    examples = [n.meta.get("val") for n in node.all_input_nodes]
+    try:
+        _compile_whole(probe, examples, options)
+        ok = True
+    except Exception:  # noqa: BLE001 - any failure means "not supported"
+        ok = False
+    _unsupported[node.target] = not ok
+    return ok
+
+
+def _compile_with_fallback(gm, example_inputs, options):
+    """Compiles what the engine supports; the rest runs in PyTorch."""
+    from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+    from torch.fx.passes.operator_support import OperatorSupport
+
+    class Support(OperatorSupport):
+        def is_node_supported(self, submodules, node):
+            if node.op != "call_function":
+                return False
+            if node.target is getattr(__import__("operator"), "getitem"):
+                return True
+            return _probe(node, options)
+
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and not Support().is_node_supported({}, node):
+            where = _source_line(node)
+            if (node.target, where) not in _warned:
+                _warned.add((node.target, where))
+                warnings.warn(
+                    f"polyblocks: {node.target} is not supported by the engine; running it in PyTorch ({where})",
+                    stacklevel=2,
+                )
+    partitioned = CapabilityBasedPartitioner(gm, Support(), allows_single_node_partition=True).partition_and_fuse()
+    for name, submodule in list(partitioned.named_children()):
+        if not isinstance(submodule, torch.fx.GraphModule):
+            continue
+        examples = [n.meta.get("val") for n in submodule.graph.nodes if n.op == "placeholder"]
+        try:
+            compiled = _compile_whole(submodule, examples, options)
+        except Exception as error:  # noqa: BLE001 - keep the partition in PyTorch
+            warnings.warn(f"polyblocks: a subgraph stays in PyTorch: {str(error).splitlines()[0]}", stacklevel=2)
+            continue
+        setattr(partitioned, name, _CompiledSubmodule(compiled, _returns_tuple(submodule)))
+    partitioned.recompile()
+    return partitioned
+
+
+def _returns_tuple(gm) -> bool:
+    output = next(n for n in gm.graph.nodes if n.op == "output")
+    return isinstance(output.args[0], (tuple, list))
+
+
+class _CompiledSubmodule(torch.nn.Module):
+    def __init__(self, compiled: CompiledGraph, returns_tuple: bool):
+        super().__init__()
+        self.compiled = compiled
+        self.returns_tuple = returns_tuple
+
+    def forward(self, *args):
+        outputs = self.compiled(*args)
+        return tuple(outputs) if self.returns_tuple else outputs[0]
+
+
+def _fx_compiler(options):
+    from functorch.compile import make_boxed_func
+
+    def compile_fx(gm: torch.fx.GraphModule, example_inputs):
+        # AOTAutograd may call us with a fake-tensor mode active; compiling
+        # reads real constants and weights.
+        from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+        with unset_fake_temporarily():
+            return compile_real(gm, example_inputs)
+
+    def compile_real(gm: torch.fx.GraphModule, example_inputs):
+        try:
+            compiled = _compile_whole(gm, example_inputs, options)
+            return make_boxed_func(compiled)
+        except Exception as error:
+            if not options.get("fallback"):
+                raise
+            if options.debug:
+                print(f"polyblocks: whole graph not compiled ({str(error).splitlines()[0]}); splitting it")
+        fallback = _compile_with_fallback(gm, example_inputs, options)
+        return make_boxed_func(fallback.forward)
+
+    return compile_fx
+
+
+def make_backend(compile_options: dict | None = None):
+    """A torch.compile backend compiling with the engine under `compile_options`."""
+    from torch._dynamo.backends.common import aot_autograd
+
+    options = option_parsing.parse(compile_options)
+    return aot_autograd(fw_compiler=_fx_compiler(options))
+
+
+def polyblocks_backend(gm, example_inputs):
+    """The backend registered as `torch.compile(..., backend="polyblocks")`."""
+    return make_backend()(gm, example_inputs)
+
+
+torch._dynamo.register_backend(polyblocks_backend, name="polyblocks")
+
+
+def polyblocks_jit_torch(fn=None, *, compile_options: dict | None = None):
+    """Compiles a function or `nn.Module` with polyblocks when called.
+
+    Use as `@polyblocks_jit_torch`, `@polyblocks_jit_torch(compile_options={...})`
+    or at the call site: `polyblocks_jit_torch(compile_options={...})(model)`.
+    Each new combination of input shapes and dtypes compiles once (and is
+    cached on disk across processes).
+    """
+    backend = make_backend(compile_options)
+
+    def decorate(target):
+        compiled = torch.compile(target, backend=backend, dynamic=False)
+        if isinstance(target, torch.nn.Module):
+            return compiled
+        return functools.wraps(target)(compiled)
+
+    return decorate(fn) if fn is not None else decorate
+
+
+def polymage_jit_torch(fn=None, *, execution_backend: str = "polyblocks", compile_options: dict | None = None):
+    """Runs `fn` through `execution_backend`: 'std' (eager PyTorch),
+    'inductor' (torch.compile's default) or 'polyblocks'."""
+    backends = ("std", "inductor", "polyblocks")
+    if execution_backend not in backends:
+        raise option_parsing.OptionError(f"execution_backend must be one of {backends}, got {execution_backend!r}")
+
+    def decorate(target):
+        if execution_backend == "std":
+            return target
+        if execution_backend == "inductor":
+            return torch.compile(target, backend="inductor", dynamic=False)
+        return polyblocks_jit_torch(target, compile_options=compile_options)
+
+    return decorate(fn) if fn is not None else decorate
+
+
+class AotArtifact:
+    """What `polyblocks_aot_torch` wrote."""
+
+    def __init__(self, object_path: pathlib.Path, header_path: pathlib.Path):
+        self.object_path = object_path
+        self.header_path = header_path
+        self.manifest_path = object_path.with_suffix(".json")
+
+    def __repr__(self):
+        return f"AotArtifact({self.object_path}, {self.header_path})"
+
+
+def polyblocks_aot_torch(compile_options: dict | None = None):
+    """`polyblocks_aot_torch(compile_options)(model)(*inputs)`: compiles `model`
+    for these inputs ahead of time into `NAME.o` and `NAME.h` (and
+    `NAME.json`), prints where, and returns an `AotArtifact`."""
+    options = option_parsing.parse(compile_options)
+
+    def bind(model):
+        def run(*inputs):
+            from torch_mlir import fx
+
+            name = options.get("aot_name") or (type(model).__name__ if isinstance(model, torch.nn.Module) else model.__name__)
+            name = re.sub(r"\W", "_", name)
+            module = model if isinstance(model, torch.nn.Module) else _FunctionModule(model)
+            with torch.no_grad():
+                mlir = str(fx.export_and_import(module, *inputs, output_type="linalg-on-tensors", func_name=name))
+            out_dir = pathlib.Path(options.get("aot_dir"))
+            out_dir.mkdir(parents=True, exist_ok=True)
+            source = out_dir / f"{name}.mlir"
+            source.write_text(mlir)
+            args = ["-aot", "-aot-name", name, "-o", str(out_dir), *options.engine_args()]
+            if options.get("user_memory"):
+                args.append("-aot-user-memory")
+            engine.run_engine(source, args)
+            artifact = AotArtifact(out_dir / f"{name}.o", out_dir / f"{name}.h")
+            print(f"polyblocks: wrote {artifact.object_path} and {artifact.header_path}")
+            return artifact
+
+        return run
+
+    return bind
+
+
+class _FunctionModule(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)
