@@ -9,8 +9,9 @@
 //! 2. `graph`: elementwise fusion, bufferization to memrefs with results
 //!    turned into out-parameters (the C ABI: inputs then outputs), optionally
 //!    all temporaries served from a caller's pool, buffer deallocation;
-//! 3. `affine`: linalg (and copies) to affine loops, loop fusion, parallelization of one
-//!    outer loop (OpenMP grain), store-to-load forwarding, vectorization of
+//! 3. `affine`: linalg (and copies) to affine loops, views folded into
+//!    accesses, store-to-load forwarding, parallelization of one outer loop
+//!    (OpenMP grain), vectorization of
 //!    innermost loops to the target's vector width. The polyhedral passes
 //!    will go here;
 //! 4. `lower`: affine to scf, parallel loops to OpenMP, vector to scf;
@@ -111,12 +112,15 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             let mut passes = vec![
                 "func.func(pb-lower-memref-copy)".to_string(),
                 "func.func(convert-linalg-to-affine-loops)".into(),
-                // Upstream fusion treats distinct memref values as disjoint,
-                // so it reorders a store to a buffer and a load through a
-                // view of it (expand_shape, subview, ...): fold the views into
-                // the accesses first (regression test: examples/workloads/attention.mlir).
+                // Accesses through views (expand_shape, subview, ...) become
+                // accesses of the underlying buffer, so that loop passes see
+                // every access to a buffer under one name.
                 "affine-fold-memref-alias-ops".into(),
-                "func.func(affine-loop-fusion)".into(),
+                // No upstream `affine-loop-fusion`: it miscompiled two of our
+                // workloads (it reordered a store and a read through a view,
+                // examples/workloads/attention.mlir, and broke a
+                // write-after-read dependence, relu_conv_padded.mlir). Our
+                // own fusion replaces it.
                 "func.func(affine-scalrep)".into(),
             ];
             if parallel {

@@ -262,8 +262,12 @@ def make_backend(compile_options: dict | None = None):
     """A torch.compile backend compiling with the engine under `compile_options`."""
     from torch._dynamo.backends.common import aot_autograd
 
+    from torch_mlir.fx import get_decomposition_table
+
     options = option_parsing.parse(compile_options)
-    return aot_autograd(fw_compiler=_fx_compiler(options))
+    # The decompositions torch-mlir's own export path applies: composite
+    # operators (batch norm, ...) become ones it lowers to linalg.
+    return aot_autograd(fw_compiler=_fx_compiler(options), decompositions=get_decomposition_table())
 
 
 def polyblocks_backend(gm, example_inputs):
@@ -287,10 +291,50 @@ def polyblocks_jit_torch(fn=None, *, compile_options: dict | None = None):
     def decorate(target):
         compiled = torch.compile(target, backend=backend, dynamic=False)
         if isinstance(target, torch.nn.Module):
-            return compiled
-        return functools.wraps(target)(compiled)
+            return _PolyblocksModule(target, compiled)
+
+        @functools.wraps(target)
+        def call(*args, **kwargs):
+            with _traceable_layers():
+                return compiled(*args, **kwargs)
+
+        return call
 
     return decorate(fn) if fn is not None else decorate
+
+
+class _traceable_layers:
+    """Turns off PyTorch's fused fast path of nn.MultiheadAttention and
+    nn.TransformerEncoderLayer (`_transformer_encoder_layer_fwd`, a single
+    opaque operator) while tracing, so that the layers reach the engine as
+    the matmuls, softmaxes and norms they are made of."""
+
+    def __enter__(self):
+        self.previous = torch.backends.mha.get_fastpath_enabled()
+        torch.backends.mha.set_fastpath_enabled(False)
+
+    def __exit__(self, *exc):
+        torch.backends.mha.set_fastpath_enabled(self.previous)
+
+
+class _PolyblocksModule(torch.nn.Module):
+    """A module compiled by polyblocks; attributes not its own are the
+    original module's."""
+
+    def __init__(self, original: torch.nn.Module, compiled):
+        super().__init__()
+        self._original = original
+        self._compiled = compiled
+
+    def forward(self, *args, **kwargs):
+        with _traceable_layers():
+            return self._compiled(*args, **kwargs)
+
+    def __getattr__(self, name):
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            return getattr(self._original, name)
 
 
 def polymage_jit_torch(fn=None, *, execution_backend: str = "polyblocks", compile_options: dict | None = None):

@@ -21,10 +21,10 @@
 // GRAPH-NOT: -> memref
 // GRAPH: linalg.matmul {{.*}} outs(%[[OUT]] : memref<64x48xf32>)
 
-// Stage 3: affine loops, one outer parallel loop, 16-lane vectors (512 bits of f32).
+// Stage 3: affine loops, the outer loop of each nest parallel (inner ones not), 16-lane vectors (512 bits of f32).
 // AFFINE-LABEL: func.func @matmul_bias_relu
 // AFFINE: affine.parallel
-// AFFINE-NOT: affine.parallel
+// AFFINE-NEXT: affine.for
 // AFFINE-LABEL: func.func @scale
 // AFFINE: affine.vector_load {{.*}} vector<16xf32>
 // One core: no parallel loop; 256 bits: 8 lanes.
