@@ -1,0 +1,280 @@
+"""The PyTorch front: every compiled result is compared with eager PyTorch."""
+
+import os
+import pathlib
+import subprocess
+import sys
+import threading
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import polyblocks  # noqa: E402
+from polyblocks import cache, engine, options  # noqa: E402
+from polyblocks.common_utils import validate_outputs  # noqa: E402
+from polyblocks.torch_polyblocks_compiler import (  # noqa: E402
+    CompiledGraph,
+    UnsupportedInput,
+    polyblocks_aot_torch,
+    polyblocks_jit_torch,
+    polymage_jit_torch,
+)
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path / "cache"))
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+
+
+def check(compiled, eager, *inputs, rtol=1e-4, atol=1e-5):
+    with torch.no_grad():
+        report = validate_outputs(compiled(*inputs), eager(*inputs), rtol=rtol, atol=atol, verbose=False)
+    assert report.ok, f"max abs {report.max_abs_error}, max rel {report.max_rel_error}"
+
+
+def make_blur(height, width):
+    def blur_x_blur_y(img):
+        kernel = torch.tensor([0.0625, 0.25, 0.375, 0.25, 0.0625], device=img.device).float()
+        blurx = torch.nn.functional.conv2d(img.view(3, 1, height, width), kernel.view(1, 1, 1, 5), stride=1, padding=0)
+        blury = torch.nn.functional.conv2d(blurx, kernel.view(1, 1, 5, 1), stride=1, padding=0)
+        return blury.view(3, height - 4, width - 4)
+
+    return blur_x_blur_y
+
+
+@pytest.mark.parametrize("height,width", [(5, 5), (37, 41), (64, 97)])
+def test_spec_blur_x_blur_y(height, width):
+    blur = make_blur(height, width)
+    compiled = polyblocks_jit_torch(compile_options={"target": "cpu"})(blur)
+    check(compiled, blur, torch.rand(3, height, width))
+
+
+class ConvBiasRelu(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 16, kernel_size=3, stride=1, bias=True)
+
+    def forward(self, x):
+        return torch.nn.functional.relu(self.conv(x))
+
+
+def test_conv_bias_relu_module_as_decorated_call_site():
+    model = ConvBiasRelu().eval()
+    check(polyblocks_jit_torch(model), model, torch.randn(2, 3, 17, 19))
+
+
+def test_mlp():
+    model = torch.nn.Sequential(torch.nn.Linear(33, 64), torch.nn.ReLU(), torch.nn.Linear(64, 10)).eval()
+    check(polyblocks_jit_torch(model), model, torch.randn(7, 33))
+
+
+def test_softmax_function_decorator_without_arguments():
+    @polyblocks_jit_torch
+    def softmax(x):
+        return torch.softmax(x, dim=-1)
+
+    check(softmax, lambda x: torch.softmax(x, dim=-1), torch.randn(12, 51, 37))
+
+
+def test_layernorm_gelu():
+    model = torch.nn.Sequential(torch.nn.LayerNorm(768), torch.nn.GELU()).eval()
+    check(polyblocks_jit_torch(model), model, torch.randn(5, 768))
+
+
+def test_scaled_dot_product_attention():
+    def attention(q, k, v):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v)
+
+    q, k, v = (torch.randn(2, 12, 31, 64) for _ in range(3))
+    check(polyblocks_jit_torch(attention), attention, q, k, v, rtol=1e-4, atol=1e-5)
+
+
+def test_resnet18():
+    torchvision = pytest.importorskip("torchvision")
+    model = torchvision.models.resnet18(weights=None).eval()
+    check(polyblocks_jit_torch(model), model, torch.randn(1, 3, 64, 64), rtol=1e-3, atol=1e-4)
+
+
+def test_two_layer_transformer_encoder():
+    layer = torch.nn.TransformerEncoderLayer(64, 4, 128, dropout=0.0, batch_first=True)
+    model = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False).eval()
+    check(polyblocks_jit_torch(model), model, torch.randn(2, 9, 64), rtol=1e-4, atol=1e-5)
+
+
+def test_weights_are_arguments_not_constants():
+    model = torch.nn.Linear(6, 4).eval()
+    compiled = polyblocks_jit_torch(model)
+    x = torch.randn(3, 6)
+    check(compiled, model, x)
+    with torch.no_grad():
+        model.weight.mul_(2.0)  # new values, same shapes: no recompilation needed
+    check(compiled, model, x)
+
+
+def count_compiles(monkeypatch):
+    calls = []
+    real = engine.run_engine
+
+    def counting(source, args):
+        calls.append(source)
+        return real(source, args)
+
+    monkeypatch.setattr(engine, "run_engine", counting)
+    return calls
+
+
+def test_same_shapes_never_recompile(monkeypatch):
+    calls = count_compiles(monkeypatch)
+    compiled = polyblocks_jit_torch(lambda x: torch.tanh(x) + 1)
+    with torch.no_grad():
+        for _ in range(3):
+            compiled(torch.randn(4, 5))
+        assert len(calls) == 1
+        compiled(torch.randn(6, 5))
+        assert len(calls) == 2
+
+
+def test_a_new_process_hits_the_disk_cache(tmp_path):
+    script = (
+        "import sys, torch\n"
+        f"sys.path.insert(0, {str(REPO / 'python')!r})\n"
+        "from polyblocks import polyblocks_jit_torch\n"
+        "f = polyblocks_jit_torch(lambda x: x * 3 + 1, compile_options={'debug': True, 'debug_dir': sys.argv[1]})\n"
+        "with torch.no_grad():\n"
+        "    print(f(torch.ones(2, 3)).sum().item())\n"
+    )
+    env = dict(os.environ)
+    runs = [
+        subprocess.run([sys.executable, "-c", script, str(tmp_path / "dumps")], capture_output=True, text=True, env=env, check=True)
+        for _ in range(2)
+    ]
+    assert "24.0" in runs[0].stdout and "24.0" in runs[1].stdout
+    assert "legalize" in runs[0].stdout and "disk cache hit" not in runs[0].stdout
+    assert "disk cache hit" in runs[1].stdout
+    dumps = next((tmp_path / "dumps").iterdir())
+    assert {p.name for p in dumps.iterdir()} >= {"1-legalize.mlir", "3-affine.mlir", "5-llvm.mlir", "6-optimized.ll"}
+
+
+def test_concurrent_builds_of_one_key_build_once(tmp_path):
+    built = []
+
+    def build(folder):
+        built.append(folder)
+        (folder / "artifact").write_text("x")
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(cache.lookup_or_build("k" * 32, build))) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(built) == 1
+    assert len({folder for folder, _ in results}) == 1
+    assert all((folder / "artifact").read_text() == "x" for folder, _ in results)
+
+
+def test_unsupported_operator_runs_in_pytorch_with_one_warning():
+    def model(x):
+        y = torch.sort(x, dim=-1).values  # no linalg lowering for sort
+        return torch.relu(y) * 2 + x
+
+    compiled = polyblocks_jit_torch(model)
+    x = torch.randn(4, 6)
+    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
+        warnings.simplefilter("always")
+        out = compiled(x)
+    messages = [str(w.message) for w in caught if "polyblocks" in str(w.message)]
+    assert len(messages) == 1, messages
+    assert "aten.sort" in messages[0] and "test_torch_front.py:" in messages[0]
+    torch.testing.assert_close(out, model(x))
+
+
+def test_fallback_can_be_turned_off():
+    compiled = polyblocks_jit_torch(lambda x: torch.sort(x).values, compile_options={"fallback": False})
+    with pytest.raises(Exception, match="sort"), torch.no_grad():
+        compiled(torch.randn(3, 4))
+
+
+def test_other_dtypes_and_non_contiguous_inputs():
+    compiled = polyblocks_jit_torch(lambda x, y: x @ y + 1)
+    a, b = torch.randn(5, 7, dtype=torch.float64), torch.randn(7, 3, dtype=torch.float64)
+    check(compiled, lambda x, y: x @ y + 1, a, b)
+    transposed = torch.randn(7, 5).t()  # not contiguous
+    check(compiled, lambda x, y: x @ y + 1, transposed, torch.randn(7, 3))
+
+
+def test_wrong_rank_is_an_error_like_eager():
+    compiled = polyblocks_jit_torch(lambda x, w: torch.nn.functional.conv2d(x, w))
+    with pytest.raises(Exception), torch.no_grad():
+        compiled(torch.randn(3, 8), torch.randn(2, 3, 3, 3))
+
+
+def test_compiled_graph_checks_its_arguments(tmp_path):
+    library = polyblocks.compile_mlir((REPO / "examples" / "workloads" / "matmul.mlir").read_text(), tmp_path, "graph_src")
+    library.functions["graph"] = library.functions.pop("matmul")
+    graph = CompiledGraph(library, [((67, 29), torch.float32)], None)
+    with pytest.raises(UnsupportedInput, match="compiled for f32"):
+        graph(torch.randn(67, 45, dtype=torch.float64), torch.randn(45, 29))
+    with pytest.raises(UnsupportedInput, match="takes 2 tensors"):
+        graph(torch.randn(67, 45))
+    out = graph(torch.ones(67, 45), torch.ones(45, 29))[0]
+    assert torch.all(out == 45)
+
+
+def test_unknown_and_unavailable_options_are_clear_errors():
+    with pytest.raises(options.OptionError, match=r"unknown compile option\(s\) 'tagret'; valid options are:\n  target:"):
+        polyblocks_jit_torch(compile_options={"tagret": "cpu"})
+    with pytest.raises(options.OptionError, match="'nvgpu' is not available yet"):
+        polyblocks_jit_torch(compile_options={"target": "nvgpu"})
+    with pytest.raises(options.OptionError, match="opt_level"):
+        polyblocks_jit_torch(compile_options={"opt_level": 7})
+
+
+def test_polymage_backends_agree():
+    def f(x):
+        return torch.sigmoid(x) * x
+
+    x = torch.randn(8, 16)
+    assert polymage_jit_torch(f, execution_backend="std") is f
+    with torch.no_grad():
+        reference = f(x)
+        for backend in ("inductor", "polyblocks"):
+            torch.testing.assert_close(polymage_jit_torch(f, execution_backend=backend)(x), reference)
+    with pytest.raises(options.OptionError, match="execution_backend"):
+        polymage_jit_torch(f, execution_backend="tvm")
+
+
+def test_registered_torch_compile_backend():
+    f = torch.compile(lambda x: torch.exp(x) - 1, backend="polyblocks")
+    x = torch.randn(5, 5)
+    with torch.no_grad():
+        torch.testing.assert_close(f(x), torch.exp(x) - 1)
+
+
+def test_validate_outputs_reports_errors():
+    good = validate_outputs(torch.ones(3), torch.ones(3) + 1e-7, verbose=False)
+    assert good.ok and good.max_abs_error < 1e-6
+    bad = validate_outputs((torch.ones(3), torch.zeros(2)), (torch.ones(3), torch.ones(2)), verbose=False)
+    assert not bad.ok and bad.max_abs_error == 1.0
+    with pytest.raises(ValueError, match="shape"):
+        validate_outputs(torch.ones(3), torch.ones(4), verbose=False)
+
+
+def test_aot_writes_object_and_header(tmp_path, capsys):
+    model = ConvBiasRelu().eval()
+    artifact = polyblocks_aot_torch(compile_options={"aot_dir": str(tmp_path), "aot_name": "conv_bias_relu"})(model)(
+        torch.randn(1, 3, 16, 16)
+    )
+    assert f"wrote {artifact.object_path}" in capsys.readouterr().out
+    header = artifact.header_path.read_text()
+    assert "void conv_bias_relu(" in header
+    assert "Type/shape of input0 is memref<1x3x16x16xf32>." in header
+    assert "memref<1x16x14x14xf32>" in header
+    symbols = subprocess.run(["/usr/lib/llvm-22/bin/llvm-nm", artifact.object_path], capture_output=True, text=True).stdout
+    assert " T conv_bias_relu" in symbols
