@@ -46,7 +46,10 @@ stamp=.venv/.requirements.sha256
 if ! sha256sum --status -c "$stamp" 2>/dev/null; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -r requirements.txt
-  sha256sum requirements.txt > "$stamp"
+  # The polyblocks package itself, editable: `import polyblocks` in .venv
+  # runs the sources in python/.
+  .venv/bin/python -m pip install --quiet --no-deps -e python
+  sha256sum requirements.txt python/pyproject.toml > "$stamp"
 fi
 
 cargo build --workspace --quiet
