@@ -43,13 +43,14 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 stamp=.venv/.requirements.sha256
-if ! sha256sum --status -c "$stamp" 2>/dev/null; then
+wanted=$(sha256sum requirements.txt python/pyproject.toml)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -r requirements.txt
   # The polyblocks package itself, editable: `import polyblocks` in .venv
   # runs the sources in python/.
   .venv/bin/python -m pip install --quiet --no-deps -e python
-  sha256sum requirements.txt python/pyproject.toml > "$stamp"
+  printf '%s\n' "$wanted" > "$stamp"
 fi
 
 cargo build --workspace --quiet
