@@ -37,8 +37,9 @@ if ! cargo clippy --version >/dev/null 2>&1; then
   rustup component add clippy
 fi
 
-# The Python side (.venv in the repository root): tests and, later, the
-# polyblocks package. Reinstalled only when requirements.txt changes.
+# The Python side (.venv in the repository root): the framework packages,
+# test tools and the polyblocks package itself. Reinstalled only when
+# requirements.txt or python/pyproject.toml changes.
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
@@ -49,7 +50,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   .venv/bin/python -m pip install --quiet -r requirements.txt
   # The polyblocks package itself, editable: `import polyblocks` in .venv
   # runs the sources in python/.
-  .venv/bin/python -m pip install --quiet --no-deps -e python
+  if ! log=$(.venv/bin/python -m pip install --quiet --no-deps -e python 2>&1); then
+    printf '%s\n' "$log" >&2
+    exit 1
+  fi
   printf '%s\n' "$wanted" > "$stamp"
 fi
 
