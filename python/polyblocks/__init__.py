@@ -2,10 +2,12 @@
 
 - `polyblocks_jit_torch`, `polymage_jit_torch`, `polyblocks_aot_torch`
   (also in `polyblocks.torch_polyblocks_compiler`): the PyTorch front.
+- `polyblocks_jit_jax`, `polymage_jit_jax` (`polyblocks.jax_polyblocks_compiler`).
+- `polyblocks_jit_tf`, `polymage_jit_tf` (`polyblocks.tf_polyblocks_compiler`).
 - `polyblocks.common_utils.validate_outputs`: compare with eager results.
 - `compile_mlir` / `Library`: the engine and runtime underneath.
 
-PyTorch is imported only when a PyTorch entry point is first used.
+A framework is imported only when one of its entry points is first used.
 """
 
 from .engine import CompileError, compile_mlir
@@ -19,16 +21,30 @@ __all__ = [
     "OptionError",
     "compile_mlir",
     "polyblocks_aot_torch",
+    "polyblocks_jit_jax",
+    "polyblocks_jit_tf",
     "polyblocks_jit_torch",
+    "polymage_jit_jax",
+    "polymage_jit_tf",
     "polymage_jit_torch",
 ]
 
-_TORCH_NAMES = ("polyblocks_jit_torch", "polymage_jit_torch", "polyblocks_aot_torch")
+# Each front is imported only when first used: a JAX user never imports
+# torch or TensorFlow.
+_FRONTS = {
+    "polyblocks_jit_torch": "torch_polyblocks_compiler",
+    "polymage_jit_torch": "torch_polyblocks_compiler",
+    "polyblocks_aot_torch": "torch_polyblocks_compiler",
+    "polyblocks_jit_jax": "jax_polyblocks_compiler",
+    "polymage_jit_jax": "jax_polyblocks_compiler",
+    "polyblocks_jit_tf": "tf_polyblocks_compiler",
+    "polymage_jit_tf": "tf_polyblocks_compiler",
+}
 
 
 def __getattr__(name):
-    if name in _TORCH_NAMES:
-        from . import torch_polyblocks_compiler
+    if name in _FRONTS:
+        import importlib
 
-        return getattr(torch_polyblocks_compiler, name)
+        return getattr(importlib.import_module(f".{_FRONTS[name]}", __name__), name)
     raise AttributeError(f"module 'polyblocks' has no attribute {name!r}")

@@ -23,8 +23,8 @@ def _arrays(value):
         for item in value:
             out.extend(_arrays(item))
         return out
-    if isinstance(value, dict):
-        return _arrays(list(value.values()))
+    if isinstance(value, dict):  # by key: frameworks may reorder dicts
+        return _arrays([value[k] for k in sorted(value)])
     if hasattr(value, "detach"):  # torch
         return [value.detach().cpu().numpy()]
     if hasattr(value, "numpy") and not isinstance(value, np.ndarray):  # tf / jax

@@ -18,10 +18,23 @@ import functools
 import hashlib
 import pathlib
 import re
+import sys
 import time
 import warnings
 
+if "tensorflow" in sys.modules:
+    # TensorFlow, TorchDynamo and torch-mlir each carry LLVM; loading the
+    # latter two after TensorFlow aborts the whole process ("Option ...
+    # registered more than once"). In the other order all three work.
+    raise ImportError(
+        "polyblocks: the PyTorch front must be imported before tensorflow in one process "
+        "(import polyblocks.torch_polyblocks_compiler first): loading TorchDynamo and "
+        "torch-mlir after TensorFlow aborts the process"
+    )
+
 import torch
+import torch._dynamo  # noqa: F401 - load now, before any TensorFlow import
+from torch_mlir import fx as _torch_mlir_fx  # noqa: F401 - idem
 
 from . import cache, engine
 from . import options as option_parsing

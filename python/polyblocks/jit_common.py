@@ -1,0 +1,35 @@
+"""What every front shares: compiling MLIR text through the disk cache and
+loading the result; debug dumps and per-stage timings."""
+
+from __future__ import annotations
+
+import pathlib
+import time
+
+from . import cache, engine
+from .runtime import Library
+
+
+def build_cached(key: str, make_text, options, what: str = "graph") -> Library:
+    """The library for cache `key`, compiling `make_text()` (MLIR text) on a
+    miss. The module's functions keep their names; the file is `libmodule.so`."""
+    debug_dir = pathlib.Path(options.get("debug_dir") or "polyblocks_debug") / key if options.debug else None
+    timings = {}
+
+    def build(folder):
+        started = time.perf_counter()
+        text = make_text()
+        timings["import"] = (time.perf_counter() - started) * 1e3
+        timings.update(engine.build_library(folder, text, "module", options.engine_args(), debug_dir))
+
+    folder, hit = cache.lookup_or_build(key, build, use_cache=bool(options.get("cache")))
+    if options.debug:
+        where = "disk cache hit" if hit else ", ".join(f"{k} {v:.1f} ms" for k, v in timings.items())
+        print(f"polyblocks: compiled {what} {key[:12]} ({where}); IR dumps in {debug_dir}")
+    library = Library(folder / "libmodule.so")
+    threads = options.get("threads")
+    if threads:
+        setter = getattr(library._handle, "omp_set_num_threads", None)
+        if setter is not None:
+            setter(threads)
+    return library
