@@ -67,11 +67,19 @@ def polyblocks_jit_jax(fn=None, *, compile_options: dict | None = None):
             arrays = [np.asarray(jnp.asarray(leaf)) for leaf in leaves]
             outputs = function(*arrays)
             outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-            return jax.tree_util.tree_unflatten(out_tree, [jnp.asarray(o) for o in outputs])
+            return jax.tree_util.tree_unflatten(out_tree, [_to_jax(o) for o in outputs])
 
         return call
 
     return decorate(fn) if fn is not None else decorate
+
+
+def _to_jax(array: np.ndarray):
+    """Hands a (64-byte-aligned) result to JAX without copying when it can."""
+    try:
+        return jax.dlpack.from_dlpack(array)
+    except Exception:  # noqa: BLE001 - e.g. bool arrays: copy instead
+        return jnp.asarray(array)
 
 
 def _compile(jitted, target, args, options):

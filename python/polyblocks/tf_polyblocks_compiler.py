@@ -58,15 +58,31 @@ def polyblocks_jit_tf(fn=None, *, input_signature=None, compile_options: dict | 
             function, concrete = entry
             if function is None:
                 return xla_function(*tensors)
-            outputs = function(*[t.numpy() for t in tensors], *_captured_values(concrete))
+            outputs = function(*[_to_numpy(t) for t in tensors], *_captured_values(concrete))
             outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-            return tf.nest.pack_sequence_as(concrete.structured_outputs, [tf.constant(o) for o in outputs])
+            return tf.nest.pack_sequence_as(concrete.structured_outputs, [_to_tf(o) for o in outputs])
 
         if callable(target) and hasattr(target, "__name__"):
             call = functools.wraps(target)(call)
         return call
 
     return decorate(fn) if fn is not None else decorate
+
+
+def _to_numpy(tensor) -> np.ndarray:
+    """A host tensor's memory as numpy, without a copy when DLPack allows."""
+    try:
+        return np.from_dlpack(tensor)
+    except Exception:  # noqa: BLE001 - e.g. string or unaligned tensors
+        return tensor.numpy()
+
+
+def _to_tf(array: np.ndarray):
+    """Hands a result to TensorFlow without copying when DLPack allows."""
+    try:
+        return tf.experimental.dlpack.from_dlpack(array.__dlpack__())
+    except Exception:  # noqa: BLE001 - e.g. bool arrays: copy instead
+        return tf.constant(array)
 
 
 def _compile(xla_function, target, tensors, options):
