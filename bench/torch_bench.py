@@ -90,7 +90,7 @@ def main():
     parser.add_argument("--only", nargs="*")
     args = parser.parse_args()
     torch.manual_seed(0)
-    print(f"| workload | eager ms | torch.compile ms | polyblocks ms | vs eager | vs torch.compile | "
+    print("| workload | eager ms | torch.compile ms | polyblocks ms | vs eager | vs torch.compile | "
           f"compile s (inductor / polyblocks) | check |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as cache_dir, torch.no_grad(), warnings.catch_warnings():

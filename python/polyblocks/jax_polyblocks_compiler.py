@@ -13,13 +13,12 @@ one warning naming the op (compile option `fallback`, default on).
 from __future__ import annotations
 
 import functools
-import warnings
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import cache, engine, jit_common, stablehlo
+from . import cache, jit_common
 from . import options as option_parsing
 
 __all__ = ["polyblocks_jit_jax", "polymage_jit_jax"]
@@ -86,20 +85,8 @@ def _compile(jitted, target, args, options):
     lowered = jitted.lower(*args)
     # With locations, so that errors name the user's source line.
     hlo = lowered.compiler_ir("stablehlo").operation.get_asm(enable_debug_info=True)
-    key = cache.key("jax", hlo, options.cache_key())
-    try:
-        library = jit_common.build_cached(key, lambda: stablehlo.to_linalg(hlo), options, "JAX function")
-    except engine.CompileError as error:
-        if not options.get("fallback"):
-            raise
-        lines = str(error).splitlines()
-        first = next((line for line in lines if "error:" in line), lines[0])
-        warnings.warn(
-            f"polyblocks: {getattr(target, '__name__', 'function')} runs with jax.jit instead: {first.strip()}",
-            stacklevel=3,
-        )
-        return (None, None)
-    return library["main"], lowered.out_tree
+    library = jit_common.compile_stablehlo(cache.key("jax", hlo, options.cache_key()), hlo, options, target, "jax.jit")
+    return (None, None) if library is None else (library["main"], lowered.out_tree)
 
 
 def polymage_jit_jax(fn=None, *, execution_backend: str = "polyblocks", compile_options: dict | None = None):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pathlib
 import time
+import warnings
 
 from . import cache, engine
 from .runtime import Library
@@ -33,3 +34,21 @@ def build_cached(key: str, make_text, options, what: str = "graph") -> Library:
         if setter is not None:
             setter(threads)
     return library
+
+
+def compile_stablehlo(key: str, hlo: str, options, target, runner: str):
+    """The library for StableHLO text `hlo` (JAX and TF fronts), or `None`
+    after one warning when the engine cannot compile it and the `fallback`
+    option lets the framework (`runner`) run the function instead."""
+    from . import stablehlo
+
+    name = getattr(target, "__name__", type(target).__name__)
+    try:
+        return build_cached(key, lambda: stablehlo.to_linalg(hlo), options, f"{name}")
+    except engine.CompileError as error:
+        if not options.get("fallback"):
+            raise
+        lines = str(error).splitlines() or [""]
+        first = next((line for line in lines if "error:" in line), lines[0])
+        warnings.warn(f"polyblocks: {name} runs with {runner} instead: {first.strip()}", stacklevel=4)
+        return None

@@ -13,12 +13,11 @@ instead, with one warning naming the op (compile option `fallback`).
 from __future__ import annotations
 
 import functools
-import warnings
 
 import numpy as np
 import tensorflow as tf
 
-from . import cache, engine, jit_common, stablehlo
+from . import cache, jit_common
 from . import options as option_parsing
 
 __all__ = ["polyblocks_jit_tf", "polymage_jit_tf"]
@@ -89,17 +88,8 @@ def _compile(xla_function, target, tensors, options):
     concrete = xla_function.get_concrete_function(*tensors)
     hlo = xla_function.experimental_get_compiler_ir(*tensors)(stage="stablehlo")
     key = cache.key("tf", hlo, options.cache_key())
-    try:
-        library = jit_common.build_cached(key, lambda: stablehlo.to_linalg(hlo), options, "TF function")
-    except engine.CompileError as error:
-        if not options.get("fallback"):
-            raise
-        lines = str(error).splitlines()
-        first = next((line for line in lines if "error:" in line), lines[0])
-        name = getattr(target, "__name__", type(target).__name__)
-        warnings.warn(f"polyblocks: {name} runs with TensorFlow's XLA JIT instead: {first.strip()}", stacklevel=3)
-        return (None, concrete)
-    return library["main"], concrete
+    library = jit_common.compile_stablehlo(key, hlo, options, target, "TensorFlow's XLA JIT")
+    return (None if library is None else library["main"]), concrete
 
 
 def polymage_jit_tf(fn=None, *, execution_backend: str = "polyblocks", input_signature=None, compile_options=None):

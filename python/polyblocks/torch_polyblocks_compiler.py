@@ -19,7 +19,6 @@ import hashlib
 import pathlib
 import re
 import sys
-import time
 import warnings
 
 if "tensorflow" in sys.modules:
@@ -36,7 +35,7 @@ import torch
 import torch._dynamo  # noqa: F401 - load now, before any TensorFlow import
 from torch_mlir import fx as _torch_mlir_fx  # noqa: F401 - idem
 
-from . import cache, engine
+from . import cache, engine, jit_common
 from . import options as option_parsing
 from .runtime import Library
 
@@ -78,16 +77,10 @@ class CompiledGraph:
     """An FX graph compiled by the engine; called with tensors, returns the
     graph's outputs (a list)."""
 
-    def __init__(self, library: Library, output_specs: list, threads: int | None):
+    def __init__(self, library: Library, output_specs: list):
         self.function = library["graph"]
         self.output_specs = output_specs  # (shape, dtype) per output
         self.library = library
-        if threads:
-            try:
-                omp = library._handle.omp_set_num_threads
-                omp(threads)
-            except AttributeError:
-                pass
 
     def __call__(self, *args):
         inputs = self.function.inputs
@@ -151,22 +144,7 @@ def _compile_whole(gm, example_inputs, options) -> CompiledGraph:
     if specs is None:
         raise engine.CompileError("the graph returns non-tensor values")
     key = _graph_key(gm, example_inputs, options)
-    debug_dir = None
-    if options.debug:
-        debug_dir = pathlib.Path(options.get("debug_dir") or "polyblocks_debug") / key
-    timings = {}
-
-    def build(folder):
-        started = time.perf_counter()
-        text = _import(gm)
-        timings["import"] = (time.perf_counter() - started) * 1e3
-        timings.update(engine.build_library(folder, text, "graph", options.engine_args(), debug_dir))
-
-    folder, hit = cache.lookup_or_build(key, build, use_cache=bool(options.get("cache")))
-    if options.debug:
-        where = "disk cache hit" if hit else ", ".join(f"{k} {v:.1f} ms" for k, v in timings.items())
-        print(f"polyblocks: compiled graph {key[:12]} ({where}); IR dumps in {debug_dir}")
-    return CompiledGraph(Library(folder / "libgraph.so"), specs, options.get("threads"))
+    return CompiledGraph(jit_common.build_cached(key, lambda: _import(gm), options, "graph"), specs)
 
 
 def _probe(node, options) -> bool:

@@ -218,7 +218,7 @@ def test_wrong_rank_is_an_error_like_eager():
 def test_compiled_graph_checks_its_arguments(tmp_path):
     library = polyblocks.compile_mlir((REPO / "examples" / "workloads" / "matmul.mlir").read_text(), tmp_path, "graph_src")
     library.functions["graph"] = library.functions.pop("matmul")
-    graph = CompiledGraph(library, [((67, 29), torch.float32)], None)
+    graph = CompiledGraph(library, [((67, 29), torch.float32)])
     with pytest.raises(UnsupportedInput, match="compiled for f32"):
         graph(torch.randn(67, 45, dtype=torch.float64), torch.randn(45, 29))
     with pytest.raises(UnsupportedInput, match="takes 2 tensors"):
