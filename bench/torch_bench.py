@@ -91,7 +91,7 @@ def main():
     args = parser.parse_args()
     torch.manual_seed(0)
     print("| workload | eager ms | torch.compile ms | polyblocks ms | vs eager | vs torch.compile | "
-          f"compile s (inductor / polyblocks) | check |")
+          "compile s (inductor / polyblocks) | check |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as cache_dir, torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
