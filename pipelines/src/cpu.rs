@@ -10,8 +10,9 @@
 //!    turned into out-parameters (the C ABI: inputs then outputs), optionally
 //!    all temporaries served from a caller's pool, buffer deallocation;
 //! 3. `affine`: linalg (and copies) to affine loops, views folded into
-//!    accesses, store-to-load forwarding, parallelization of one outer loop
-//!    (OpenMP grain), vectorization of
+//!    accesses, store-to-load forwarding, loop interchange putting a
+//!    contiguous loop innermost, parallelization of one outer loop (OpenMP
+//!    grain), vectorization of
 //!    innermost loops to the target's vector width. The polyhedral passes
 //!    will go here;
 //! 4. `lower`: affine to scf, parallel loops to OpenMP, vector to scf;
@@ -123,6 +124,11 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // own fusion replaces it.
                 "func.func(affine-scalrep)".into(),
             ];
+            if options.vectorize && lanes > 1 {
+                // Contractions arrive with the reduction loop innermost; put
+                // a loop with contiguous accesses there instead.
+                passes.push(format!("func.func(pb-interchange{{min-trip={lanes}}})"));
+            }
             if parallel {
                 passes.push("func.func(affine-parallelize{max-nested=1})".into());
             }

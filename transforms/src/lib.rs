@@ -9,8 +9,10 @@
 //! May depend on pb-support and pb-dialects; never on conversions, pipelines
 //! or tools.
 
+mod affine_access;
 pub mod allocs_to_pool;
 pub mod check_cpu_input;
+pub mod interchange;
 pub mod simplify_quant;
 pub mod vectorize;
 
@@ -18,4 +20,4 @@ use pb_support::PassInfo;
 
 /// Every transformation pass, alphabetical by argument.
 pub static PASSES: &[&PassInfo] =
-    &[&allocs_to_pool::INFO, &check_cpu_input::INFO, &simplify_quant::INFO, &vectorize::INFO];
+    &[&allocs_to_pool::INFO, &check_cpu_input::INFO, &interchange::INFO, &simplify_quant::INFO, &vectorize::INFO];

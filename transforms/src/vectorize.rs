@@ -37,13 +37,16 @@
 //! affine.for %i = 32 to 37 { ...the original scalar body... }
 //! ```
 
+use crate::affine_access::{
+    access_kind, constant_bound, elementwise, is_named, is_view, same_address, same_value, Access,
+};
 use melior::{
     ir::{
         attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, WalkOrder},
-        AffineMap, Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike,
-        Value, ValueLike,
+        AffineMap, Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
+        ValueLike,
     },
     Context, IrRewriter,
 };
@@ -95,34 +98,11 @@ impl RustPass for Vectorize {
     }
 }
 
-fn is_named(op: OperationRef, name: &str) -> bool {
-    op.name().as_string_ref().as_str() == Ok(name)
-}
-
-fn same_value(a: Value, b: Value) -> bool {
-    a.to_raw().ptr == b.to_raw().ptr
-}
-
 /// How the scalar body maps to the vector body.
 struct Plan {
     lower: i64,
     main_end: i64,
     upper: i64,
-}
-
-/// How an access moves with the induction variable.
-#[derive(PartialEq)]
-enum Access {
-    /// No index depends on `iv`.
-    Uniform,
-    /// Last index is `iv + e`, the others free of `iv`.
-    Contiguous,
-}
-
-fn constant_bound(op: OperationRef, name: &str) -> Option<i64> {
-    let map = ffi::affine_map_of(op.attribute(name).ok()?)?;
-    (map.input_count() == 0 && map.result_count() == 1 && map.result(0).ok()?.is_constant())
-        .then(|| map.single_constant_result())
 }
 
 /// Whether `candidate` can be vectorized, and its bounds.
@@ -178,84 +158,6 @@ fn analyze(candidate: OperationRef, width: u64) -> Option<Plan> {
     }
     let main_end = lower + trip / width as i64 * width as i64;
     Some(Plan { lower, main_end, upper })
-}
-
-/// Scalar int/float results, no index values (index arithmetic on `iv` would
-/// need gathers).
-fn elementwise(op: OperationRef) -> bool {
-    op.results().all(|r| {
-        let ty = r.r#type();
-        !ty.is_index() && (ty.is_float() || ty.is_integer())
-    }) && op.operands().all(|v| !v.r#type().is_index())
-}
-
-/// Classifies an affine load (`first_index` = 1) or store (2) by how its
-/// address moves with `iv`; `None` if neither uniform nor contiguous.
-fn access_kind(op: OperationRef, first_index: usize, iv: Value, body: BlockRef) -> Option<Access> {
-    let map = ffi::affine_map_of(op.attribute("map").ok()?)?;
-    let operands: Vec<Value> = op.operands().skip(first_index).collect();
-    let mut iv_position = None;
-    for (position, operand) in operands.iter().enumerate() {
-        if same_value(*operand, iv) {
-            if iv_position.replace(position).is_some() {
-                return None;
-            }
-        } else if defined_in(*operand, body) {
-            return None;
-        }
-    }
-    let Some(position) = iv_position else { return Some(Access::Uniform) };
-    if position >= map.dim_count() || map.result_count() == 0 {
-        return None;
-    }
-    let last = map.result_count() - 1;
-    for i in 0..last {
-        if map.result(i).ok()?.is_function_of_dim(position) {
-            return None;
-        }
-    }
-    let expr = map.result(last).ok()?;
-    let unit = |e: melior::ir::AffineExpr| e.is_dim() && e.dim_position() == position;
-    let contiguous = unit(expr)
-        || (expr.is_add()
-            && ((unit(expr.lhs()) && !expr.rhs().is_function_of_dim(position))
-                || (unit(expr.rhs()) && !expr.lhs().is_function_of_dim(position))));
-    contiguous.then_some(Access::Contiguous)
-}
-
-fn defined_in(value: Value, block: BlockRef) -> bool {
-    melior::ir::operation::OperationResult::try_from(value)
-        .ok()
-        .and_then(|r| r.owner().block())
-        .is_some_and(|b| b.to_raw().ptr == block.to_raw().ptr)
-}
-
-/// The index operands of an affine load or store.
-fn index_operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
-    let skip = if is_named(op, "affine.store") { 2 } else { 1 };
-    op.operands().skip(skip).collect()
-}
-
-fn same_address(a: OperationRef, b: OperationRef) -> bool {
-    let (ma, mb) = (a.attribute("map").ok(), b.attribute("map").ok());
-    let (ia, ib) = (index_operands(a), index_operands(b));
-    ma.is_some() && ma == mb && ia.len() == ib.len() && ia.iter().zip(&ib).all(|(x, y)| same_value(*x, *y))
-}
-
-/// Memrefs that may overlap another memref value: views of other buffers.
-fn is_view(memref: Value) -> bool {
-    let Ok(result) = melior::ir::operation::OperationResult::try_from(memref) else { return false };
-    let owner = result.owner();
-    let name = owner.name();
-    matches!(
-        name.as_string_ref().as_str(),
-        Ok("memref.subview"
-            | "memref.cast"
-            | "memref.reinterpret_cast"
-            | "memref.collapse_shape"
-            | "memref.expand_shape"
-            | "memref.transpose")
-    )
 }
 
 /// A value of the vector body: varying per lane, or the same for all lanes.

@@ -1,0 +1,110 @@
+//! Shared analysis of affine loop bodies for the loop passes
+//! (`pb-vectorize`, `pb-interchange`): how an access moves with an
+//! induction variable, whether two accesses hit the same address, which
+//! memrefs may alias.
+
+use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, TypeLike, Value, ValueLike};
+use pb_support::ffi;
+
+pub fn is_named(op: OperationRef, name: &str) -> bool {
+    op.name().as_string_ref().as_str() == Ok(name)
+}
+
+pub fn same_value(a: Value, b: Value) -> bool {
+    a.to_raw().ptr == b.to_raw().ptr
+}
+
+/// How an access moves with the induction variable.
+#[derive(Debug, PartialEq)]
+pub enum Access {
+    /// No index depends on `iv`.
+    Uniform,
+    /// Last index is `iv + e`, the others free of `iv`.
+    Contiguous,
+}
+
+pub fn constant_bound(op: OperationRef, name: &str) -> Option<i64> {
+    let map = ffi::affine_map_of(op.attribute(name).ok()?)?;
+    (map.input_count() == 0 && map.result_count() == 1 && map.result(0).ok()?.is_constant())
+        .then(|| map.single_constant_result())
+}
+
+/// Scalar int/float results, no index values (index arithmetic on `iv` would
+/// need gathers).
+pub fn elementwise(op: OperationRef) -> bool {
+    op.results().all(|r| {
+        let ty = r.r#type();
+        !ty.is_index() && (ty.is_float() || ty.is_integer())
+    }) && op.operands().all(|v| !v.r#type().is_index())
+}
+
+/// Classifies an affine load (`first_index` = 1) or store (2) by how its
+/// address moves with `iv`: uniform (no index depends on it), contiguous
+/// (last index `iv + e` with `e` free of `iv`, other indices free of it), or
+/// `None`. Index operands computed inside `body` make it `None`.
+pub fn access_kind(op: OperationRef, first_index: usize, iv: Value, body: BlockRef) -> Option<Access> {
+    let map = ffi::affine_map_of(op.attribute("map").ok()?)?;
+    let operands: Vec<Value> = op.operands().skip(first_index).collect();
+    let mut iv_position = None;
+    for (position, operand) in operands.iter().enumerate() {
+        if same_value(*operand, iv) {
+            if iv_position.replace(position).is_some() {
+                return None;
+            }
+        } else if defined_in(*operand, body) {
+            return None;
+        }
+    }
+    let Some(position) = iv_position else { return Some(Access::Uniform) };
+    if position >= map.dim_count() || map.result_count() == 0 {
+        return None;
+    }
+    let last = map.result_count() - 1;
+    for i in 0..last {
+        if map.result(i).ok()?.is_function_of_dim(position) {
+            return None;
+        }
+    }
+    let expr = map.result(last).ok()?;
+    let unit = |e: melior::ir::AffineExpr| e.is_dim() && e.dim_position() == position;
+    let contiguous = unit(expr)
+        || (expr.is_add()
+            && ((unit(expr.lhs()) && !expr.rhs().is_function_of_dim(position))
+                || (unit(expr.rhs()) && !expr.lhs().is_function_of_dim(position))));
+    contiguous.then_some(Access::Contiguous)
+}
+
+pub fn defined_in(value: Value, block: BlockRef) -> bool {
+    melior::ir::operation::OperationResult::try_from(value)
+        .ok()
+        .and_then(|r| r.owner().block())
+        .is_some_and(|b| b.to_raw().ptr == block.to_raw().ptr)
+}
+
+/// The index operands of an affine load or store.
+pub fn index_operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    let skip = if is_named(op, "affine.store") { 2 } else { 1 };
+    op.operands().skip(skip).collect()
+}
+
+pub fn same_address(a: OperationRef, b: OperationRef) -> bool {
+    let (ma, mb) = (a.attribute("map").ok(), b.attribute("map").ok());
+    let (ia, ib) = (index_operands(a), index_operands(b));
+    ma.is_some() && ma == mb && ia.len() == ib.len() && ia.iter().zip(&ib).all(|(x, y)| same_value(*x, *y))
+}
+
+/// Memrefs that may overlap another memref value: views of other buffers.
+pub fn is_view(memref: Value) -> bool {
+    let Ok(result) = melior::ir::operation::OperationResult::try_from(memref) else { return false };
+    let owner = result.owner();
+    let name = owner.name();
+    matches!(
+        name.as_string_ref().as_str(),
+        Ok("memref.subview"
+            | "memref.cast"
+            | "memref.reinterpret_cast"
+            | "memref.collapse_shape"
+            | "memref.expand_shape"
+            | "memref.transpose")
+    )
+}
