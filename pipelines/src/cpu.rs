@@ -123,6 +123,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // write-after-read dependence, relu_conv_padded.mlir). Our
                 // own fusion replaces it.
                 "func.func(affine-scalrep)".into(),
+                // Folds index arithmetic (affine.apply) into the accesses'
+                // maps, where the loop passes read it.
+                "canonicalize".into(),
             ];
             if options.vectorize && lanes > 1 {
                 // Contractions arrive with the reduction loop innermost; put
