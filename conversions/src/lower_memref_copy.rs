@@ -24,7 +24,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationLike, WalkOrder},
         r#type::{MemRefType, ShapedTypeLike},
-        Block, OperationRef, Region, RegionLike, ValueLike,
+        OperationRef, RegionLike, ValueLike,
     },
     Context, IrRewriter,
 };
@@ -69,31 +69,13 @@ fn lower<'c>(context: &'c Context, copy: OperationRef<'c, '_>) {
     else {
         return; // unranked: leave it
     };
-    let rank = source_type.rank();
-    let dims: Vec<String> = (0..rank).map(|i| format!("d{i}")).collect();
-    let identity = format!("affine_map<({0}) -> ({0})>", dims.join(", "));
-    let parallel = vec!["#linalg.iterator_type<parallel>"; rank].join(", ");
-
     let ir_rewriter = IrRewriter::from_op(copy);
     let rewriter = ir_rewriter.as_rewriter_base();
     rewriter.set_insertion_point_before(copy);
     let emitter = Emitter { context, rewriter: &rewriter, location: copy.location() };
-    let body = Block::new(&[(source_type.element(), emitter.location), (target_type.element(), emitter.location)]);
-    let region = Region::new();
-    region.append_block(body);
-    let generic = emitter.op(
-        "linalg.generic",
-        &[source, target],
-        &[],
-        &[
-            ("indexing_maps", emitter.attribute(&format!("[{identity}, {identity}]"))),
-            ("iterator_types", emitter.attribute(&format!("[{parallel}]"))),
-            ("operandSegmentSizes", emitter.attribute("array<i32: 1, 1>")),
-        ],
-        vec![region],
-    );
+    let elements = (source_type.element(), target_type.element());
+    let generic = emitter.elementwise_generic(source, target, None, source_type.rank(), elements);
     let block = generic.region(0).expect("one region").first_block().expect("one block");
-    rewriter.set_insertion_point_to_end(block);
     emitter.op("linalg.yield", &[block.argument(0).expect("two arguments").into()], &[], &[], vec![]);
     rewriter.erase_op(copy);
 }

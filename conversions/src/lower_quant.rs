@@ -28,7 +28,7 @@ use melior::{
     ir::{
         block::BlockLike,
         operation::{OperationLike, WalkOrder},
-        Block, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+        OperationRef, RegionLike, Type, Value, ValueLike,
     },
     IrRewriter,
 };
@@ -119,25 +119,8 @@ fn lower_in<'c>(context: &'c melior::Context, quant: QuantOp<'c, '_>) {
         .map(|(i, _)| emitter.value("tensor.dim", &[input, emitter.index(i as i64)], Type::index(context), &[]))
         .collect();
     let init = emitter.value("tensor.empty", &dynamic_sizes, result_type, &[]);
-    let dims: Vec<String> = (0..shape.len()).map(|i| format!("d{i}")).collect();
-    let identity = format!("affine_map<({0}) -> ({0})>", dims.join(", "));
-    let parallel = vec!["#linalg.iterator_type<parallel>"; shape.len()].join(", ");
-    let body = Block::new(&[(in_element, emitter.location), (out_element, emitter.location)]);
-    let region = Region::new();
-    region.append_block(body);
-    let generic = emitter.op(
-        "linalg.generic",
-        &[input, init],
-        &[result_type],
-        &[
-            ("indexing_maps", emitter.attribute(&format!("[{identity}, {identity}]"))),
-            ("iterator_types", emitter.attribute(&format!("[{parallel}]"))),
-            ("operandSegmentSizes", emitter.attribute("array<i32: 1, 1>")),
-        ],
-        vec![region],
-    );
+    let generic = emitter.elementwise_generic(input, init, Some(result_type), shape.len(), (in_element, out_element));
     let block = generic.region(0).expect("one region").first_block().expect("one block");
-    rewriter.set_insertion_point_to_end(block);
     let value = expand(&emitter, &quant, block.argument(0).expect("two arguments").into(), out_element);
     emitter.op("linalg.yield", &[value], &[], &[], vec![]);
     rewriter.replace_op_with_operation(op, generic);

@@ -80,6 +80,41 @@ impl<'c> Emitter<'c, '_> {
         Attribute::parse(self.context, text).unwrap_or_else(|| panic!("lowering wrote an invalid attribute: {text}"))
     }
 
+    /// An elementwise `linalg.generic` of rank `rank`: identity maps, all
+    /// loops parallel, `input` read, `init` written (`result` is its tensor
+    /// result type, or `None` on memrefs). Its body block takes the two
+    /// elements and is left empty, with the insertion point at its end: emit
+    /// the computation and a `linalg.yield`.
+    pub fn elementwise_generic(
+        &self,
+        input: Value<'c, '_>,
+        init: Value<'c, '_>,
+        result: Option<Type<'c>>,
+        rank: usize,
+        elements: (Type<'c>, Type<'c>),
+    ) -> OperationRef<'c, '_> {
+        use melior::ir::{operation::OperationLike, Block, RegionLike};
+        let dims: Vec<String> = (0..rank).map(|i| format!("d{i}")).collect();
+        let identity = format!("affine_map<({0}) -> ({0})>", dims.join(", "));
+        let parallel = vec!["#linalg.iterator_type<parallel>"; rank].join(", ");
+        let region = Region::new();
+        region.append_block(Block::new(&[(elements.0, self.location), (elements.1, self.location)]));
+        let generic = self.op(
+            "linalg.generic",
+            &[input, init],
+            result.as_slice(),
+            &[
+                ("indexing_maps", self.attribute(&format!("[{identity}, {identity}]"))),
+                ("iterator_types", self.attribute(&format!("[{parallel}]"))),
+                ("operandSegmentSizes", self.attribute("array<i32: 1, 1>")),
+            ],
+            vec![region],
+        );
+        let body = generic.region(0).expect("one region").first_block().expect("one block");
+        self.rewriter.set_insertion_point_to_end(body);
+        generic
+    }
+
     pub fn i64_type(&self) -> Type<'c> {
         IntegerType::new(self.context, 64).into()
     }
