@@ -133,6 +133,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 passes.push(format!("func.func(pb-interchange{{min-trip={lanes}}})"));
             }
             if parallel {
+                // Loops of one iteration (batch 1) go first, so that the
+                // parallel loop is one with work to share.
+                passes.push("func.func(affine-loop-normalize{promote-single-iter=true})".into());
                 passes.push("func.func(affine-parallelize{max-nested=1})".into());
             }
             if options.vectorize && lanes > 1 {
