@@ -111,14 +111,7 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
     context.set_allow_unregistered_dialects(true);
     let capture = DiagnosticCapture::attach(&context);
     let render = |capture: &DiagnosticCapture| -> String {
-        capture
-            .take()
-            .iter()
-            .map(|d| {
-                let same = d.position.as_ref().is_some_and(|p| p.file == source_name);
-                d.render(same.then_some(text))
-            })
-            .collect()
+        capture.take().iter().map(|d| d.render_from(source_name, text)).collect()
     };
     let mut module = parse_module(&context, text, source_name).ok_or_else(|| CompileError::Input(render(&capture)))?;
     if !pb_dialects::verify(module.as_operation()) {

@@ -28,7 +28,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
-use pb_support::{builder::Emitter, ffi, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -53,8 +53,7 @@ struct LowerMemrefCopy;
 
 impl RustPass for LowerMemrefCopy {
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        let copies =
-            ffi::collect_ops(root, WalkOrder::PreOrder, |op| op.name().as_string_ref().as_str() == Ok("memref.copy"));
+        let copies = ffi::collect_ops(root, WalkOrder::PreOrder, |op| ir::is_named(op, "memref.copy"));
         for copy in copies {
             ffi::with_context(copy, |context| lower(context, copy));
         }

@@ -80,6 +80,13 @@ impl Captured {
         out
     }
 
+    /// `render` with the excerpt taken from `text` when the diagnostic is in
+    /// file `file` (diagnostics of other files get no excerpt).
+    pub fn render_from(&self, file: &str, text: &str) -> String {
+        let same_file = self.position.as_ref().is_some_and(|p| p.file == file);
+        self.render(same_file.then_some(text))
+    }
+
     fn render_into(&self, out: &mut String, source: Option<&str>) {
         match &self.position {
             Some(p) => {

@@ -8,6 +8,11 @@ use melior::ir::{
     OperationRef, RegionLike,
 };
 
+/// Is `op` named `name` (e.g. `"affine.for"`)?
+pub fn is_named(op: OperationRef, name: &str) -> bool {
+    op.name().as_string_ref().as_str() == Ok(name)
+}
+
 /// The `sym_name` of a symbol op (`func.func @name`), or "".
 pub fn symbol_name(op: OperationRef) -> String {
     op.attribute("sym_name")
@@ -42,7 +47,7 @@ pub fn public_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRe
     let Some(block) = module.region(0).ok().and_then(|r| r.first_block()) else { return result };
     let mut next = block.first_operation();
     while let Some(op) = next {
-        if op.name().as_string_ref().as_str() == Ok("func.func") && is_public_definition(op) {
+        if is_named(op, "func.func") && is_public_definition(op) {
             result.push(op);
         }
         next = op.next_in_block();

@@ -6,9 +6,7 @@
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, TypeLike, Value, ValueLike};
 use pb_support::ffi;
 
-pub fn is_named(op: OperationRef, name: &str) -> bool {
-    op.name().as_string_ref().as_str() == Ok(name)
-}
+pub use pb_support::ir::is_named;
 
 pub fn same_value(a: Value, b: Value) -> bool {
     a.to_raw().ptr == b.to_raw().ptr
@@ -107,4 +105,10 @@ pub fn is_view(memref: Value) -> bool {
             | "memref.expand_shape"
             | "memref.transpose")
     )
+}
+
+/// The attribute of the constant affine map `() -> (value)`: a loop bound.
+pub fn constant_map<'c>(context: &'c melior::Context, value: i64) -> melior::ir::Attribute<'c> {
+    let map = melior::ir::AffineMap::constant(context, value);
+    melior::ir::Attribute::parse(context, &format!("affine_map<{map}>")).expect("constant affine map")
 }

@@ -83,7 +83,7 @@ impl RustPass for AllocsToPool {
 }
 
 fn called_symbols(module: OperationRef) -> Vec<String> {
-    ffi::collect_ops(module, WalkOrder::PreOrder, |op| op.name().as_string_ref().as_str() == Ok("func.call"))
+    ffi::collect_ops(module, WalkOrder::PreOrder, |op| ir::is_named(op, "func.call"))
         .into_iter()
         .filter_map(|call| call.attribute("callee").ok())
         .map(|callee| callee.to_string().trim_start_matches('@').to_string())
@@ -113,8 +113,7 @@ fn element_bytes(element: Type) -> Option<u64> {
 /// Plans and rewrites one function; false (after emitting errors) if some
 /// allocation cannot go in the pool.
 fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>) -> bool {
-    let allocs =
-        ffi::collect_ops(func, WalkOrder::PreOrder, |op| op.name().as_string_ref().as_str() == Ok("memref.alloc"));
+    let allocs = ffi::collect_ops(func, WalkOrder::PreOrder, |op| ir::is_named(op, "memref.alloc"));
     let mut plan = Vec::new();
     let mut total = 0u64;
     let mut ok = true;
@@ -193,8 +192,7 @@ fn alloc_bytes(alloc: OperationRef) -> Result<u64, String> {
 
 fn deallocs_of<'c, 'a>(func: OperationRef<'c, 'a>, value: mlir_sys::MlirValue) -> Vec<OperationRef<'c, 'a>> {
     ffi::collect_ops(func, WalkOrder::PreOrder, |op| {
-        op.name().as_string_ref().as_str() == Ok("memref.dealloc")
-            && op.operand(0).is_ok_and(|v| v.to_raw().ptr == value.ptr)
+        ir::is_named(op, "memref.dealloc") && op.operand(0).is_ok_and(|v| v.to_raw().ptr == value.ptr)
     })
 }
 

@@ -27,13 +27,13 @@
 //! contiguous are left alone.
 
 use crate::affine_access::{
-    access_kind, constant_bound, elementwise, is_named, is_view, same_address, same_value, Access,
+    access_kind, constant_bound, constant_map, elementwise, is_named, is_view, same_address, same_value, Access,
 };
 use melior::{
     ir::{
         block::BlockLike,
         operation::{OperationLike, WalkOrder},
-        AffineMap, Attribute, OperationRef, RegionLike, Value,
+        OperationRef, RegionLike, Value,
     },
     Context,
 };
@@ -202,11 +202,6 @@ fn last_index_free_of(store: OperationRef, ivs: &[Value]) -> bool {
             || position >= map.dim_count()
             || !last.is_function_of_dim(position)
     })
-}
-
-fn constant_map<'c>(context: &'c Context, value: i64) -> Attribute<'c> {
-    let map = AffineMap::constant(context, value);
-    Attribute::parse(context, &format!("affine_map<{map}>")).expect("constant affine map")
 }
 
 /// Moves the loop at `position` to the end of the band: each loop from

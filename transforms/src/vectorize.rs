@@ -38,15 +38,14 @@
 //! ```
 
 use crate::affine_access::{
-    access_kind, constant_bound, elementwise, is_named, is_view, same_address, same_value, Access,
+    access_kind, constant_bound, constant_map, elementwise, is_named, is_view, same_address, same_value, Access,
 };
 use melior::{
     ir::{
         attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, WalkOrder},
-        AffineMap, Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
-        ValueLike,
+        Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context, IrRewriter,
 };
@@ -173,11 +172,6 @@ impl<'c, 'a> Lane<'c, 'a> {
             Lane::Vector(v) | Lane::Uniform(v) => v,
         }
     }
-}
-
-fn constant_map<'c>(context: &'c Context, value: i64) -> Attribute<'c> {
-    let map = AffineMap::constant(context, value);
-    Attribute::parse(context, &format!("affine_map<{map}>")).expect("constant affine map")
 }
 
 /// Emits the vector loop before `original` and shrinks `original` to the

@@ -65,8 +65,7 @@ pub fn run(options: &Options, registry: Registry) -> Result<i32, String> {
         i32::from(!problems.is_empty())
     } else {
         for diagnostic in &all_diagnostics {
-            let same_file = diagnostic.position.as_ref().is_some_and(|p| p.file == name);
-            eprint!("{}", diagnostic.render(same_file.then_some(text.as_str())));
+            eprint!("{}", diagnostic.render_from(&name, &text));
         }
         i32::from(failed)
     };
