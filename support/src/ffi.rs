@@ -257,3 +257,43 @@ pub fn install_fatal_error_handler(tool: &'static str) {
     // start-up from the main thread.
     unsafe { LLVMInstallFatalErrorHandler(report_fatal) }
 }
+
+/// Replaces all operands of `op` (the count may change).
+pub fn set_operands(op: OperationRef, values: &[melior::ir::Value]) {
+    use melior::ir::ValueLike;
+    let raw: Vec<mlir_sys::MlirValue> = values.iter().map(|v| v.to_raw()).collect();
+    // SAFETY: op and values are alive in the same context; MLIR copies the array.
+    unsafe { mlir_sys::mlirOperationSetOperands(op.to_raw(), raw.len() as isize, raw.as_ptr()) }
+}
+
+/// Removes `op` from its block and destroys it (with its regions). The
+/// caller must not use `op` (or anything inside it) afterwards, and its
+/// results must have no uses.
+pub fn erase(op: OperationRef) {
+    // SAFETY: per the contract above, nothing refers to the op any more.
+    unsafe {
+        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+        mlir_sys::mlirOperationDestroy(op.to_raw());
+    }
+}
+
+/// Moves `op` right before `before` (both in blocks of the same region tree).
+pub fn move_before(op: OperationRef, before: OperationRef) {
+    // SAFETY: both ops are alive and in blocks; MLIR unlinks and relinks.
+    unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), before.to_raw()) }
+}
+
+/// Uses of a value: the ops that use it.
+pub fn users<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    use melior::ir::ValueLike;
+    let mut users = Vec::new();
+    // SAFETY: walks the use list of a live value; owners are live ops.
+    unsafe {
+        let mut use_ = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !use_.ptr.is_null() {
+            users.push(OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(use_)));
+            use_ = mlir_sys::mlirOpOperandGetNextUse(use_);
+        }
+    }
+    users
+}

@@ -13,6 +13,8 @@ mod affine_access;
 pub mod allocs_to_pool;
 pub mod check_cpu_input;
 pub mod interchange;
+pub mod isl_roundtrip;
+mod report;
 pub mod simplify_quant;
 pub mod vectorize;
 
@@ -20,4 +22,6 @@ use pb_support::PassInfo;
 
 /// Every transformation pass, alphabetical by argument.
 pub static PASSES: &[&PassInfo] =
-    &[&allocs_to_pool::INFO, &check_cpu_input::INFO, &interchange::INFO, &simplify_quant::INFO, &vectorize::INFO];
+    &[&allocs_to_pool::INFO, &check_cpu_input::INFO, &interchange::INFO,
+    &isl_roundtrip::INFO,
+    &simplify_quant::INFO, &vectorize::INFO];

@@ -1,0 +1,239 @@
+//! A small affine expression tree shared by the three representations the
+//! polyhedral layer moves between: MLIR affine maps (read from access and
+//! bound maps), ISL's textual syntax (domains, access relations) and ISL AST
+//! expressions (generated loop bounds and statement arguments).
+//!
+//! Variables are positional: `Dim(k)` is the k-th loop of whatever is the
+//! context (a statement's enclosing loops, or the generated loops), `Sym(p)`
+//! the p-th parameter of the SCoP.
+
+use std::fmt::Write;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Aff {
+    Const(i64),
+    Dim(usize),
+    Sym(usize),
+    Add(Box<Aff>, Box<Aff>),
+    /// Multiplication by a constant (affine).
+    Mul(i64, Box<Aff>),
+    FloorDiv(Box<Aff>, i64),
+    CeilDiv(Box<Aff>, i64),
+    Mod(Box<Aff>, i64),
+}
+
+impl Aff {
+    pub fn add(self, other: Aff) -> Aff {
+        match (&self, &other) {
+            (Aff::Const(0), _) => other,
+            (_, Aff::Const(0)) => self,
+            (Aff::Const(a), Aff::Const(b)) => Aff::Const(a + b),
+            _ => Aff::Add(Box::new(self), Box::new(other)),
+        }
+    }
+
+    pub fn scale(self, factor: i64) -> Aff {
+        match self {
+            _ if factor == 1 => self,
+            Aff::Const(c) => Aff::Const(c * factor),
+            other => Aff::Mul(factor, Box::new(other)),
+        }
+    }
+
+    pub fn sub(self, other: Aff) -> Aff {
+        self.add(other.scale(-1))
+    }
+
+    /// Rebuilds the expression with each variable (`Dim`/`Sym`) replaced by
+    /// `f(variable)`.
+    pub fn map_vars(&self, f: &dyn Fn(&Aff) -> Aff) -> Aff {
+        match self {
+            Aff::Dim(_) | Aff::Sym(_) => f(self),
+            Aff::Const(_) => self.clone(),
+            Aff::Add(a, b) => a.map_vars(f).add(b.map_vars(f)),
+            Aff::Mul(c, a) => a.map_vars(f).scale(*c),
+            Aff::FloorDiv(a, c) => Aff::FloorDiv(Box::new(a.map_vars(f)), *c),
+            Aff::CeilDiv(a, c) => Aff::CeilDiv(Box::new(a.map_vars(f)), *c),
+            Aff::Mod(a, c) => Aff::Mod(Box::new(a.map_vars(f)), *c),
+        }
+    }
+
+    /// Replaces `Dim(k)` by `dims[k]`; symbols stay.
+    pub fn substitute(&self, dims: &[Aff]) -> Aff {
+        self.map_vars(&|v| match v {
+            Aff::Dim(k) => dims[*k].clone(),
+            other => other.clone(),
+        })
+    }
+
+    /// Replaces `Dim(k)` by `dims[k]` and `Sym(p)` by `syms[p]`.
+    pub fn substitute_all(&self, dims: &[Aff], syms: &[Aff]) -> Aff {
+        self.map_vars(&|v| match v {
+            Aff::Dim(k) => dims[*k].clone(),
+            Aff::Sym(p) => syms[*p].clone(),
+            other => other.clone(),
+        })
+    }
+
+    /// Does the expression use `Dim(k)`?
+    pub fn uses_dim(&self, k: usize) -> bool {
+        match self {
+            Aff::Dim(d) => *d == k,
+            Aff::Const(_) | Aff::Sym(_) => false,
+            Aff::Add(a, b) => a.uses_dim(k) || b.uses_dim(k),
+            Aff::Mul(_, a) | Aff::FloorDiv(a, _) | Aff::CeilDiv(a, _) | Aff::Mod(a, _) => a.uses_dim(k),
+        }
+    }
+
+    /// The constant value, if the expression has no variables.
+    pub fn constant(&self) -> Option<i64> {
+        match self {
+            Aff::Const(c) => Some(*c),
+            Aff::Dim(_) | Aff::Sym(_) => None,
+            Aff::Add(a, b) => Some(a.constant()? + b.constant()?),
+            Aff::Mul(c, a) => Some(c * a.constant()?),
+            Aff::FloorDiv(a, c) => Some(a.constant()?.div_euclid(*c)),
+            Aff::CeilDiv(a, c) => Some(-(-a.constant()?).div_euclid(*c)),
+            Aff::Mod(a, c) => Some(a.constant()?.rem_euclid(*c)),
+        }
+    }
+
+    /// ISL syntax, with the given names for dims and symbols.
+    pub fn to_isl(&self, dims: &[String], syms: &[String]) -> String {
+        let mut out = String::new();
+        self.write(&mut out, &|k| dims[k].clone(), &|p| syms[p].clone(), Syntax::Isl);
+        out
+    }
+
+    /// MLIR affine expression syntax (`d0`, `s0`, `floordiv`, `mod`).
+    pub fn to_mlir(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out, &|k| format!("d{k}"), &|p| format!("s{p}"), Syntax::Mlir);
+        out
+    }
+
+    fn write(&self, out: &mut String, dim: &dyn Fn(usize) -> String, sym: &dyn Fn(usize) -> String, syntax: Syntax) {
+        match self {
+            Aff::Const(c) => {
+                let _ = write!(out, "{c}");
+            }
+            Aff::Dim(k) => out.push_str(&dim(*k)),
+            Aff::Sym(p) => out.push_str(&sym(*p)),
+            Aff::Add(a, b) => {
+                out.push('(');
+                a.write(out, dim, sym, syntax);
+                out.push_str(" + ");
+                b.write(out, dim, sym, syntax);
+                out.push(')');
+            }
+            Aff::Mul(c, a) => {
+                let _ = write!(out, "({c} * ");
+                a.write(out, dim, sym, syntax);
+                out.push(')');
+            }
+            Aff::FloorDiv(a, c) | Aff::CeilDiv(a, c) | Aff::Mod(a, c) => {
+                let (isl_fn, mlir_op) = match self {
+                    Aff::FloorDiv(..) => ("floor", "floordiv"),
+                    Aff::CeilDiv(..) => ("ceil", "ceildiv"),
+                    _ => ("", "mod"),
+                };
+                match (syntax, isl_fn) {
+                    (Syntax::Isl, "") => {
+                        out.push('(');
+                        a.write(out, dim, sym, syntax);
+                        let _ = write!(out, " mod {c})");
+                    }
+                    (Syntax::Isl, f) => {
+                        let _ = write!(out, "{f}((");
+                        a.write(out, dim, sym, syntax);
+                        let _ = write!(out, ")/{c})");
+                    }
+                    (Syntax::Mlir, _) => {
+                        out.push('(');
+                        a.write(out, dim, sym, syntax);
+                        let _ = write!(out, " {mlir_op} {c})");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads an MLIR affine expression; `None` for semi-affine forms
+    /// (products of variables, division by non-constants).
+    pub fn from_mlir(expr: melior::ir::AffineExpr) -> Option<Aff> {
+        use mlir_sys::*;
+        let raw = expr.to_raw();
+        // SAFETY: `expr` is a live affine expression; these calls only read it.
+        unsafe {
+            if mlirAffineExprIsAConstant(raw) {
+                return Some(Aff::Const(mlirAffineConstantExprGetValue(raw)));
+            }
+            if mlirAffineExprIsADim(raw) {
+                return Some(Aff::Dim(mlirAffineDimExprGetPosition(raw) as usize));
+            }
+            if mlirAffineExprIsASymbol(raw) {
+                return Some(Aff::Sym(mlirAffineSymbolExprGetPosition(raw) as usize));
+            }
+            let lhs = melior::ir::AffineExpr::from_raw(mlirAffineBinaryOpExprGetLHS(raw));
+            let rhs = melior::ir::AffineExpr::from_raw(mlirAffineBinaryOpExprGetRHS(raw));
+            if mlirAffineExprIsAAdd(raw) {
+                return Some(Aff::from_mlir(lhs)?.add(Aff::from_mlir(rhs)?));
+            }
+            let (a, b) = (Aff::from_mlir(lhs)?, Aff::from_mlir(rhs)?);
+            if mlirAffineExprIsAMul(raw) {
+                return match (a.constant(), b.constant()) {
+                    (Some(c), _) => Some(b.scale(c)),
+                    (_, Some(c)) => Some(a.scale(c)),
+                    _ => None,
+                };
+            }
+            let c = b.constant().filter(|c| *c > 0)?;
+            if mlirAffineExprIsAFloorDiv(raw) {
+                Some(Aff::FloorDiv(Box::new(a), c))
+            } else if mlirAffineExprIsACeilDiv(raw) {
+                Some(Aff::CeilDiv(Box::new(a), c))
+            } else if mlirAffineExprIsAMod(raw) {
+                Some(Aff::Mod(Box::new(a), c))
+            } else {
+                None
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Syntax {
+    Isl,
+    Mlir,
+}
+
+/// `affine_map<(d0, ..)[s0, ..] -> (results)>` text.
+pub fn mlir_map(dims: usize, syms: usize, results: &[Aff]) -> String {
+    let names = |prefix: &str, n: usize| (0..n).map(|k| format!("{prefix}{k}")).collect::<Vec<_>>().join(", ");
+    let results: Vec<String> = results.iter().map(Aff::to_mlir).collect();
+    format!("affine_map<({})[{}] -> ({})>", names("d", dims), names("s", syms), results.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prints_both_syntaxes() {
+        let e = Aff::FloorDiv(Box::new(Aff::Dim(0).add(Aff::Sym(0).scale(2))), 4).add(Aff::Const(-1));
+        let dims = vec!["i".to_string()];
+        let syms = vec!["N".to_string()];
+        assert_eq!(e.to_isl(&dims, &syms), "(floor(((i + (2 * N)))/4) + -1)");
+        assert_eq!(e.to_mlir(), "(((d0 + (2 * s0)) floordiv 4) + -1)");
+        assert_eq!(mlir_map(1, 0, &[Aff::Dim(0)]), "affine_map<(d0)[] -> (d0)>");
+    }
+
+    #[test]
+    fn substitutes_dims() {
+        let e = Aff::Dim(1).add(Aff::Dim(0).scale(3));
+        let s = e.substitute(&[Aff::Const(2), Aff::Dim(0).add(Aff::Const(1))]);
+        assert_eq!(s.to_mlir(), "((d0 + 1) + 6)");
+        assert!(s.uses_dim(0) && !s.uses_dim(1));
+        assert_eq!(Aff::Mod(Box::new(Aff::Const(-3)), 4).constant(), Some(1));
+    }
+}

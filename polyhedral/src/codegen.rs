@@ -1,0 +1,241 @@
+//! Code generation, second half: a [`Tree`] becomes `affine.for` /
+//! `affine.if` ops, and each `Call` a clone of its statement's ops with the
+//! original induction variables replaced by the call's arguments (as
+//! `affine.apply` values, which canonicalization folds into the access maps).
+//!
+//! A transformation may also redirect accesses ([`Redirect`]): an access op
+//! of a statement then reads or writes another memref at new indices — this
+//! is how contracted temporaries (tile-local buffers) are addressed.
+
+use crate::aff::{mlir_map, Aff};
+use crate::ast::{Condition, Tree};
+use crate::scop::{key, Scop, Statement};
+use melior::{
+    ir::{
+        attribute::IntegerAttribute, block::BlockLike, operation::OperationBuilder, operation::OperationLike, Attribute,
+        Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
+    },
+    Context,
+};
+use pb_support::{ffi, ir::is_named};
+use std::collections::HashMap;
+
+/// Where an access op of a statement goes instead: `memref[indices]`, the
+/// indices over the call's arguments (`Dim(k)` = argument k, `Sym(p)` =
+/// parameter p).
+#[derive(Clone)]
+pub struct Redirect<'c, 'a> {
+    pub memref: Value<'c, 'a>,
+    pub indices: Vec<Aff>,
+}
+
+/// Redirected accesses, by access op identity.
+pub type Redirects<'c, 'a> = HashMap<usize, Redirect<'c, 'a>>;
+
+pub fn op_id(op: OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+pub struct Codegen<'s, 'c, 'a> {
+    pub context: &'c Context,
+    pub location: Location<'c>,
+    pub scop: &'s Scop<'c, 'a>,
+    pub redirects: &'s Redirects<'c, 'a>,
+    /// Statements whose (extended) domain has extra leading dimensions:
+    /// their original counters are the last arguments of a call.
+    pub statements: HashMap<String, &'s Statement<'c, 'a>>,
+}
+
+impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
+    pub fn new(context: &'c Context, scop: &'s Scop<'c, 'a>, redirects: &'s Redirects<'c, 'a>) -> Self {
+        let location = scop.roots.first().map(|r| r.location()).unwrap_or_else(|| Location::unknown(context));
+        let statements = scop.statements.iter().map(|s| (s.name.clone(), s)).collect();
+        Codegen { context, location, scop, redirects, statements }
+    }
+
+    /// Emits `tree` before the first root of the SCoP (after moving the
+    /// hoistable ops between the roots above it) and erases the original
+    /// nests. On error nothing has changed.
+    pub fn replace_scop(&self, tree: &Tree) -> Result<(), String> {
+        let first = *self.scop.roots.first().ok_or("empty SCoP")?;
+        let staging = Block::new(&[]);
+        self.emit(tree, &staging, &[])?;
+        let block = first.block().ok_or("SCoP root outside a block")?;
+        for op in &self.scop.hoisted {
+            ffi::move_before(*op, first);
+        }
+        while let Some(op) = staging.first_operation() {
+            ffi::move_before(op, first);
+        }
+        for root in &self.scop.roots {
+            ffi::erase(*root);
+        }
+        let _ = block;
+        Ok(())
+    }
+
+    fn params(&self) -> Vec<Value<'c, 'a>> {
+        self.scop.params.clone()
+    }
+
+    /// Operands for a map over the enclosing generated loops and the parameters.
+    fn map_operands<'b>(&self, ivs: &[Value<'c, 'b>]) -> Vec<Value<'c, 'b>> {
+        // SAFETY of the lifetime cast: parameters are defined outside the
+        // SCoP and outlive every generated op.
+        let params: Vec<Value<'c, 'b>> =
+            self.params().into_iter().map(|p| unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&p)) }).collect();
+        ivs.iter().copied().chain(params).collect()
+    }
+
+    fn map_attribute(&self, dims: usize, results: &[Aff]) -> Result<Attribute<'c>, String> {
+        let text = mlir_map(dims, self.scop.params.len(), results);
+        Attribute::parse(self.context, &text).ok_or_else(|| format!("could not build {text}"))
+    }
+
+    fn emit<'b>(&self, tree: &Tree, block: &Block<'c>, ivs: &[Value<'c, 'b>]) -> Result<(), String> {
+        match tree {
+            Tree::Block(children) => {
+                for child in children {
+                    self.emit(child, block, ivs)?;
+                }
+                Ok(())
+            }
+            Tree::For { lower, upper, step, body } => {
+                let body_block = Block::new(&[(Type::index(self.context), self.location)]);
+                let iv: Value = body_block.argument(0).map_err(|e| e.to_string())?.into();
+                // SAFETY: `iv` lives as long as the loop op that will own the block.
+                let iv: Value<'c, 'b> = unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&iv)) };
+                let mut inner = ivs.to_vec();
+                inner.push(iv);
+                self.emit(body, &body_block, &inner)?;
+                body_block.append_operation(OperationBuilder::new("affine.yield", self.location).build().map_err(|e| e.to_string())?);
+                let region = Region::new();
+                region.append_block(body_block);
+                let operands = self.map_operands(ivs);
+                let count = operands.len() as i32;
+                let op = OperationBuilder::new("affine.for", self.location)
+                    .add_operands(&operands)
+                    .add_operands(&operands)
+                    .add_attributes(&[
+                        (Identifier::new(self.context, "lowerBoundMap"), self.map_attribute(ivs.len(), lower)?),
+                        (Identifier::new(self.context, "upperBoundMap"), self.map_attribute(ivs.len(), upper)?),
+                        (Identifier::new(self.context, "step"), IntegerAttribute::new(Type::index(self.context), *step).into()),
+                        (
+                            Identifier::new(self.context, "operandSegmentSizes"),
+                            Attribute::parse(self.context, &format!("array<i32: {count}, {count}, 0>")).ok_or("segment sizes")?,
+                        ),
+                    ])
+                    .add_regions([region])
+                    .build()
+                    .map_err(|e| e.to_string())?;
+                block.append_operation(op);
+                Ok(())
+            }
+            Tree::If { conditions, then, otherwise } => {
+                let then_block = Block::new(&[]);
+                self.emit(then, &then_block, ivs)?;
+                then_block.append_operation(OperationBuilder::new("affine.yield", self.location).build().map_err(|e| e.to_string())?);
+                let then_region = Region::new();
+                then_region.append_block(then_block);
+                let else_region = Region::new();
+                if let Some(otherwise) = otherwise {
+                    let else_block = Block::new(&[]);
+                    self.emit(otherwise, &else_block, ivs)?;
+                    else_block
+                        .append_operation(OperationBuilder::new("affine.yield", self.location).build().map_err(|e| e.to_string())?);
+                    else_region.append_block(else_block);
+                }
+                let op = OperationBuilder::new("affine.if", self.location)
+                    .add_operands(&self.map_operands(ivs))
+                    .add_attributes(&[(Identifier::new(self.context, "condition"), self.set_attribute(ivs.len(), conditions)?)])
+                    .add_regions([then_region, else_region])
+                    .build()
+                    .map_err(|e| e.to_string())?;
+                block.append_operation(op);
+                Ok(())
+            }
+            Tree::Call { statement, args } => self.emit_call(statement, args, block, ivs),
+        }
+    }
+
+    fn set_attribute(&self, dims: usize, conditions: &[Condition]) -> Result<Attribute<'c>, String> {
+        let names = |prefix: &str, n: usize| (0..n).map(|k| format!("{prefix}{k}")).collect::<Vec<_>>().join(", ");
+        let constraints: Vec<String> = conditions
+            .iter()
+            .map(|c| format!("{} {} 0", c.expr.to_mlir(), if c.equality { "==" } else { ">=" }))
+            .collect();
+        let text = format!(
+            "affine_set<({})[{}] : ({})>",
+            names("d", dims),
+            names("s", self.scop.params.len()),
+            constraints.join(", ")
+        );
+        Attribute::parse(self.context, &text).ok_or_else(|| format!("could not build {text}"))
+    }
+
+    fn emit_call<'b>(&self, name: &str, args: &[Aff], block: &Block<'c>, ivs: &[Value<'c, 'b>]) -> Result<(), String> {
+        let statement = self.statements.get(name).ok_or_else(|| format!("unknown statement {name}"))?;
+        let depth = statement.loops.len();
+        let extra = args.len().checked_sub(depth).ok_or("call with too few arguments")?;
+        let mut mapped: HashMap<usize, Value<'c, 'b>> = HashMap::new();
+        // The original counters, as values in the generated loops.
+        for (k, iv) in statement.ivs.iter().enumerate() {
+            let value = match &args[extra + k] {
+                Aff::Dim(j) => ivs[*j],
+                expr => {
+                    let apply = OperationBuilder::new("affine.apply", self.location)
+                        .add_operands(&self.map_operands(ivs))
+                        .add_attributes(&[(Identifier::new(self.context, "map"), self.map_attribute(ivs.len(), &[expr.clone()])?)])
+                        .add_results(&[Type::index(self.context)])
+                        .build()
+                        .map_err(|e| e.to_string())?;
+                    let op = block.append_operation(apply);
+                    let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+                    // SAFETY: the op is owned by `block`, which outlives its use here.
+                    unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&result)) }
+                }
+            };
+            mapped.insert(key(*iv), value);
+        }
+        for op in &statement.ops {
+            let clone = block.append_operation(ffi::clone_operation(*op));
+            let operands: Vec<Value> = clone.operands().collect();
+            for (i, operand) in operands.into_iter().enumerate() {
+                if let Some(new) = mapped.get(&key(operand)) {
+                    // SAFETY: same context; the value outlives the clone.
+                    ffi::set_operand(clone, i, unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(new)) });
+                }
+            }
+            if let Some(redirect) = self.redirects.get(&op_id(*op)) {
+                self.redirect(clone, redirect, args, ivs)?;
+            }
+            for (old, new) in op.results().zip(clone.results()) {
+                let new: Value = new.into();
+                // SAFETY: the clone lives in `block`, as long as its uses.
+                mapped.insert(key(old.into()), unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&new)) });
+            }
+        }
+        Ok(())
+    }
+
+    /// Points a cloned access at the redirect's memref and indices.
+    fn redirect<'b>(&self, clone: OperationRef, redirect: &Redirect<'c, 'a>, args: &[Aff], ivs: &[Value<'c, 'b>]) -> Result<(), String> {
+        let indices: Vec<Aff> = redirect.indices.iter().map(|e| e.substitute(args)).collect();
+        let map = self.map_attribute(ivs.len(), &indices)?;
+        let mut operands: Vec<Value> = Vec::new();
+        if is_named(clone, "affine.store") {
+            operands.push(clone.operand(0).map_err(|e| e.to_string())?);
+        }
+        // SAFETY: the memref is defined outside the SCoP (or hoisted above it).
+        operands.push(unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&redirect.memref)) });
+        operands.extend(self.map_operands(ivs).into_iter().map(|v| unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&v)) }));
+        ffi::set_operands(clone, &operands);
+        ffi::set_attribute(clone, "map", map);
+        Ok(())
+    }
+}
+
+#[allow(dead_code)]
+fn block_ref<'c, 'a>(block: &'a Block<'c>) -> BlockRef<'c, 'a> {
+    unsafe { BlockRef::from_raw(block.to_raw()) }
+}

@@ -1,0 +1,93 @@
+//! A SCoP in ISL: domains, access relations, the original schedule and the
+//! dependences between statement instances.
+//!
+//! Dependences are memory-based (every pair of instances that touch the same
+//! element, at least one writing, in their original order): read-after-write,
+//! write-after-read and write-after-write. That over-approximates the
+//! value-based flow but is exactly what a reordering must respect — in
+//! particular it keeps the write-after-read dependences that upstream
+//! `affine-loop-fusion` was seen to break.
+
+use crate::scop::Scop;
+use isl_rs::{Context, UnionMap, UnionSet};
+
+pub type IslResult<T> = Result<T, String>;
+
+pub fn isl_err(error: isl_rs::LibISLError) -> String {
+    format!("ISL: {error}")
+}
+
+extern "C" {
+    fn isl_options_set_on_error(ctx: libc_ptr, value: i32) -> i32;
+}
+#[allow(non_camel_case_types)]
+type libc_ptr = usize;
+
+/// An ISL context that reports errors through results instead of printing.
+pub fn new_context() -> Context {
+    let ctx = Context::alloc();
+    // SAFETY: a freshly allocated context; ISL_ON_ERROR_CONTINUE = 1.
+    unsafe { isl_options_set_on_error(ctx.ptr, 1) };
+    ctx
+}
+
+/// The ISL view of a SCoP. Fields are dropped in order: the context last.
+pub struct Model {
+    pub domain: UnionSet,
+    pub reads: UnionMap,
+    pub writes: UnionMap,
+    pub schedule: UnionMap,
+    pub ctx: Context,
+}
+
+impl Model {
+    pub fn new(scop: &Scop) -> IslResult<Model> {
+        let ctx = new_context();
+        let domain = UnionSet::read_from_str(&ctx, &scop.domains()).map_err(isl_err)?;
+        let restrict = |text: String| -> IslResult<UnionMap> {
+            UnionMap::read_from_str(&ctx, &text)
+                .and_then(|m| m.intersect_domain_union_set(domain.copy()?))
+                .map_err(isl_err)
+        };
+        let reads = restrict(scop.accesses(false))?;
+        let writes = restrict(scop.accesses(true))?;
+        let schedule = restrict(scop.original_schedule())?;
+        Ok(Model { domain, reads, writes, schedule, ctx })
+    }
+
+    pub fn union_map(&self, text: &str) -> IslResult<UnionMap> {
+        UnionMap::read_from_str(&self.ctx, text).map_err(isl_err)
+    }
+
+    /// Memory-based dependences `{ source -> sink }` under the original
+    /// schedule.
+    pub fn dependences(&self) -> IslResult<UnionMap> {
+        let run = || -> Result<UnionMap, isl_rs::LibISLError> {
+            let raw = self.writes.copy()?.apply_range(self.reads.copy()?.reverse()?)?;
+            let war = self.reads.copy()?.apply_range(self.writes.copy()?.reverse()?)?;
+            let waw = self.writes.copy()?.apply_range(self.writes.copy()?.reverse()?)?;
+            let all = raw.union(war)?.union(waw)?;
+            let before = self.schedule.copy()?.lex_lt_union_map(self.schedule.copy()?)?;
+            all.intersect(before)?.coalesce()
+        };
+        run().map_err(isl_err)
+    }
+
+    /// Is `schedule` (same statements, any time space) legal: does every
+    /// dependence go forward in its order?
+    pub fn respects(&self, dependences: &UnionMap, schedule: &UnionMap) -> IslResult<bool> {
+        let run = || -> Result<bool, isl_rs::LibISLError> {
+            let not_after = schedule.copy()?.lex_ge_union_map(schedule.copy()?)?;
+            dependences.copy()?.intersect(not_after)?.is_empty()
+        };
+        run().map_err(isl_err)
+    }
+}
+
+pub fn text(map: &UnionMap) -> String {
+    map.to_str().map(str::to_string).unwrap_or_else(|e| format!("<{e}>"))
+}
+
+pub fn set_text(set: &UnionSet) -> String {
+    set.to_str().map(str::to_string).unwrap_or_else(|e| format!("<{e}>"))
+}

@@ -1,0 +1,547 @@
+//! Extraction of a static control part (SCoP) from affine IR: a run of
+//! `affine.for` nests in one block becomes ISL objects — an iteration domain
+//! per statement, read and write access relations, and the original
+//! schedule in 2d+1 form (`[b0, i0, b1, i1, ..., bd]`: `b` = textual
+//! position among siblings, `i` = loop counters).
+//!
+//! A *statement* is a maximal run of consecutive non-loop ops in one loop
+//! body. What is representable:
+//! - loops: `affine.for` without `iter_args`, constant step, bounds whose
+//!   operands are enclosing induction variables or values defined outside
+//!   the nests (ISL parameters); a step other than 1 needs a single lower
+//!   bound;
+//! - statement ops: `affine.load`/`affine.store` (the only memory effects),
+//!   `affine.apply`, side-effect-free `arith` and `math` ops; values flow
+//!   only within a statement (not between statements through SSA);
+//! - ops between the nests that only define buffers or constants
+//!   (`memref.alloc`, `arith.constant`, `memref.get_global`, views) are
+//!   allowed: the transformations hoist them above the SCoP.
+//!
+//! Memrefs that alias (a view and its source, or two views of one buffer)
+//! are one ISL array, and each access to them is recorded as touching every
+//! element: dependences through views are over-approximated, never missed.
+//! Distinct function arguments are assumed not to alias (the runtime ABI
+//! passes distinct buffers).
+
+use crate::aff::Aff;
+use melior::ir::{
+    block::BlockLike,
+    operation::{OperationLike, OperationResult},
+    r#type::{DimSize, MemRefType, ShapedTypeLike},
+    BlockRef, OperationRef, RegionLike, Value, ValueLike,
+};
+use pb_support::{ffi, ir::is_named};
+
+/// Identity of an SSA value (melior values compare by pointer only through
+/// the raw handle).
+pub fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+fn op_key(op: OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+#[derive(Debug)]
+pub struct Access<'c, 'a> {
+    pub op: OperationRef<'c, 'a>,
+    pub write: bool,
+    pub array: usize,
+    /// Index expressions over the statement's loops (`Dim`) and the SCoP
+    /// parameters (`Sym`); empty when `exact` is false.
+    pub indices: Vec<Aff>,
+    /// False for accesses through aliasing memrefs: the relation is then
+    /// "any element of the array".
+    pub exact: bool,
+}
+
+#[derive(Debug)]
+pub struct Statement<'c, 'a> {
+    pub name: String,
+    pub ops: Vec<OperationRef<'c, 'a>>,
+    /// Enclosing loops, outermost first.
+    pub loops: Vec<OperationRef<'c, 'a>>,
+    pub ivs: Vec<Value<'c, 'a>>,
+    /// Lower and upper (exclusive) bounds and step of each loop, over outer
+    /// loops (`Dim`) and parameters (`Sym`).
+    pub bounds: Vec<LoopBounds>,
+    /// Textual positions: `beta[k]` is the position of the k-th loop (or,
+    /// for the last entry, of the statement) among its siblings.
+    pub beta: Vec<usize>,
+    pub accesses: Vec<Access<'c, 'a>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct LoopBounds {
+    pub lower: Vec<Aff>,
+    pub upper: Vec<Aff>,
+    pub step: i64,
+}
+
+#[derive(Debug)]
+pub struct Array<'c, 'a> {
+    pub name: String,
+    /// The memref values accessed under this name (more than one when they alias).
+    pub values: Vec<Value<'c, 'a>>,
+    pub shape: Vec<i64>,
+    pub element_bytes: i64,
+    /// Allocated inside the function (a temporary the SCoP may contract).
+    pub local: bool,
+}
+
+#[derive(Debug)]
+pub struct Scop<'c, 'a> {
+    /// The top-level nests, in order.
+    pub roots: Vec<OperationRef<'c, 'a>>,
+    /// Ops between the roots that the SCoP hoists above itself.
+    pub hoisted: Vec<OperationRef<'c, 'a>>,
+    pub statements: Vec<Statement<'c, 'a>>,
+    pub arrays: Vec<Array<'c, 'a>>,
+    pub params: Vec<Value<'c, 'a>>,
+}
+
+/// Why a region is not a SCoP (for reports and refusals).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotAffine(pub String);
+
+impl std::fmt::Display for NotAffine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("?").to_string()
+}
+
+/// Ops that may sit between the nests of a SCoP: they define buffers or
+/// constants and have no effect the nests could observe.
+pub fn hoistable(op: OperationRef) -> bool {
+    matches!(
+        op_name(op).as_str(),
+        "memref.alloc"
+            | "memref.alloca"
+            | "memref.get_global"
+            | "arith.constant"
+            | "memref.subview"
+            | "memref.expand_shape"
+            | "memref.collapse_shape"
+            | "memref.reinterpret_cast"
+            | "memref.cast"
+    )
+}
+
+/// Groups the ops of `block` into maximal runs of nests (separated only by
+/// hoistable ops); each run with at least one nest is a SCoP candidate.
+pub fn candidate_runs<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<Vec<OperationRef<'c, 'a>>> {
+    let mut runs = Vec::new();
+    let mut current: Vec<OperationRef> = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if is_named(op, "affine.for") || (hoistable(op) && !current.is_empty()) {
+            current.push(op);
+        } else if !current.is_empty() {
+            runs.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        runs.push(current);
+    }
+    runs
+}
+
+impl<'c, 'a> Scop<'c, 'a> {
+    /// Builds the SCoP of a run from [`candidate_runs`].
+    pub fn extract(run: &[OperationRef<'c, 'a>]) -> Result<Scop<'c, 'a>, NotAffine> {
+        let mut roots: Vec<OperationRef> = run.iter().copied().filter(|op| is_named(*op, "affine.for")).collect();
+        // Trailing hoistable ops belong after the SCoP, not in it.
+        let last_root = roots.last().copied();
+        let mut hoisted = Vec::new();
+        let mut seen_last = false;
+        for op in run {
+            if Some(*op) == last_root {
+                seen_last = true;
+            } else if !is_named(*op, "affine.for") && !seen_last {
+                hoisted.push(*op);
+            }
+        }
+        let mut scop = Scop { roots: Vec::new(), hoisted, statements: Vec::new(), arrays: Vec::new(), params: Vec::new() };
+        scop.roots = std::mem::take(&mut roots);
+        let mut builder = Builder { scop: &mut scop, loops: Vec::new(), ivs: Vec::new(), bounds: Vec::new(), beta: Vec::new() };
+        let roots = builder.scop.roots.clone();
+        for (position, root) in roots.iter().enumerate() {
+            builder.beta.push(position);
+            builder.visit_loop(*root)?;
+            builder.beta.pop();
+        }
+        scop.check_ssa_flow()?;
+        Ok(scop)
+    }
+
+    /// Rejects values that flow between statements (or out of the SCoP):
+    /// regenerated code clones each statement on its own.
+    fn check_ssa_flow(&self) -> Result<(), NotAffine> {
+        let mut owner = std::collections::HashMap::new();
+        for (index, statement) in self.statements.iter().enumerate() {
+            for op in &statement.ops {
+                owner.insert(op_key(*op), index);
+            }
+        }
+        for (index, statement) in self.statements.iter().enumerate() {
+            for op in &statement.ops {
+                for operand in op.operands() {
+                    if let Ok(result) = OperationResult::try_from(operand) {
+                        if owner.get(&op_key(result.owner())).is_some_and(|s| *s != index) {
+                            return Err(NotAffine(format!(
+                                "value of '{}' flows between statements",
+                                op_name(result.owner())
+                            )));
+                        }
+                    }
+                }
+                for result in op.results() {
+                    // Uses outside the statement's own ops are not allowed.
+                    if ffi::users(result.into()).iter().any(|user| owner.get(&op_key(*user)) != Some(&index)) {
+                        return Err(NotAffine(format!("result of '{}' is used outside its statement", op_name(*op))));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn param_names(&self) -> Vec<String> {
+        (0..self.params.len()).map(|p| format!("P{p}")).collect()
+    }
+
+    fn param_prefix(&self) -> String {
+        format!("[{}] -> ", self.param_names().join(", "))
+    }
+
+    /// `{ S[i0, ..] : bounds }` for one statement.
+    pub fn domain(&self, s: &Statement) -> String {
+        let params = self.param_names();
+        let dims: Vec<String> = (0..s.loops.len()).map(|k| format!("i{k}")).collect();
+        let mut constraints = Vec::new();
+        for (k, b) in s.bounds.iter().enumerate() {
+            for lower in &b.lower {
+                constraints.push(format!("{} >= {}", dims[k], lower.to_isl(&dims, &params)));
+            }
+            for upper in &b.upper {
+                constraints.push(format!("{} < {}", dims[k], upper.to_isl(&dims, &params)));
+            }
+            if b.step != 1 {
+                constraints.push(format!(
+                    "exists (e{k}: {} = {} + {} e{k})",
+                    dims[k],
+                    b.lower[0].to_isl(&dims, &params),
+                    b.step
+                ));
+            }
+        }
+        let condition = if constraints.is_empty() { String::new() } else { format!(" : {}", constraints.join(" and ")) };
+        format!("{}{{ {}[{}]{} }}", self.param_prefix(), s.name, dims.join(", "), condition)
+    }
+
+    /// The union of all statement domains.
+    pub fn domains(&self) -> String {
+        let parts: Vec<String> = self.statements.iter().map(|s| strip_braces(&self.domain(s))).collect();
+        format!("{}{{ {} }}", self.param_prefix(), parts.join("; "))
+    }
+
+    /// Access relations (`{ S[i] -> A[f(i)] }`) of the reads or the writes,
+    /// restricted to the domains by the caller.
+    pub fn accesses(&self, write: bool) -> String {
+        let params = self.param_names();
+        let mut parts = Vec::new();
+        for s in &self.statements {
+            let dims: Vec<String> = (0..s.loops.len()).map(|k| format!("i{k}")).collect();
+            for a in s.accesses.iter().filter(|a| a.write == write) {
+                let array = &self.arrays[a.array];
+                let target = if a.exact {
+                    a.indices.iter().map(|e| e.to_isl(&dims, &params)).collect::<Vec<_>>()
+                } else {
+                    (0..array.shape.len()).map(|k| format!("o{k}")).collect()
+                };
+                parts.push(format!("{}[{}] -> {}[{}]", s.name, dims.join(", "), array.name, target.join(", ")));
+            }
+        }
+        format!("{}{{ {} }}", self.param_prefix(), parts.join("; "))
+    }
+
+    /// The original execution order as a 2d+1 schedule, padded to one length.
+    pub fn original_schedule(&self) -> String {
+        let depth = self.statements.iter().map(|s| s.loops.len()).max().unwrap_or(0);
+        let parts: Vec<String> = self
+            .statements
+            .iter()
+            .map(|s| {
+                let dims: Vec<String> = (0..s.loops.len()).map(|k| format!("i{k}")).collect();
+                let mut time = Vec::new();
+                for k in 0..=depth {
+                    time.push(s.beta.get(k).map_or("0".to_string(), |b| b.to_string()));
+                    if k < depth {
+                        time.push(dims.get(k).cloned().unwrap_or_else(|| "0".to_string()));
+                    }
+                }
+                format!("{}[{}] -> [{}]", s.name, dims.join(", "), time.join(", "))
+            })
+            .collect();
+        format!("{}{{ {} }}", self.param_prefix(), parts.join("; "))
+    }
+
+    pub fn statement(&self, name: &str) -> Option<&Statement<'c, 'a>> {
+        self.statements.iter().find(|s| s.name == name)
+    }
+
+    fn array_of(&mut self, memref: Value<'c, 'a>) -> Result<(usize, bool), NotAffine> {
+        let root = view_root(memref);
+        if let Some(index) = self.arrays.iter().position(|a| a.values.iter().any(|v| view_root(*v) == root)) {
+            let array = &mut self.arrays[index];
+            if !array.values.iter().any(|v| key(*v) == key(memref)) {
+                array.values.push(memref);
+            }
+            return Ok((index, array.values.len() == 1 && key(memref) == root));
+        }
+        let root_value = unsafe { Value::from_raw(mlir_sys::MlirValue { ptr: root as *const std::ffi::c_void }) };
+        let ty = MemRefType::try_from(root_value.r#type()).map_err(|_| NotAffine("access to a non-memref".into()))?;
+        let shape: Vec<i64> = (0..ty.rank())
+            .map(|k| match ty.dim_size(k) {
+                Ok(DimSize::Static(n)) => n as i64,
+                _ => -1,
+            })
+            .collect();
+        let element = ty.element();
+        let element_bytes = if melior::ir::TypeLike::is_index(&element) { 8 } else { (bit_width(element) + 7) / 8 };
+        let local = OperationResult::try_from(root_value).is_ok_and(|r| is_named(r.owner(), "memref.alloc") || is_named(r.owner(), "memref.alloca"));
+        self.arrays.push(Array { name: format!("A{}", self.arrays.len()), values: vec![memref], shape, element_bytes, local });
+        Ok((self.arrays.len() - 1, key(memref) == root))
+    }
+
+    /// Marks arrays accessed through more than one memref value as inexact.
+    fn finish_aliasing(&mut self) {
+        for s in &mut self.statements {
+            for a in &mut s.accesses {
+                if self.arrays[a.array].values.len() > 1 {
+                    a.exact = false;
+                    a.indices.clear();
+                }
+            }
+        }
+    }
+}
+
+fn bit_width(ty: melior::ir::Type) -> i64 {
+    use melior::ir::TypeLike;
+    // SAFETY: reads the bit width of a live int or float type.
+    unsafe {
+        if mlir_sys::mlirTypeIsAInteger(ty.to_raw()) {
+            mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()) as i64
+        } else if mlir_sys::mlirTypeIsAFloat(ty.to_raw()) {
+            mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()) as i64
+        } else {
+            64
+        }
+    }
+}
+
+/// Identity ([`key`]) of the buffer a view is a view of (the value itself
+/// if not a view).
+pub fn view_root(memref: Value) -> usize {
+    let mut current = memref.to_raw();
+    // SAFETY: walks the defining ops of live values.
+    while let Ok(result) = OperationResult::try_from(unsafe { Value::from_raw(current) }) {
+        let owner = result.owner();
+        let name = op_name(owner);
+        let is_view = matches!(
+            name.as_str(),
+            "memref.subview"
+                | "memref.cast"
+                | "memref.reinterpret_cast"
+                | "memref.collapse_shape"
+                | "memref.expand_shape"
+                | "memref.transpose"
+                | "memref.view"
+        );
+        match (is_view, owner.operand(0)) {
+            (true, Ok(source)) => current = source.to_raw(),
+            _ => break,
+        }
+    }
+    current.ptr as usize
+}
+
+fn strip_braces(text: &str) -> String {
+    let inner = text.split_once("-> {").map(|(_, rest)| rest).unwrap_or(text);
+    inner.trim().trim_start_matches('{').trim_end_matches('}').trim().to_string()
+}
+
+struct Builder<'s, 'c, 'a> {
+    scop: &'s mut Scop<'c, 'a>,
+    loops: Vec<OperationRef<'c, 'a>>,
+    ivs: Vec<Value<'c, 'a>>,
+    bounds: Vec<LoopBounds>,
+    beta: Vec<usize>,
+}
+
+impl<'c, 'a> Builder<'_, 'c, 'a> {
+    fn visit_loop(&mut self, loop_op: OperationRef<'c, 'a>) -> Result<(), NotAffine> {
+        if loop_op.result_count() != 0 {
+            return Err(NotAffine("affine.for with iter_args".into()));
+        }
+        let bounds = self.loop_bounds(loop_op)?;
+        let body = loop_op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| NotAffine("loop without body".into()))?;
+        let iv: Value = body.argument(0).map_err(|_| NotAffine("loop without induction variable".into()))?.into();
+        self.loops.push(loop_op);
+        self.ivs.push(iv);
+        self.bounds.push(bounds);
+        let mut position = 0;
+        let mut pending: Vec<OperationRef> = Vec::new();
+        let mut next = body.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if is_named(op, "affine.yield") {
+                continue;
+            }
+            if is_named(op, "affine.for") {
+                if !pending.is_empty() {
+                    self.add_statement(std::mem::take(&mut pending), position)?;
+                    position += 1;
+                }
+                self.beta.push(position);
+                self.visit_loop(op)?;
+                self.beta.pop();
+                position += 1;
+            } else {
+                check_statement_op(op)?;
+                pending.push(op);
+            }
+        }
+        if !pending.is_empty() {
+            self.add_statement(pending, position)?;
+        }
+        self.loops.pop();
+        self.ivs.pop();
+        self.bounds.pop();
+        Ok(())
+    }
+
+    fn loop_bounds(&mut self, loop_op: OperationRef<'c, 'a>) -> Result<LoopBounds, NotAffine> {
+        let step = loop_op
+            .attribute("step")
+            .ok()
+            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+            .map(|a| a.value())
+            .ok_or_else(|| NotAffine("loop without constant step".into()))?;
+        let lower_map = loop_op.attribute("lowerBoundMap").ok().and_then(ffi::affine_map_of);
+        let upper_map = loop_op.attribute("upperBoundMap").ok().and_then(ffi::affine_map_of);
+        let (Some(lower_map), Some(upper_map)) = (lower_map, upper_map) else {
+            return Err(NotAffine("loop bounds are not affine maps".into()));
+        };
+        let operands: Vec<Value> = loop_op.operands().collect();
+        let lower_count = lower_map.input_count();
+        let lower = self.map_results(lower_map, &operands[..lower_count])?;
+        let upper = self.map_results(upper_map, &operands[lower_count..])?;
+        if step != 1 && lower.len() != 1 {
+            return Err(NotAffine("strided loop with a max lower bound".into()));
+        }
+        Ok(LoopBounds { lower, upper, step })
+    }
+
+    /// The results of an affine map applied to operands, as expressions over
+    /// the current loops and the SCoP parameters.
+    fn map_results(&mut self, map: melior::ir::AffineMap, operands: &[Value<'c, 'a>]) -> Result<Vec<Aff>, NotAffine> {
+        let mut vars = Vec::new();
+        for operand in operands {
+            vars.push(self.variable(*operand)?);
+        }
+        let (dims, syms) = vars.split_at(map.dim_count().min(vars.len()));
+        (0..map.result_count())
+            .map(|r| {
+                let expr = map.result(r).map_err(|_| NotAffine("bad affine map".into()))?;
+                let aff = Aff::from_mlir(expr).ok_or_else(|| NotAffine(format!("semi-affine expression {expr}")))?;
+                Ok(aff.substitute_all(dims, syms))
+            })
+            .collect()
+    }
+
+    /// An index operand as `Dim` (enclosing loop) or `Sym` (parameter).
+    fn variable(&mut self, value: Value<'c, 'a>) -> Result<Aff, NotAffine> {
+        if let Some(depth) = self.ivs.iter().position(|iv| key(*iv) == key(value)) {
+            return Ok(Aff::Dim(depth));
+        }
+        if defined_inside(value, &self.scop.roots) {
+            return Err(NotAffine("index computed inside the loop nest".into()));
+        }
+        if let Some(p) = self.scop.params.iter().position(|p| key(*p) == key(value)) {
+            return Ok(Aff::Sym(p));
+        }
+        self.scop.params.push(value);
+        Ok(Aff::Sym(self.scop.params.len() - 1))
+    }
+
+    fn add_statement(&mut self, ops: Vec<OperationRef<'c, 'a>>, position: usize) -> Result<(), NotAffine> {
+        let mut accesses = Vec::new();
+        for op in &ops {
+            let write = is_named(*op, "affine.store");
+            if !write && !is_named(*op, "affine.load") {
+                continue;
+            }
+            let first_index = if write { 2 } else { 1 };
+            let memref = op.operand(first_index - 1).map_err(|_| NotAffine("access without memref".into()))?;
+            let map = op.attribute("map").ok().and_then(ffi::affine_map_of).ok_or_else(|| NotAffine("access without map".into()))?;
+            let operands: Vec<Value> = op.operands().skip(first_index).collect();
+            let indices = self.map_results(map, &operands)?;
+            let (array, exact) = self.scop.array_of(memref)?;
+            accesses.push(Access { op: *op, write, array, indices, exact });
+        }
+        let name = format!("S{}", self.scop.statements.len());
+        let mut beta = self.beta.clone();
+        beta.push(position);
+        self.scop.statements.push(Statement {
+            name,
+            ops,
+            loops: self.loops.clone(),
+            ivs: self.ivs.clone(),
+            bounds: self.bounds.clone(),
+            beta,
+            accesses,
+        });
+        self.scop.finish_aliasing();
+        Ok(())
+    }
+}
+
+fn check_statement_op(op: OperationRef) -> Result<(), NotAffine> {
+    let name = op_name(op);
+    let allowed = name == "affine.load"
+        || name == "affine.store"
+        || name == "affine.apply"
+        || ((name.starts_with("arith.") || name.starts_with("math.")) && op.region_count() == 0);
+    if allowed {
+        Ok(())
+    } else {
+        Err(NotAffine(format!("'{name}' in a loop body")))
+    }
+}
+
+/// Is `value` defined by an op (or a block) nested in one of `roots`?
+fn defined_inside(value: Value, roots: &[OperationRef]) -> bool {
+    let mut op = match OperationResult::try_from(value) {
+        Ok(result) => Some(result.owner()),
+        Err(_) => {
+            // A block argument: its block's parent op.
+            let block = unsafe { mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()) };
+            let parent = unsafe { mlir_sys::mlirBlockGetParentOperation(block) };
+            (!parent.ptr.is_null()).then(|| unsafe { OperationRef::from_raw(parent) })
+        }
+    };
+    while let Some(current) = op {
+        if roots.iter().any(|r| *r == current) {
+            return true;
+        }
+        op = current.parent_operation();
+    }
+    false
+}
