@@ -1,25 +1,65 @@
 //! `pb-vectorize`: turn innermost affine loops into SIMD loops of the
 //! target's vector width, with a scalar remainder loop.
 //!
-//! A loop qualifies when it is innermost, has constant bounds, step 1, no
-//! results, at least `width` iterations, and its body holds only:
+//! A loop qualifies when it is innermost, has constant bounds, step 1, at
+//! least `width` iterations, and its body holds only:
 //! - `affine.load`/`affine.store` whose last index is `iv + e` (`e` free of
 //!   `iv`) and other indices free of `iv` (contiguous: become
 //!   `affine.vector_load`/`affine.vector_store`), or loads with no index
 //!   depending on `iv` (uniform: stay scalar, broadcast where needed);
 //! - `arith`/`math` ops on scalars (cloned with vector types; operands that
-//!   do not vary with `iv` are broadcast).
+//!   do not vary with `iv` are broadcast);
+//! - reductions (below).
+//!
+//! **Reductions.** A value combined across iterations with one associative
+//! and commutative op is kept in a vector accumulator: lane `l` combines
+//! iterations `l, l + width, ...`; after the vector loop `vector.reduction`
+//! combines the lanes and the value the accumulator had before the loop, and
+//! the scalar remainder loop continues from there. Two forms are recognized,
+//! in which the accumulator is used by nothing but its combining op:
+//! - through memory, as `affine-scalrep` leaves linalg's reductions (softmax
+//!   and layernorm row sums and maxima): `%a = affine.load %m[e]`,
+//!   `%s = <op> %a, %x`, `affine.store %s, %m[e]`, with `e` free of `iv`
+//!   and no other access to `%m` in the loop;
+//! - loop-carried: `affine.for ... iter_args(%a = %init)` yielding
+//!   `<op> %a, %x`; every `iter_args` value must be such a reduction.
+//!
+//! The ops, with the vector accumulator's initial splat (the op's identity):
+//! `arith.maximumf` (-inf) and `arith.minimumf` (+inf), exact in any order;
+//! `arith.addi`/`muli`/`andi`/`ori`/`xori`/`maxsi`/`minsi`/`maxui`/`minui`
+//! (0, 1, all ones, 0, 0, min, max, 0, all ones), exact in any order
+//! (not with `nsw`/`nuw` flags: partial sums in another order may overflow
+//! where the sequential ones did not); and
+//! `arith.addf` (-0.0) and `arith.mulf` (1.0), only with `reassociate`:
+//! summing lanes separately changes the rounding of a float sum. That is the
+//! trade every fast reduction makes (BLAS dot products, PyTorch's and
+//! NumPy's own vectorized/pairwise sums): results agree with a sequential
+//! sum within the usual tolerance (the error bound of a sum of `n` terms is
+//! the same order, and splitting into `width` partial sums usually lowers
+//! it), so the option defaults to true and the cpu pipeline keeps it;
+//! `reassociate=false` leaves float sums and products scalar and every
+//! rewrite bit-exact. The final `vector.reduction` of a float sum carries
+//! `fastmath<reassoc>` so LLVM combines the lanes as a tree.
+//!
+//! A single vector accumulator would make the loop a chain of dependent
+//! combining ops (latency-bound: on x86 `maximumf` is several dependent
+//! instructions, for NaNs and signed zeros). With `accumulators=N` (default 4) each reduction has N vector
+//! accumulators used in turn: the loop yields `(a1, ..., aN-1, a0 <op> x)`,
+//! so N chains are in flight; after the loop they are combined pairwise.
+//!
+//! Loops with an outer reduction and a contiguous parallel loop inside
+//! (column sums: `acc[j] += a[k][j]` with `j` innermost) need nothing
+//! special: the store moves with the inner loop and is vectorized as usual.
 //!
 //! It refuses, leaving the loop scalar:
-//! - stores whose address does not move with `iv` (a reduction or an
-//!   invariant store: reordering across lanes would change the result);
+//! - stores whose address does not move with `iv` and are not a recognized
+//!   reduction (an invariant store, a non-associative update such as
+//!   `acc = acc - x`, an accumulator read elsewhere in the loop);
 //! - a memref both stored and accessed at another address in the loop
 //!   (`a[i] = a[i-1]`: a dependence carried by the loop);
 //! - views (subview, cast, ...) that may overlap another accessed memref;
-//! - anything else: index arithmetic on `iv`, nested regions, calls.
-//!
-//! Every rewrite computes exactly what the scalar loop computed (no
-//! reassociation: reductions are not vectorized here).
+//! - anything else: index arithmetic on `iv`, nested regions, calls,
+//!   `iter_args` values that are not reductions.
 //!
 //! ```mlir
 //! affine.for %i = 0 to 37 {
@@ -35,17 +75,38 @@
 //!   affine.vector_store %y, %b[%i] : memref<37xf32>, vector<16xf32>
 //! }
 //! affine.for %i = 32 to 37 { ...the original scalar body... }
+//!
+//! affine.for %k = 0 to 40 {
+//!   %x = affine.load %in[%r, %k] : memref<8x40xf32>
+//!   %a = affine.load %acc[%r] : memref<8xf32>
+//!   %s = arith.addf %a, %x : f32
+//!   affine.store %s, %acc[%r] : memref<8xf32>
+//! }
+//! // with width=16 accumulators=1 becomes
+//! %zero = arith.constant dense<-0.0> : vector<16xf32>
+//! %v = affine.for %k = 0 to 32 step 16 iter_args(%va = %zero) -> (vector<16xf32>) {
+//!   %x = affine.vector_load %in[%r, %k] : memref<8x40xf32>, vector<16xf32>
+//!   %s = arith.addf %va, %x : vector<16xf32>
+//!   affine.yield %s : vector<16xf32>
+//! }
+//! %a = affine.load %acc[%r] : memref<8xf32>
+//! %t = vector.reduction <add>, %v, %a fastmath<reassoc> : vector<16xf32> into f32
+//! affine.store %t, %acc[%r] : memref<8xf32>
+//! affine.for %k = 32 to 40 { ...the original scalar body... }
 //! ```
 
 use crate::affine_access::{
-    access_kind, constant_bound, constant_map, elementwise, is_named, is_view, same_address, same_value, Access,
+    access_kind, constant_bound, constant_map, defined_in, elementwise, is_named, is_view, same_address, same_value,
+    Access,
 };
 use melior::{
     ir::{
         attribute::IntegerAttribute,
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, WalkOrder},
-        Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+        operation::{OperationBuilder, OperationLike, OperationResult, WalkOrder},
+        r#type::IntegerType,
+        Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value,
+        ValueLike,
     },
     Context, IrRewriter,
 };
@@ -56,30 +117,55 @@ static ID: PassId = PassId::new();
 
 pub static INFO: PassInfo = PassInfo {
     argument: "pb-vectorize",
-    summary: "Vectorize innermost affine loops with contiguous accesses (vector loop + scalar remainder)",
+    summary:
+        "Vectorize innermost affine loops with contiguous accesses and reductions (vector loop + scalar remainder)",
     description: "Rewrites each qualifying innermost `affine.for` into a loop of step `width` over \
 `affine.vector_load`/`affine.vector_store` and vector `arith`/`math` ops, followed by the original \
-loop for the remaining iterations. Refuses loop-carried dependences, invariant stores \
-(reductions), possibly overlapping views and non-elementwise ops. The cpu pipeline sets `width` \
-to the target's f32 lanes.",
+loop for the remaining iterations. Reductions (an accumulator in memory at an address free of the \
+loop, or an `iter_args` value, combined by one associative op) use a vector accumulator and a final \
+`vector.reduction`; float sums and products only with `reassociate`. Refuses other loop-carried \
+dependences and invariant stores, possibly overlapping views and non-elementwise ops. The cpu \
+pipeline sets `width` to the target's f32 lanes.",
     anchor: "func.func",
-    options: &[PassOption {
-        name: "width",
-        kind: OptionKind::UInt,
-        default: "8",
-        help: "Vector length in elements (16 for f32 on AVX-512)",
-    }],
+    options: &[
+        PassOption {
+            name: "width",
+            kind: OptionKind::UInt,
+            default: "8",
+            help: "Vector length in elements (16 for f32 on AVX-512)",
+        },
+        PassOption {
+            name: "accumulators",
+            kind: OptionKind::UInt,
+            default: "4",
+            help: "Vector accumulators per reduction, updated in turn: independent chains hide the latency \
+of the combining op (1: a single chain)",
+        },
+        PassOption {
+            name: "reassociate",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Vectorize float sum and product reductions (changes rounding, like any fast sum); \
+max/min and integer reductions are exact and always vectorized",
+        },
+    ],
     id: &ID,
     create,
 };
 
 fn create(options: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(Vectorize { width: options.uint("width").max(1) })
+    Box::new(Vectorize {
+        width: options.uint("width").max(1),
+        accumulators: options.uint("accumulators").max(1),
+        reassociate: options.bool("reassociate"),
+    })
 }
 
 #[derive(Clone)]
 struct Vectorize {
     width: u64,
+    accumulators: u64,
+    reassociate: bool,
 }
 
 impl RustPass for Vectorize {
@@ -89,24 +175,173 @@ impl RustPass for Vectorize {
         }
         let loops = ffi::collect_ops(root, WalkOrder::PostOrder, |op| is_named(op, "affine.for"));
         for candidate in loops {
-            if let Some(plan) = analyze(candidate, self.width) {
-                ffi::with_context(candidate, |context| apply(context, candidate, &plan, self.width));
+            if let Some(plan) = analyze(candidate, self.width, self.reassociate) {
+                ffi::with_context(candidate, |context| apply(context, candidate, &plan, self.width, self.accumulators));
             }
         }
         Ok(())
     }
 }
 
-/// How the scalar body maps to the vector body.
-struct Plan {
+/// How the scalar loop maps to the vector loop.
+struct Plan<'c, 'a> {
     lower: i64,
     main_end: i64,
     upper: i64,
+    /// Loop-carried values first (in `iter_args` order), then those through
+    /// memory; the vector loop carries `accumulators` vectors for each.
+    reductions: Vec<Reduction<'c, 'a>>,
 }
 
-/// Whether `candidate` can be vectorized, and its bounds.
-fn analyze(candidate: OperationRef, width: u64) -> Option<Plan> {
-    if candidate.result_count() != 0 || candidate.operand_count() != 0 {
+/// A reduction of the scalar loop.
+struct Reduction<'c, 'a> {
+    /// The scalar accumulator inside the body: the `iter_args` block argument
+    /// or the load's result.
+    accumulator: Value<'c, 'a>,
+    /// The combining op `<op> accumulator, x`: its result is stored or
+    /// yielded.
+    step: OperationRef<'c, 'a>,
+    combiner: Combiner,
+    carrier: Carrier<'c, 'a>,
+}
+
+enum Carrier<'c, 'a> {
+    /// `iter_args` value number `n` (operand, block argument `n + 1`, result).
+    Carried(usize),
+    /// `%a = affine.load %m[e]` ... `affine.store %s, %m[e]`.
+    Memory { load: OperationRef<'c, 'a>, store: OperationRef<'c, 'a> },
+}
+
+/// A combining op: its `vector.reduction` kind and identity.
+#[derive(Clone, Copy)]
+struct Combiner {
+    kind: &'static str,
+    identity: Identity,
+    /// Float sum or product: reassociating changes rounding.
+    reassociates: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Identity {
+    Zero,
+    NegativeZero,
+    One,
+    AllOnes,
+    SignedMin,
+    SignedMax,
+    NegativeInfinity,
+    PositiveInfinity,
+}
+
+fn combiner(op_name: &str) -> Option<Combiner> {
+    use Identity::*;
+    let (kind, identity, reassociates) = match op_name {
+        "arith.addf" => ("add", NegativeZero, true),
+        "arith.mulf" => ("mul", One, true),
+        "arith.maximumf" => ("maximumf", NegativeInfinity, false),
+        "arith.minimumf" => ("minimumf", PositiveInfinity, false),
+        "arith.addi" => ("add", Zero, false),
+        "arith.muli" => ("mul", One, false),
+        "arith.andi" => ("and", AllOnes, false),
+        "arith.ori" => ("or", Zero, false),
+        "arith.xori" => ("xor", Zero, false),
+        "arith.maxsi" => ("maxsi", SignedMin, false),
+        "arith.minsi" => ("minsi", SignedMax, false),
+        "arith.maxui" => ("maxui", Zero, false),
+        "arith.minui" => ("minui", AllOnes, false),
+        _ => return None,
+    };
+    Some(Combiner { kind, identity, reassociates })
+}
+
+/// The literal of `identity` for a scalar type (f16, bf16, f32, f64, or an
+/// integer of 2 to 64 bits), as written in a `dense<...>` attribute.
+fn identity_literal(identity: Identity, ty: Type) -> Option<String> {
+    use Identity::*;
+    if ty.is_float() {
+        let infinity = |negative: bool| -> Option<&'static str> {
+            Some(match (ty.to_string().as_str(), negative) {
+                ("f16", true) => "0xFC00",
+                ("f16", false) => "0x7C00",
+                ("bf16", true) => "0xFF80",
+                ("bf16", false) => "0x7F80",
+                ("f32", true) => "0xFF800000",
+                ("f32", false) => "0x7F800000",
+                ("f64", true) => "0xFFF0000000000000",
+                ("f64", false) => "0x7FF0000000000000",
+                _ => return None,
+            })
+        };
+        return Some(match identity {
+            NegativeZero => "-0.0".into(),
+            One => "1.0".into(),
+            NegativeInfinity => infinity(true)?.into(),
+            PositiveInfinity => infinity(false)?.into(),
+            _ => return None,
+        });
+    }
+    let bits = IntegerType::try_from(ty).ok()?.width();
+    if !(2..=64).contains(&bits) {
+        return None;
+    }
+    let half = 1i128 << (bits - 1);
+    Some(match identity {
+        Zero => "0".into(),
+        One => "1".into(),
+        AllOnes => "-1".into(),
+        SignedMin => (-half).to_string(),
+        SignedMax => (half - 1).to_string(),
+        _ => return None,
+    })
+}
+
+/// How many times ops of `body` use `value` (bodies here have no regions).
+fn use_count(body: BlockRef, value: Value) -> usize {
+    let mut count = 0;
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        count += op.operands().filter(|v| same_value(*v, value)).count();
+    }
+    count
+}
+
+/// The op of `body` defining `value`, if any.
+fn defining_op<'c, 'a>(value: Value<'c, 'a>, body: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    defined_in(value, body).then(|| OperationResult::try_from(value).ok().map(|r| r.owner())).flatten()
+}
+
+/// If `next` (used once, by the store or yield) is `<op> accumulator, x`
+/// with a combining op allowed here and `accumulator` used only there, that
+/// op and its kind.
+fn reduction_step<'c, 'a>(
+    accumulator: Value<'c, 'a>,
+    next: Value<'c, 'a>,
+    body: BlockRef<'c, 'a>,
+    reassociate: bool,
+) -> Option<(OperationRef<'c, 'a>, Combiner)> {
+    let op = defining_op(next, body)?;
+    let name = op.name();
+    let combiner = combiner(name.as_string_ref().as_str().ok()?)?;
+    let ty = next.r#type();
+    let uses_accumulator = op.operands().filter(|v| same_value(*v, accumulator)).count();
+    // `nsw`/`nuw` promise that no partial sum of the sequential order
+    // overflows; partial sums in another order might (poison).
+    let wrapping = op.attribute("overflowFlags").map_or(true, |flags| flags.to_string() == "#arith.overflow<none>");
+    let ok = op.operand_count() == 2
+        && wrapping
+        && uses_accumulator == 1
+        && use_count(body, accumulator) == 1
+        && use_count(body, next) == 1
+        && (reassociate || !combiner.reassociates)
+        && identity_literal(combiner.identity, ty).is_some();
+    ok.then_some((op, combiner))
+}
+
+/// Whether `candidate` can be vectorized, and how.
+fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: bool) -> Option<Plan<'c, 'a>> {
+    // With constant bounds, the only operands are the `iter_args` values.
+    if candidate.operand_count() != candidate.result_count() {
         return None;
     }
     let step = candidate.attribute("step").ok().and_then(|a| IntegerAttribute::try_from(a).ok())?.value();
@@ -117,6 +352,13 @@ fn analyze(candidate: OperationRef, width: u64) -> Option<Plan> {
     }
     let body = candidate.region(0).ok()?.first_block()?;
     let iv: Value = body.argument(0).ok()?.into();
+    let mut reductions = Vec::new();
+    let terminator = body.terminator()?;
+    for n in 0..candidate.result_count() {
+        let accumulator: Value = body.argument(n + 1).ok()?.into();
+        let (step, combiner) = reduction_step(accumulator, terminator.operand(n).ok()?, body, reassociate)?;
+        reductions.push(Reduction { accumulator, step, combiner, carrier: Carrier::Carried(n) });
+    }
     let mut stored: Vec<(Value, OperationRef)> = Vec::new();
     let mut accessed: Vec<(Value, OperationRef)> = Vec::new();
     let mut next = body.first_operation();
@@ -134,11 +376,12 @@ fn analyze(candidate: OperationRef, width: u64) -> Option<Plan> {
                 accessed.push((op.operand(0).ok()?, op));
             }
             "affine.store" => {
+                let memref = op.operand(1).ok()?;
                 if access_kind(op, 2, iv, body)? != Access::Contiguous {
-                    return None;
+                    reductions.push(memory_reduction(op, body, reassociate)?);
                 }
-                stored.push((op.operand(1).ok()?, op));
-                accessed.push((op.operand(1).ok()?, op));
+                stored.push((memref, op));
+                accessed.push((memref, op));
             }
             _ if (name.starts_with("arith.") || name.starts_with("math.")) && elementwise(op) => {}
             _ => return None,
@@ -155,8 +398,39 @@ fn analyze(candidate: OperationRef, width: u64) -> Option<Plan> {
             }
         }
     }
+    // A memory accumulator is accessed by its load and store only: another
+    // read of it, even at its address, would see partial sums.
+    for reduction in &reductions {
+        if let Carrier::Memory { load, store } = reduction.carrier {
+            let memref = store.operand(1).ok()?;
+            let is_own =
+                |op: &OperationRef| op.to_raw().ptr == load.to_raw().ptr || op.to_raw().ptr == store.to_raw().ptr;
+            if accessed.iter().any(|(other, op)| same_value(memref, *other) && !is_own(op)) {
+                return None;
+            }
+        }
+    }
     let main_end = lower + trip / width as i64 * width as i64;
-    Some(Plan { lower, main_end, upper })
+    Some(Plan { lower, main_end, upper, reductions })
+}
+
+/// A store at an address free of `iv` that is a reduction through memory:
+/// `affine.store (<op> (affine.load %m[e]), %x), %m[e]`.
+fn memory_reduction<'c, 'a>(
+    store: OperationRef<'c, 'a>,
+    body: BlockRef<'c, 'a>,
+    reassociate: bool,
+) -> Option<Reduction<'c, 'a>> {
+    let memref = store.operand(1).ok()?;
+    let next = store.operand(0).ok()?;
+    let load = defining_op(next, body)?.operands().find_map(|v| {
+        let load = defining_op(v, body)?;
+        (is_named(load, "affine.load") && same_value(load.operand(0).ok()?, memref) && same_address(load, store))
+            .then_some(load)
+    })?;
+    let accumulator: Value = load.result(0).ok()?.into();
+    let (step, combiner) = reduction_step(accumulator, next, body, reassociate)?;
+    Some(Reduction { accumulator, step, combiner, carrier: Carrier::Memory { load, store } })
 }
 
 /// A value of the vector body: varying per lane, or the same for all lanes.
@@ -174,44 +448,89 @@ impl<'c, 'a> Lane<'c, 'a> {
     }
 }
 
-/// Emits the vector loop before `original` and shrinks `original` to the
-/// remainder (or erases it).
-fn apply<'c>(context: &'c Context, original: OperationRef<'c, '_>, plan: &Plan, width: u64) {
+/// Emits the vector loop before `original`, then the lane combination of
+/// each reduction, and shrinks `original` to the remainder (or erases it).
+///
+/// Each reduction gets `accumulators` vector accumulators (at most one per
+/// vector iteration), rotated through the `iter_args`: the loop yields
+/// `(a1, ..., aN-1, a0 <op> x)`, so each chain is extended every N
+/// iterations and N combining ops are in flight.
+fn apply<'c, 'a>(
+    context: &'c Context,
+    original: OperationRef<'c, 'a>,
+    plan: &Plan<'c, 'a>,
+    width: u64,
+    accumulators: u64,
+) {
     let location = original.location();
     let index = Type::index(context);
     let named = |name: &str, attribute: Attribute<'c>| (Identifier::new(context, name), attribute);
+    let vector_of = |ty: Type<'c>| -> Type<'c> { Type::vector(&[width], ty) };
+    let ir_rewriter = IrRewriter::from_op(original);
+    let rewriter = ir_rewriter.as_rewriter_base();
+    rewriter.set_insertion_point_before(original);
+    let chains = (accumulators as i64).min((plan.main_end - plan.lower) / width as i64).max(1) as usize;
+
+    // Vector accumulators start as the identity splat.
+    let mut accumulator_types: Vec<Type> = Vec::new();
+    let mut initial: Vec<Value> = Vec::new();
+    for reduction in &plan.reductions {
+        let ty = vector_of(reduction.accumulator.r#type());
+        let literal =
+            identity_literal(reduction.combiner.identity, reduction.accumulator.r#type()).expect("checked by analyze");
+        let splat = Attribute::parse(context, &format!("dense<{literal}> : {ty}")).expect("identity splat");
+        let constant = OperationBuilder::new("arith.constant", location)
+            .add_attributes(&[named("value", splat)])
+            .add_results(&[ty])
+            .build()
+            .expect("constant");
+        let identity: Value = rewriter.insert(constant).result(0).expect("result").into();
+        accumulator_types.extend(std::iter::repeat_n(ty, chains));
+        initial.extend(std::iter::repeat_n(identity, chains));
+    }
+
+    let mut block_arguments = vec![(index, location)];
+    block_arguments.extend(accumulator_types.iter().map(|ty| (*ty, location)));
     let region = Region::new();
-    region.append_block(Block::new(&[(index, location)]));
+    region.append_block(Block::new(&block_arguments));
+    let segments = format!("array<i32: 0, 0, {}>", initial.len());
     let vector_loop = OperationBuilder::new("affine.for", location)
         .add_attributes(&[
             named("lowerBoundMap", constant_map(context, plan.lower)),
             named("upperBoundMap", constant_map(context, plan.main_end)),
             named("step", IntegerAttribute::new(index, width as i64).into()),
-            named("operandSegmentSizes", Attribute::parse(context, "array<i32: 0, 0, 0>").expect("segment sizes")),
+            named("operandSegmentSizes", Attribute::parse(context, &segments).expect("segment sizes")),
         ])
+        .add_operands(&initial)
+        .add_results(&accumulator_types)
         .add_regions([region])
         .build()
         .expect("affine.for is well-formed");
-    let ir_rewriter = IrRewriter::from_op(original);
-    let rewriter = ir_rewriter.as_rewriter_base();
-    rewriter.set_insertion_point_before(original);
     let vector_loop = rewriter.insert(vector_loop);
     let new_body = vector_loop.region(0).expect("region").first_block().expect("block");
     let old_body = original.region(0).expect("region").first_block().expect("block");
     let old_iv: Value = old_body.argument(0).expect("iv").into();
-    let vector_of = |ty: Type<'c>| -> Type<'c> { Type::vector(&[width], ty) };
 
     // Values of the scalar body → their counterpart in the vector body.
     let mut lanes: HashMap<usize, Lane> = HashMap::new();
     let key = |v: Value| v.to_raw().ptr as usize;
     lanes.insert(key(old_iv), Lane::Uniform(new_body.argument(0).expect("iv").into()));
+    // The accumulators' loads and stores disappear from the vector body.
+    let mut skipped: Vec<usize> = Vec::new();
+    for (n, reduction) in plan.reductions.iter().enumerate() {
+        let vector_accumulator: Value = new_body.argument(1 + n * chains).expect("accumulator").into();
+        lanes.insert(key(reduction.accumulator), Lane::Vector(vector_accumulator));
+        if let Carrier::Memory { load, store } = reduction.carrier {
+            skipped.extend([load.to_raw().ptr as usize, store.to_raw().ptr as usize]);
+        }
+    }
 
     let mut next = old_body.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or("");
-        if name == "affine.yield" {
+        if name == "affine.yield" || skipped.contains(&(op.to_raw().ptr as usize)) {
             continue;
         }
         // Values from outside the loop are uniform and used as they are.
@@ -246,8 +565,9 @@ fn apply<'c>(context: &'c Context, original: OperationRef<'c, '_>, plan: &Plan, 
                 new_body.append_operation(store);
             }
             _ => {
-                // Uniform loads and elementwise ops: clone with remapped
-                // operands; if any operand varies, all become vectors.
+                // Uniform loads and elementwise ops (combining steps
+                // included): clone with remapped operands; if any operand
+                // varies, all become vectors.
                 let varying = operands.iter().any(|l| matches!(l, Lane::Vector(_)));
                 let values: Vec<Value> = if varying {
                     operands.iter().map(|l| broadcast(new_body, *l, vector_of, location)).collect()
@@ -269,7 +589,85 @@ fn apply<'c>(context: &'c Context, original: OperationRef<'c, '_>, plan: &Plan, 
             }
         }
     }
-    new_body.append_operation(OperationBuilder::new("affine.yield", location).build().expect("yield"));
+    // Each accumulator's next value (what the scalar body yielded or
+    // stored) goes to the back of its rotation.
+    let mut yielded: Vec<Value> = Vec::new();
+    for (n, reduction) in plan.reductions.iter().enumerate() {
+        let next: Value = reduction.step.result(0).expect("combined value").into();
+        yielded.extend((1..chains).map(|k| Value::from(new_body.argument(1 + n * chains + k).expect("accumulator"))));
+        yielded.push(lanes[&key(next)].value());
+    }
+    new_body.append_operation(
+        OperationBuilder::new("affine.yield", location).add_operands(&yielded).build().expect("yield"),
+    );
+
+    // After the vector loop: lanes and the incoming value, combined.
+    for (n, reduction) in plan.reductions.iter().enumerate() {
+        let incoming: Value = match reduction.carrier {
+            Carrier::Carried(n) => original.operand(n).expect("init"),
+            Carrier::Memory { store, .. } => {
+                let load = OperationBuilder::new("affine.load", location)
+                    .add_operands(&store.operands().skip(1).collect::<Vec<_>>())
+                    .add_results(&[reduction.accumulator.r#type()])
+                    .add_attributes(&[named("map", store.attribute("map").expect("map"))])
+                    .build()
+                    .expect("load");
+                rewriter.insert(load).result(0).expect("result").into()
+            }
+        };
+        let kind = Attribute::parse(context, &format!("#vector.kind<{}>", reduction.combiner.kind)).expect("kind");
+        let mut attributes = vec![named("kind", kind)];
+        if reduction.combiner.reassociates {
+            attributes
+                .push(named("fastmath", Attribute::parse(context, "#arith.fastmath<reassoc>").expect("fastmath")));
+        }
+        // The chains pairwise, with the combining op itself.
+        let mut partial: Vec<Value> =
+            (0..chains).map(|k| vector_loop.result(n * chains + k).expect("result").into()).collect();
+        while partial.len() > 1 {
+            let pairs: Vec<Value> = partial
+                .chunks(2)
+                .map(|pair| match pair {
+                    [a, b] => {
+                        let op = rewriter.insert(ffi::clone_operation(reduction.step));
+                        ffi::set_operand(op, 0, *a);
+                        ffi::set_operand(op, 1, *b);
+                        let result = op.result(0).expect("result");
+                        result.set_type(a.r#type());
+                        result.into()
+                    }
+                    _ => pair[0],
+                })
+                .collect();
+            partial = pairs;
+        }
+        let combined = OperationBuilder::new("vector.reduction", location)
+            .add_operands(&[partial[0], incoming])
+            .add_results(&[reduction.accumulator.r#type()])
+            .add_attributes(&attributes)
+            .build()
+            .expect("vector.reduction");
+        let combined: Value = rewriter.insert(combined).result(0).expect("result").into();
+        match reduction.carrier {
+            Carrier::Carried(n) => {
+                if plan.main_end == plan.upper {
+                    rewriter.replace_all_uses_with(original.result(n).expect("result").into(), combined);
+                } else {
+                    ffi::set_operand(original, n, combined);
+                }
+            }
+            Carrier::Memory { store, .. } => {
+                let mut operands = vec![combined];
+                operands.extend(store.operands().skip(1));
+                let store = OperationBuilder::new("affine.store", location)
+                    .add_operands(&operands)
+                    .add_attributes(&[named("map", store.attribute("map").expect("map"))])
+                    .build()
+                    .expect("store");
+                rewriter.insert(store);
+            }
+        }
+    }
 
     if plan.main_end == plan.upper {
         rewriter.erase_op(original);
