@@ -46,6 +46,10 @@ pub struct CompileOptions {
     pub keep_llvm_ir: bool,
     /// Vectorize innermost loops (`pb-vectorize`, on by default).
     pub vectorize: bool,
+    /// Fuse producer nests into consumers (`pb-fuse`, on by default).
+    pub fuse: bool,
+    /// Explain loop-transformation decisions on stderr.
+    pub report: bool,
     /// LLVM CPU to generate code for (its default features); the host CPU
     /// and all its features when `None`.
     pub llvm_cpu: Option<String>,
@@ -60,6 +64,8 @@ impl Default for CompileOptions {
             debug_dir: None,
             keep_llvm_ir: false,
             vectorize: true,
+            fuse: true,
+            report: false,
             llvm_cpu: None,
         }
     }
@@ -123,7 +129,13 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
         .collect();
 
     let cpu_options =
-        CpuOptions { target: options.target.clone(), vectorize: options.vectorize, user_memory: options.user_memory };
+        CpuOptions {
+            target: options.target.clone(),
+            vectorize: options.vectorize,
+            user_memory: options.user_memory,
+            fuse: options.fuse,
+            report: options.report,
+        };
     let passes = pb_pipelines::all_passes();
     let registry = Registry { passes: &passes };
     let mut timings = Vec::new();

@@ -74,11 +74,21 @@ pub struct CpuOptions {
     /// Take every temporary buffer from a caller-supplied pool argument
     /// (`pb-allocs-to-pool`): the generated code allocates nothing.
     pub user_memory: bool,
+    /// Fuse producer nests into consumers by overlapped tiling (`pb-fuse`,
+    /// on by default).
+    pub fuse: bool,
+    /// Explain loop-transformation decisions on stderr (`report` option of
+    /// the polyhedral passes).
+    pub report: bool,
 }
 
 impl CpuOptions {
     pub fn host() -> Self {
-        Self { target: TargetDesc::host(), vectorize: true, user_memory: false }
+        Self::for_target(TargetDesc::host())
+    }
+
+    pub fn for_target(target: TargetDesc) -> Self {
+        Self { target, vectorize: true, user_memory: false, fuse: true, report: false }
     }
 }
 
@@ -117,6 +127,16 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // accesses of the underlying buffer, so that loop passes see
                 // every access to a buffer under one name.
                 "affine-fold-memref-alias-ops".into(),
+            ];
+            if options.fuse {
+                let cache = options.target.cache_bytes(2).map_or(0, |b| b / 2);
+                passes.push(format!(
+                    "func.func(pb-fuse{{cores={} cache-bytes={cache} report={}}})",
+                    options.target.cores.max(1),
+                    options.report
+                ));
+            }
+            passes.extend([
                 // No upstream `affine-loop-fusion`: it miscompiled two of our
                 // workloads (it reordered a store and a read through a view,
                 // examples/workloads/attention.mlir, and broke a
@@ -126,7 +146,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // Folds index arithmetic (affine.apply) into the accesses'
                 // maps, where the loop passes read it.
                 "canonicalize".into(),
-            ];
+            ]);
             if options.vectorize && lanes > 1 {
                 // Contractions arrive with the reduction loop innermost; put
                 // a loop with contiguous accesses there instead.

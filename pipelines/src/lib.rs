@@ -11,7 +11,7 @@
 
 pub mod cpu;
 
-use pb_support::{target::TargetDesc, PassInfo};
+use pb_support::PassInfo;
 
 /// Every polyblocks pass: transforms, then conversions.
 pub fn all_passes() -> Vec<&'static PassInfo> {
@@ -22,12 +22,11 @@ pub fn all_passes() -> Vec<&'static PassInfo> {
 pub const NAMED_PIPELINES: &[&str] = &["cpu"];
 
 /// The text of named pipeline `name` up to stage `stop_after` (all stages if
-/// `None`), for `target`; `vectorize` turns vectorization on.
+/// `None`), with `options` (target, vectorization, fusion, report).
 pub fn named_pipeline(
     name: &str,
     stop_after: Option<&str>,
-    target: TargetDesc,
-    vectorize: bool,
+    options: cpu::CpuOptions,
 ) -> Result<String, String> {
     match name {
         "cpu" => {
@@ -35,7 +34,7 @@ pub fn named_pipeline(
                 Some(stage) => cpu::Stage::parse(stage)?,
                 None => cpu::Stage::Llvm,
             };
-            Ok(cpu::pipeline(&cpu::CpuOptions { target, vectorize, user_memory: false }, stop))
+            Ok(cpu::pipeline(&options, stop))
         }
         _ => Err(format!("unknown pipeline '{name}' (pipelines: {})", NAMED_PIPELINES.join(", "))),
     }

@@ -23,7 +23,7 @@ pub enum Aff {
 }
 
 impl Aff {
-    pub fn add(self, other: Aff) -> Aff {
+    pub fn plus(self, other: Aff) -> Aff {
         match (&self, &other) {
             (Aff::Const(0), _) => other,
             (_, Aff::Const(0)) => self,
@@ -40,8 +40,8 @@ impl Aff {
         }
     }
 
-    pub fn sub(self, other: Aff) -> Aff {
-        self.add(other.scale(-1))
+    pub fn minus(self, other: Aff) -> Aff {
+        self.plus(other.scale(-1))
     }
 
     /// Rebuilds the expression with each variable (`Dim`/`Sym`) replaced by
@@ -50,7 +50,7 @@ impl Aff {
         match self {
             Aff::Dim(_) | Aff::Sym(_) => f(self),
             Aff::Const(_) => self.clone(),
-            Aff::Add(a, b) => a.map_vars(f).add(b.map_vars(f)),
+            Aff::Add(a, b) => a.map_vars(f).plus(b.map_vars(f)),
             Aff::Mul(c, a) => a.map_vars(f).scale(*c),
             Aff::FloorDiv(a, c) => Aff::FloorDiv(Box::new(a.map_vars(f)), *c),
             Aff::CeilDiv(a, c) => Aff::CeilDiv(Box::new(a.map_vars(f)), *c),
@@ -177,7 +177,7 @@ impl Aff {
             let lhs = melior::ir::AffineExpr::from_raw(mlirAffineBinaryOpExprGetLHS(raw));
             let rhs = melior::ir::AffineExpr::from_raw(mlirAffineBinaryOpExprGetRHS(raw));
             if mlirAffineExprIsAAdd(raw) {
-                return Some(Aff::from_mlir(lhs)?.add(Aff::from_mlir(rhs)?));
+                return Some(Aff::from_mlir(lhs)?.plus(Aff::from_mlir(rhs)?));
             }
             let (a, b) = (Aff::from_mlir(lhs)?, Aff::from_mlir(rhs)?);
             if mlirAffineExprIsAMul(raw) {
@@ -220,7 +220,7 @@ mod tests {
 
     #[test]
     fn prints_both_syntaxes() {
-        let e = Aff::FloorDiv(Box::new(Aff::Dim(0).add(Aff::Sym(0).scale(2))), 4).add(Aff::Const(-1));
+        let e = Aff::FloorDiv(Box::new(Aff::Dim(0).plus(Aff::Sym(0).scale(2))), 4).plus(Aff::Const(-1));
         let dims = vec!["i".to_string()];
         let syms = vec!["N".to_string()];
         assert_eq!(e.to_isl(&dims, &syms), "(floor(((i + (2 * N)))/4) + -1)");
@@ -230,8 +230,8 @@ mod tests {
 
     #[test]
     fn substitutes_dims() {
-        let e = Aff::Dim(1).add(Aff::Dim(0).scale(3));
-        let s = e.substitute(&[Aff::Const(2), Aff::Dim(0).add(Aff::Const(1))]);
+        let e = Aff::Dim(1).plus(Aff::Dim(0).scale(3));
+        let s = e.substitute(&[Aff::Const(2), Aff::Dim(0).plus(Aff::Const(1))]);
         assert_eq!(s.to_mlir(), "((d0 + 1) + 6)");
         assert!(s.uses_dim(0) && !s.uses_dim(1));
         assert_eq!(Aff::Mod(Box::new(Aff::Const(-3)), 4).constant(), Some(1));

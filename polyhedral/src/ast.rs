@@ -151,7 +151,7 @@ impl Reader {
         }
         let bounds = self.flatten(&cond.get_op_arg(1).map_err(isl_err)?, ASTExprOpType::Min)?;
         match op {
-            ASTExprOpType::Le => Ok(bounds.into_iter().map(|b| b.add(Aff::Const(1))).collect()),
+            ASTExprOpType::Le => Ok(bounds.into_iter().map(|b| b.plus(Aff::Const(1))).collect()),
             ASTExprOpType::Lt => Ok(bounds),
             _ => Err(unsupported("a loop condition other than < or <=")),
         }
@@ -180,11 +180,11 @@ impl Reader {
         }
         let (a, b) = (self.expr(&arg(0)?)?, self.expr(&arg(1)?)?);
         let (expr, equality) = match op {
-            ASTExprOpType::Ge => (a.sub(b), false),
-            ASTExprOpType::Le => (b.sub(a), false),
-            ASTExprOpType::Gt => (a.sub(b).add(Aff::Const(-1)), false),
-            ASTExprOpType::Lt => (b.sub(a).add(Aff::Const(-1)), false),
-            ASTExprOpType::Eq => (a.sub(b), true),
+            ASTExprOpType::Ge => (a.minus(b), false),
+            ASTExprOpType::Le => (b.minus(a), false),
+            ASTExprOpType::Gt => (a.minus(b).plus(Aff::Const(-1)), false),
+            ASTExprOpType::Lt => (b.minus(a).plus(Aff::Const(-1)), false),
+            ASTExprOpType::Eq => (a.minus(b), true),
             _ => return Err(unsupported("a disjunctive or non-affine condition")),
         };
         Ok(vec![Condition { expr, equality }])
@@ -217,8 +217,8 @@ impl Reader {
                 let constant = |a: &Aff| a.constant().filter(|c| *c > 0).ok_or_else(|| unsupported("division by a non-constant"));
                 match (op, args.as_slice()) {
                     (ASTExprOpType::Minus, [a]) => Ok(a.clone().scale(-1)),
-                    (ASTExprOpType::Add, [a, b]) => Ok(a.clone().add(b.clone())),
-                    (ASTExprOpType::Sub, [a, b]) => Ok(a.clone().sub(b.clone())),
+                    (ASTExprOpType::Add, [a, b]) => Ok(a.clone().plus(b.clone())),
+                    (ASTExprOpType::Sub, [a, b]) => Ok(a.clone().minus(b.clone())),
                     (ASTExprOpType::Mul, [a, b]) => match (a.constant(), b.constant()) {
                         (Some(c), _) => Ok(b.clone().scale(c)),
                         (_, Some(c)) => Ok(a.clone().scale(c)),

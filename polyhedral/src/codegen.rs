@@ -20,13 +20,33 @@ use melior::{
 use pb_support::{ffi, ir::is_named};
 use std::collections::HashMap;
 
-/// Where an access op of a statement goes instead: `memref[indices]`, the
+/// Where an access op of a statement goes instead: `target[indices]`, the
 /// indices over the call's arguments (`Dim(k)` = argument k, `Sym(p)` =
 /// parameter p).
 #[derive(Clone)]
 pub struct Redirect<'c, 'a> {
-    pub memref: Value<'c, 'a>,
+    pub target: Target<'c, 'a>,
     pub indices: Vec<Aff>,
+}
+
+#[derive(Clone)]
+pub enum Target<'c, 'a> {
+    /// An existing memref (defined before the SCoP).
+    Memref(Value<'c, 'a>),
+    /// Tile-local buffer `k` of [`Locals`].
+    Local(usize),
+}
+
+/// Tile-local buffers: allocated (`memref.alloca` in a
+/// `memref.alloca_scope`, so stack space is returned each iteration) at the
+/// start of the body of each outermost loop — one set per parallel
+/// iteration, reused by the sequential loops inside — or around the whole
+/// code when it does not start with loops.
+pub struct Locals<'c> {
+    pub types: Vec<Type<'c>>,
+    /// Emit the outermost loop as `affine.parallel` (its iterations are
+    /// independent by construction).
+    pub parallel_outermost: bool,
 }
 
 /// Redirected accesses, by access op identity.
@@ -44,13 +64,16 @@ pub struct Codegen<'s, 'c, 'a> {
     /// Statements whose (extended) domain has extra leading dimensions:
     /// their original counters are the last arguments of a call.
     pub statements: HashMap<String, &'s Statement<'c, 'a>>,
+    pub locals: Option<Locals<'c>>,
+    /// The local buffers of the tile being emitted.
+    local_values: std::cell::RefCell<Vec<Value<'c, 'static>>>,
 }
 
 impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
     pub fn new(context: &'c Context, scop: &'s Scop<'c, 'a>, redirects: &'s Redirects<'c, 'a>) -> Self {
         let location = scop.roots.first().map(|r| r.location()).unwrap_or_else(|| Location::unknown(context));
         let statements = scop.statements.iter().map(|s| (s.name.clone(), s)).collect();
-        Codegen { context, location, scop, redirects, statements }
+        Codegen { context, location, scop, redirects, statements, locals: None, local_values: Default::default() }
     }
 
     /// Emits `tree` before the first root of the SCoP (after moving the
@@ -59,7 +82,15 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
     pub fn replace_scop(&self, tree: &Tree) -> Result<(), String> {
         let first = *self.scop.roots.first().ok_or("empty SCoP")?;
         let staging = Block::new(&[]);
-        self.emit(tree, &staging, &[])?;
+        let top_loops = match tree {
+            Tree::For { .. } => true,
+            Tree::Block(children) => children.iter().all(|c| matches!(c, Tree::For { .. })),
+            _ => false,
+        };
+        match &self.locals {
+            Some(locals) if !top_loops => self.emit_scope(tree, &staging, &[], &locals.types)?,
+            _ => self.emit(tree, &staging, &[])?,
+        }
         let block = first.block().ok_or("SCoP root outside a block")?;
         for op in &self.scop.hoisted {
             ffi::move_before(*op, first);
@@ -107,27 +138,25 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
                 let iv: Value<'c, 'b> = unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&iv)) };
                 let mut inner = ivs.to_vec();
                 inner.push(iv);
-                self.emit(body, &body_block, &inner)?;
+                match &self.locals {
+                    Some(locals) if inner.len() == 1 && self.local_values.borrow().is_empty() => {
+                        self.emit_scope(body, &body_block, &inner, &locals.types)?
+                    }
+                    _ => self.emit(body, &body_block, &inner)?,
+                }
                 body_block.append_operation(OperationBuilder::new("affine.yield", self.location).build().map_err(|e| e.to_string())?);
                 let region = Region::new();
                 region.append_block(body_block);
                 let operands = self.map_operands(ivs);
-                let count = operands.len() as i32;
-                let op = OperationBuilder::new("affine.for", self.location)
-                    .add_operands(&operands)
-                    .add_operands(&operands)
-                    .add_attributes(&[
-                        (Identifier::new(self.context, "lowerBoundMap"), self.map_attribute(ivs.len(), lower)?),
-                        (Identifier::new(self.context, "upperBoundMap"), self.map_attribute(ivs.len(), upper)?),
-                        (Identifier::new(self.context, "step"), IntegerAttribute::new(Type::index(self.context), *step).into()),
-                        (
-                            Identifier::new(self.context, "operandSegmentSizes"),
-                            Attribute::parse(self.context, &format!("array<i32: {count}, {count}, 0>")).ok_or("segment sizes")?,
-                        ),
-                    ])
-                    .add_regions([region])
-                    .build()
-                    .map_err(|e| e.to_string())?;
+                let parallel = ivs.is_empty()
+                    && lower.len() == 1
+                    && upper.len() == 1
+                    && self.locals.as_ref().is_some_and(|l| l.parallel_outermost);
+                let op = if parallel {
+                    self.parallel_op(&operands, &lower[0], &upper[0], *step, region)?
+                } else {
+                    self.for_op(ivs.len(), &operands, lower, upper, *step, region)?
+                };
                 block.append_operation(op);
                 Ok(())
             }
@@ -158,6 +187,97 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
         }
     }
 
+    fn for_op(
+        &self,
+        dims: usize,
+        operands: &[Value<'c, '_>],
+        lower: &[Aff],
+        upper: &[Aff],
+        step: i64,
+        region: Region<'c>,
+    ) -> Result<melior::ir::Operation<'c>, String> {
+        let count = operands.len() as i32;
+        OperationBuilder::new("affine.for", self.location)
+            .add_operands(operands)
+            .add_operands(operands)
+            .add_attributes(&[
+                (Identifier::new(self.context, "lowerBoundMap"), self.map_attribute(dims, lower)?),
+                (Identifier::new(self.context, "upperBoundMap"), self.map_attribute(dims, upper)?),
+                (Identifier::new(self.context, "step"), IntegerAttribute::new(Type::index(self.context), step).into()),
+                (
+                    Identifier::new(self.context, "operandSegmentSizes"),
+                    Attribute::parse(self.context, &format!("array<i32: {count}, {count}, 0>")).ok_or("segment sizes")?,
+                ),
+            ])
+            .add_regions([region])
+            .build()
+            .map_err(|e| e.to_string())
+    }
+
+    /// A one-dimensional `affine.parallel` (outermost: no enclosing loops).
+    fn parallel_op(
+        &self,
+        operands: &[Value<'c, '_>],
+        lower: &Aff,
+        upper: &Aff,
+        step: i64,
+        region: Region<'c>,
+    ) -> Result<melior::ir::Operation<'c>, String> {
+        let attribute = |text: &str| Attribute::parse(self.context, text).ok_or_else(|| format!("could not build {text}"));
+        OperationBuilder::new("affine.parallel", self.location)
+            .add_operands(operands)
+            .add_operands(operands)
+            .add_attributes(&[
+                (Identifier::new(self.context, "lowerBoundsMap"), self.map_attribute(0, std::slice::from_ref(lower))?),
+                (Identifier::new(self.context, "lowerBoundsGroups"), attribute("dense<1> : tensor<1xi32>")?),
+                (Identifier::new(self.context, "upperBoundsMap"), self.map_attribute(0, std::slice::from_ref(upper))?),
+                (Identifier::new(self.context, "upperBoundsGroups"), attribute("dense<1> : tensor<1xi32>")?),
+                (Identifier::new(self.context, "steps"), attribute(&format!("[{step}]"))?),
+                (Identifier::new(self.context, "reductions"), attribute("[]")?),
+            ])
+            .add_regions([region])
+            .build()
+            .map_err(|e| e.to_string())
+    }
+
+    /// `memref.alloca_scope { allocas; body }` in `block`.
+    fn emit_scope<'b>(&self, body: &Tree, block: &Block<'c>, ivs: &[Value<'c, 'b>], types: &[Type<'c>]) -> Result<(), String> {
+        let scope_block = Block::new(&[]);
+        let mut values = Vec::new();
+        for ty in types {
+            let alloca = OperationBuilder::new("memref.alloca", self.location)
+                .add_attributes(&[(
+                    Identifier::new(self.context, "operandSegmentSizes"),
+                    Attribute::parse(self.context, "array<i32: 0, 0>").ok_or("segment sizes")?,
+                ), (
+                    Identifier::new(self.context, "alignment"),
+                    IntegerAttribute::new(Type::parse(self.context, "i64").ok_or("i64")?, 64).into(),
+                )])
+                .add_results(&[*ty])
+                .build()
+                .map_err(|e| e.to_string())?;
+            let op = scope_block.append_operation(alloca);
+            let value: Value = op.result(0).map_err(|e| e.to_string())?.into();
+            // SAFETY: the alloca lives in the scope block for the whole tile body.
+            values.push(unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&value)) });
+        }
+        let saved = self.local_values.replace(values);
+        let result = self.emit(body, &scope_block, ivs);
+        self.local_values.replace(saved);
+        result?;
+        scope_block.append_operation(
+            OperationBuilder::new("memref.alloca_scope.return", self.location).build().map_err(|e| e.to_string())?,
+        );
+        let region = Region::new();
+        region.append_block(scope_block);
+        let scope = OperationBuilder::new("memref.alloca_scope", self.location)
+            .add_regions([region])
+            .build()
+            .map_err(|e| e.to_string())?;
+        block.append_operation(scope);
+        Ok(())
+    }
+
     fn set_attribute(&self, dims: usize, conditions: &[Condition]) -> Result<Attribute<'c>, String> {
         let names = |prefix: &str, n: usize| (0..n).map(|k| format!("{prefix}{k}")).collect::<Vec<_>>().join(", ");
         let constraints: Vec<String> = conditions
@@ -185,7 +305,7 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
                 expr => {
                     let apply = OperationBuilder::new("affine.apply", self.location)
                         .add_operands(&self.map_operands(ivs))
-                        .add_attributes(&[(Identifier::new(self.context, "map"), self.map_attribute(ivs.len(), &[expr.clone()])?)])
+                        .add_attributes(&[(Identifier::new(self.context, "map"), self.map_attribute(ivs.len(), std::slice::from_ref(expr))?)])
                         .add_results(&[Type::index(self.context)])
                         .build()
                         .map_err(|e| e.to_string())?;
@@ -226,8 +346,15 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
         if is_named(clone, "affine.store") {
             operands.push(clone.operand(0).map_err(|e| e.to_string())?);
         }
-        // SAFETY: the memref is defined outside the SCoP (or hoisted above it).
-        operands.push(unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&redirect.memref)) });
+        let memref = match &redirect.target {
+            Target::Memref(value) => melior::ir::ValueLike::to_raw(value),
+            Target::Local(k) => {
+                let locals = self.local_values.borrow();
+                melior::ir::ValueLike::to_raw(locals.get(*k).ok_or("local buffer outside its tile")?)
+            }
+        };
+        // SAFETY: the memref is defined before the SCoP or at the start of the tile.
+        operands.push(unsafe { Value::from_raw(memref) });
         operands.extend(self.map_operands(ivs).into_iter().map(|v| unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&v)) }));
         ffi::set_operands(clone, &operands);
         ffi::set_attribute(clone, "map", map);

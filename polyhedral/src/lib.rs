@@ -12,6 +12,7 @@ pub mod aff;
 pub mod ast;
 pub mod codegen;
 pub mod driver;
+pub mod fusion;
 pub mod model;
 pub mod scop;
 

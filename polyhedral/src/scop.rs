@@ -471,6 +471,16 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
         if let Some(depth) = self.ivs.iter().position(|iv| key(*iv) == key(value)) {
             return Ok(Aff::Dim(depth));
         }
+        if let Ok(result) = OperationResult::try_from(value) {
+            let owner = result.owner();
+            if is_named(owner, "affine.apply") {
+                // Folded: the apply's map over its own operands.
+                let map = owner.attribute("map").ok().and_then(ffi::affine_map_of).ok_or_else(|| NotAffine("affine.apply without map".into()))?;
+                let operands: Vec<Value<'c, 'a>> = owner.operands().collect();
+                let results = self.map_results(map, &operands)?;
+                return results.into_iter().next().ok_or_else(|| NotAffine("affine.apply without result".into()));
+            }
+        }
         if defined_inside(value, &self.scop.roots) {
             return Err(NotAffine("index computed inside the loop nest".into()));
         }
@@ -538,7 +548,7 @@ fn defined_inside(value: Value, roots: &[OperationRef]) -> bool {
         }
     };
     while let Some(current) = op {
-        if roots.iter().any(|r| *r == current) {
+        if roots.contains(&current) {
             return true;
         }
         op = current.parent_operation();

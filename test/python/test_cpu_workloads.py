@@ -15,7 +15,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 WORKLOADS = sorted(p.stem for p in (REPO / "examples" / "workloads").glob("*.mlir"))
 
 # Workloads whose reference is named differently.
-REFERENCE = {"matmul_1x1x1": "matmul", "softmax_wide": "softmax", "layernorm_wide": "layernorm"}
+REFERENCE = {"matmul_1x1x1": "matmul", "blur_x_blur_y_odd": "blur_x_blur_y", "softmax_wide": "softmax", "layernorm_wide": "layernorm"}
 
 
 def random_inputs(function, seed=0):

@@ -12,6 +12,7 @@
 mod affine_access;
 pub mod allocs_to_pool;
 pub mod check_cpu_input;
+pub mod fuse;
 pub mod interchange;
 pub mod isl_roundtrip;
 mod report;
@@ -22,6 +23,7 @@ use pb_support::PassInfo;
 
 /// Every transformation pass, alphabetical by argument.
 pub static PASSES: &[&PassInfo] =
-    &[&allocs_to_pool::INFO, &check_cpu_input::INFO, &interchange::INFO,
+    &[&allocs_to_pool::INFO, &check_cpu_input::INFO,
+    &fuse::INFO, &interchange::INFO,
     &isl_roundtrip::INFO,
     &simplify_quant::INFO, &vectorize::INFO];

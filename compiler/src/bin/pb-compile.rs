@@ -23,6 +23,8 @@ USAGE: pb-compile <input.mlir> [options]
   --debug-dir=<dir>     Write the IR after each stage and the optimized LLVM IR into <dir>
   --timing              Print the time of each stage
   --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
+  --no-fuse             No producer-consumer fusion (pb-fuse)
+  --report              Explain fusion and tiling decisions per loop nest (stderr)
   --emit-llvm           Print the optimized LLVM IR to stdout
   -h, --help            This help
 ";
@@ -73,6 +75,8 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
             "timing" => parsed.timing = true,
             "no-vectorize" => parsed.options.vectorize = false,
+            "no-fuse" => parsed.options.fuse = false,
+            "report" => parsed.options.report = true,
             "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
             "emit-llvm" => {
                 parsed.emit_llvm = true;

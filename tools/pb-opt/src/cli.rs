@@ -32,6 +32,10 @@ pub struct Options {
     pub target_overrides: String,
     /// `--pb-no-vectorize`: no vectorization in the named pipeline.
     pub no_vectorize: bool,
+    /// `--pb-no-fuse`: no `pb-fuse` in the named pipeline.
+    pub no_fuse: bool,
+    /// `--pb-report`: the polyhedral passes explain their decisions.
+    pub report: bool,
     pub markdown: bool,
     pub print_target: bool,
     pub help: bool,
@@ -55,6 +59,9 @@ OPTIONS:
   --pb-target=<overrides>        Target description overrides, e.g. 'cores=1 vector-bits=256'
   --pb-print-target              Print the target description and exit
   --pb-no-vectorize              With --pb-pipeline=cpu: leave loops scalar (LLVM may still vectorize)
+  --pb-no-fuse                   With --pb-pipeline=cpu: no producer-consumer fusion (pb-fuse)
+  --pb-report                    With --pb-pipeline=cpu: print per loop nest what was fused or
+                                 tiled, the sizes chosen and the model's reasons (stderr)
   --split-input-file             Process each chunk between '// -----' lines on its own
   --verify-diagnostics           Check diagnostics against expected-error/warning/remark/note
                                  comments instead of printing them
@@ -132,6 +139,8 @@ pub fn parse(args: &[String], registry: Registry) -> Result<Options, String> {
             "pb-target" => options.target_overrides = flag_value(arg, &mut iter, "--pb-target")?,
             "pb-print-target" => switch(&mut options, |o| o.print_target = true)?,
             "pb-no-vectorize" => switch(&mut options, |o| o.no_vectorize = true)?,
+            "pb-no-fuse" => switch(&mut options, |o| o.no_fuse = true)?,
+            "pb-report" => switch(&mut options, |o| o.report = true)?,
             "markdown" => switch(&mut options, |o| o.markdown = true)?,
             "h" | "help" => switch(&mut options, |o| o.help = true)?,
             "version" => switch(&mut options, |o| o.version = true)?,

@@ -73,12 +73,11 @@ fn target(options: &cli::Options) -> Result<pb_support::target::TargetDesc, Stri
 /// Replaces `--pb-pipeline=NAME` by the pipeline text it stands for.
 fn resolve_named_pipeline(mut options: cli::Options) -> Result<cli::Options, String> {
     if let Some(name) = &options.named_pipeline {
-        options.pipeline = pb_pipelines::named_pipeline(
-            name,
-            options.stop_after.as_deref(),
-            target(&options)?,
-            !options.no_vectorize,
-        )?;
+        let mut cpu = pb_pipelines::cpu::CpuOptions::for_target(target(&options)?);
+        cpu.vectorize = !options.no_vectorize;
+        cpu.fuse = !options.no_fuse;
+        cpu.report = options.report;
+        options.pipeline = pb_pipelines::named_pipeline(name, options.stop_after.as_deref(), cpu)?;
     }
     Ok(options)
 }

@@ -1,0 +1,382 @@
+//! Producer-consumer fusion by overlapped tiling (the PolyMage strategy the
+//! spec describes): the consumer — the statements writing the one array a
+//! SCoP leaves behind — is tiled along that array's index; each tile first
+//! recomputes exactly the instances of the producer statements whose values
+//! it reads (halos included, computed by ISL as the image of the tile
+//! through the access relations, transitively through producer chains),
+//! into small tile-local buffers, then runs the consumer on the tile.
+//! Intermediate arrays never exist at full size, tiles are independent (the
+//! outermost tile loop is parallel), and every loop is clipped to the
+//! original domains by ISL, so sizes need not divide.
+//!
+//! This module plans: which arrays are contracted, the extended domains
+//! (`P[t.., x..]`: tile coordinates, then the original counters), the
+//! schedule, the local buffer boxes and the access redirections. The cost
+//! model that picks tile sizes lives with the pass (`pb-fuse`).
+//!
+//! Legality is structural and checked before anything changes:
+//! - contracted arrays are allocated in the function and used only by the
+//!   SCoP's accesses (and deallocations after it);
+//! - producers write only contracted arrays, and read a contracted array they
+//!   write only at the element they write (accumulation);
+//! - consumers write only the output array and read it only where they write;
+//! - nobody else writes an array that is read;
+//! - each nest is perfect with one statement (its loops may be permuted
+//!   inside a tile; the permutation is checked against the dependences).
+
+use crate::aff::Aff;
+use crate::model::{isl_err, IslResult, Model};
+use crate::scop::{Scop, Statement};
+use isl_rs::{Map, Set, UnionMap};
+
+/// What to tile and how.
+#[derive(Clone, Debug)]
+pub struct Tiling {
+    /// Tile size per output dimension (`None`: the whole extent).
+    pub sizes: Vec<Option<i64>>,
+    /// Order of the tile loops, outermost first (output dimension numbers;
+    /// only tiled dimensions).
+    pub order: Vec<usize>,
+}
+
+/// A tile-local buffer replacing a contracted array.
+#[derive(Clone, Debug)]
+pub struct LocalBuffer {
+    pub array: usize,
+    pub shape: Vec<i64>,
+    /// Per dimension: the tile loop (position in `Tiling::order`) the
+    /// buffer's origin moves with and its factor, and the constant offset:
+    /// local index = e - factor * t - offset.
+    pub origin: Vec<(Option<usize>, i64, i64)>,
+}
+
+impl LocalBuffer {
+    pub fn bytes(&self, element_bytes: i64) -> i64 {
+        self.shape.iter().product::<i64>() * element_bytes
+    }
+}
+
+#[derive(Debug)]
+pub struct Groups {
+    pub output: usize,
+    pub producers: Vec<usize>,
+    pub consumers: Vec<usize>,
+    pub contracted: Vec<usize>,
+}
+
+/// Splits the statements into producers of contracted arrays and consumers
+/// of one output, or says why the SCoP does not fit the scheme.
+pub fn classify(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Result<Groups, String> {
+    let written: Vec<usize> = {
+        let mut w: Vec<usize> =
+            scop.statements.iter().flat_map(|s| s.accesses.iter().filter(|a| a.write).map(|a| a.array)).collect();
+        w.sort();
+        w.dedup();
+        w
+    };
+    let contracted: Vec<usize> =
+        written.iter().copied().filter(|a| scop.arrays[*a].local && removable(*a) && scop.arrays[*a].values.len() == 1).collect();
+    let outputs: Vec<usize> = written.iter().copied().filter(|a| !contracted.contains(a)).collect();
+    let [output] = outputs.as_slice() else {
+        return Err(format!("{} arrays outlive the loop nests (fusion needs exactly one)", outputs.len()));
+    };
+    if contracted.is_empty() {
+        return Err("no temporary array to contract".into());
+    }
+    let mut groups = Groups { output: *output, producers: Vec::new(), consumers: Vec::new(), contracted };
+    for (index, s) in scop.statements.iter().enumerate() {
+        if s.accesses.iter().any(|a| !a.exact) {
+            return Err(format!("{} accesses memory through a view", s.name));
+        }
+        let writes: Vec<_> = s.accesses.iter().filter(|a| a.write).collect();
+        let Some(first) = writes.first() else { return Err(format!("{} writes nothing", s.name)) };
+        let is_consumer = first.array == *output;
+        for w in &writes {
+            if (w.array == *output) != is_consumer {
+                return Err(format!("{} writes both the output and a temporary", s.name));
+            }
+        }
+        // Reads of an array this statement writes must be at a written element.
+        for r in s.accesses.iter().filter(|a| !a.write) {
+            let own_write = writes.iter().find(|w| w.array == r.array);
+            if let Some(w) = own_write {
+                if w.indices != r.indices {
+                    return Err(format!("{} reads {} at another element than it writes", s.name, scop.arrays[r.array].name));
+                }
+            } else if r.array == *output {
+                return Err(format!("{} reads the output", s.name));
+            }
+        }
+        if is_consumer {
+            groups.consumers.push(index);
+        } else {
+            groups.producers.push(index);
+        }
+    }
+    // Every nest is perfect with a single statement.
+    for s in &scop.statements {
+        if s.beta.iter().skip(1).any(|b| *b != 0) {
+            return Err(format!("the nest of {} is not perfect", s.name));
+        }
+    }
+    let mut nests: Vec<usize> = scop.statements.iter().map(|s| s.beta[0]).collect();
+    nests.sort();
+    if nests.windows(2).any(|w| w[0] == w[1]) {
+        return Err("a nest holds more than one statement".into());
+    }
+    Ok(groups)
+}
+
+fn dims(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|k| format!("{prefix}{k}")).collect()
+}
+
+struct Texts<'s, 'c, 'a> {
+    scop: &'s Scop<'c, 'a>,
+    params: Vec<String>,
+}
+
+impl Texts<'_, '_, '_> {
+    fn prefix(&self) -> String {
+        format!("[{}] -> ", self.params.join(", "))
+    }
+
+    /// `{ S[i] -> A[f(i)] }` of one access, restricted to the domain.
+    fn access(&self, model: &Model, s: &Statement, indices: &[Aff], array: usize) -> IslResult<Map> {
+        let d = dims("i", s.loops.len());
+        let target: Vec<String> = indices.iter().map(|e| e.to_isl(&d, &self.params)).collect();
+        let text =
+            format!("{}{{ {}[{}] -> {}[{}] }}", self.prefix(), s.name, d.join(", "), self.scop.arrays[array].name, target.join(", "));
+        let domain = Set::read_from_str(&model.ctx, &self.scop.domain(s)).map_err(isl_err)?;
+        Map::read_from_str(&model.ctx, &text).and_then(|m| m.intersect_domain(domain)).map_err(isl_err)
+    }
+}
+
+/// The planned fusion of one SCoP.
+pub struct Plan {
+    /// `{ S[t.., x..] -> [t.., nest, x permuted.., 0..] }` for all statements.
+    pub schedule: UnionMap,
+    pub locals: Vec<LocalBuffer>,
+    /// Tile loop count (the leading arguments of every call).
+    pub tile_dims: usize,
+    /// Redirected accesses: (statement, access position, local buffer, indices
+    /// over the call arguments).
+    pub redirects: Vec<(usize, usize, usize, Vec<Aff>)>,
+    /// Loop order chosen inside the tile, per statement.
+    pub permutations: Vec<Vec<usize>>,
+}
+
+/// Builds the plan for `tiling`. `permutation(s)` proposes the loop order of
+/// statement `s` inside a tile; it is kept only if the dependences allow it.
+pub fn plan(
+    scop: &Scop,
+    model: &Model,
+    groups: &Groups,
+    tiling: &Tiling,
+    permutation: &dyn Fn(&Statement) -> Vec<usize>,
+) -> IslResult<Plan> {
+    let texts = Texts { scop, params: scop.param_names() };
+    let ctx = &model.ctx;
+    let output = &scop.arrays[groups.output];
+    let rank = output.shape.len();
+    let n_tiles = tiling.order.len();
+    let t = dims("t", n_tiles);
+    let tile_space = format!("T[{}]", t.join(", "));
+
+    // Instances of each statement per tile: `T[t] -> S[x]`.
+    let mut instances: Vec<Option<Map>> = (0..scop.statements.len()).map(|_| None).collect();
+    for &c in &groups.consumers {
+        let s = &scop.statements[c];
+        let write = s.accesses.iter().find(|a| a.write).ok_or("consumer without write")?;
+        let d = dims("i", s.loops.len());
+        let mut constraints = Vec::new();
+        for (position, &dim) in tiling.order.iter().enumerate() {
+            let index = write.indices[dim].to_isl(&d, &texts.params);
+            let size = tiling.sizes[dim].ok_or("an untiled dimension in the tile order")?;
+            constraints.push(format!("{} = floor(({index})/{size})", t[position]));
+        }
+        let text = format!(
+            "{}{{ {}[{}] -> {tile_space} : {} }}",
+            texts.prefix(),
+            s.name,
+            d.join(", "),
+            constraints.join(" and ")
+        );
+        let domain = Set::read_from_str(ctx, &scop.domain(s)).map_err(isl_err)?;
+        let map = Map::read_from_str(ctx, &text).and_then(|m| m.intersect_domain(domain)).and_then(|m| m.reverse()).map_err(isl_err)?;
+        instances[c] = Some(map);
+    }
+    let _ = rank;
+
+    // Elements of each contracted array touched per tile: `T[t] -> A[e]`.
+    let mut touched: Vec<Option<Map>> = (0..scop.arrays.len()).map(|_| None).collect();
+    let add_reads = |touched: &mut Vec<Option<Map>>, index: usize, inst: &Map| -> IslResult<()> {
+        let s = &scop.statements[index];
+        for a in &s.accesses {
+            if !groups.contracted.contains(&a.array) {
+                continue;
+            }
+            let access = texts.access(model, s, &a.indices, a.array)?;
+            let elements = inst.copy().and_then(|i| i.apply_range(access)).map_err(isl_err)?;
+            touched[a.array] = Some(match touched[a.array].take() {
+                Some(previous) => previous.union(elements).map_err(isl_err)?,
+                None => elements,
+            });
+        }
+        Ok(())
+    };
+    for &c in &groups.consumers {
+        let inst = instances[c].as_ref().ok_or("consumer instances")?.copy().map_err(isl_err)?;
+        add_reads(&mut touched, c, &inst)?;
+    }
+    // Producers, last first: the instances writing an element some later
+    // instance of the tile touches.
+    let mut producers = groups.producers.clone();
+    producers.sort_by_key(|p| std::cmp::Reverse(scop.statements[*p].beta[0]));
+    for &p in &producers {
+        let s = &scop.statements[p];
+        let mut needed: Option<Map> = None;
+        for w in s.accesses.iter().filter(|a| a.write) {
+            let Some(elements) = touched[w.array].as_ref() else { continue };
+            let access = texts.access(model, s, &w.indices, w.array)?;
+            let inst = elements.copy().and_then(|e| e.apply_range(access.reverse()?)).map_err(isl_err)?;
+            needed = Some(match needed {
+                Some(previous) => previous.union(inst).map_err(isl_err)?,
+                None => inst,
+            });
+        }
+        let needed = match needed {
+            Some(n) => n.coalesce().map_err(isl_err)?,
+            None => return Err(format!("{} computes values no tile uses", s.name)),
+        };
+        add_reads(&mut touched, p, &needed)?;
+        instances[p] = Some(needed);
+    }
+
+    // Local buffer boxes.
+    let mut locals = Vec::new();
+    for &array in &groups.contracted {
+        let Some(elements) = touched[array].as_ref() else { continue };
+        locals.push(local_box(ctx, &texts, scop, array, elements, tiling, &t)?);
+    }
+
+    // Extended domains and the schedule.
+    let depth = scop.statements.iter().map(|s| s.loops.len()).max().unwrap_or(0);
+    let mut schedule: Option<UnionMap> = None;
+    let mut permutations = Vec::new();
+    for (index, s) in scop.statements.iter().enumerate() {
+        let inst = instances[index].as_ref().ok_or_else(|| format!("{} is neither producer nor consumer", s.name))?;
+        let domain: Set = inst.copy().and_then(|m| m.wrap()).and_then(|w| w.flatten()).and_then(|f| f.set_tuple_name(&s.name)).map_err(isl_err)?;
+        let mut order = permutation(s);
+        if !permutation_is_legal(model, scop, s, &order)? {
+            order = (0..s.loops.len()).collect();
+        }
+        let x = dims("i", s.loops.len());
+        let mut time: Vec<String> = t.clone();
+        time.push(s.beta[0].to_string());
+        time.extend(order.iter().map(|k| x[*k].clone()));
+        time.extend((s.loops.len()..depth).map(|_| "0".to_string()));
+        let all: Vec<String> = t.iter().chain(x.iter()).cloned().collect();
+        let text = format!("{}{{ {}[{}] -> [{}] }}", texts.prefix(), s.name, all.join(", "), time.join(", "));
+        let map = Map::read_from_str(ctx, &text).and_then(|m| m.intersect_domain(domain)).map_err(isl_err)?;
+        let map = UnionMap::from_map(map).map_err(isl_err)?;
+        schedule = Some(match schedule {
+            Some(previous) => previous.union(map).map_err(isl_err)?,
+            None => map,
+        });
+        permutations.push(order);
+    }
+
+    // Accesses to contracted arrays go to the local buffers.
+    let mut redirects = Vec::new();
+    for (index, s) in scop.statements.iter().enumerate() {
+        for (position, a) in s.accesses.iter().enumerate() {
+            let Some(local) = locals.iter().position(|l| l.array == a.array) else { continue };
+            let buffer = &locals[local];
+            let shifted: Vec<Aff> = (0..s.loops.len()).map(|k| Aff::Dim(n_tiles + k)).collect();
+            let indices = a
+                .indices
+                .iter()
+                .zip(&buffer.origin)
+                .map(|(e, (tile, factor, offset))| {
+                    let mut local_index = e.substitute(&shifted).plus(Aff::Const(-offset));
+                    if let Some(tile) = tile {
+                        local_index = local_index.minus(Aff::Dim(*tile).scale(*factor));
+                    }
+                    local_index
+                })
+                .collect();
+            redirects.push((index, position, local, indices));
+        }
+    }
+    Ok(Plan { schedule: schedule.ok_or("empty SCoP")?, locals, tile_dims: n_tiles, redirects, permutations })
+}
+
+/// The smallest box holding the tile's elements of `array`, each dimension
+/// anchored to the tile loop it moves with (when one bounds it best).
+fn local_box(
+    ctx: &isl_rs::Context,
+    texts: &Texts,
+    scop: &Scop,
+    array: usize,
+    elements: &Map,
+    tiling: &Tiling,
+    t: &[String],
+) -> IslResult<LocalBuffer> {
+    let info = &scop.arrays[array];
+    let e = dims("e", info.shape.len());
+    let wrapped = format!("[T[{}] -> {}[{}]]", t.join(", "), info.name, e.join(", "));
+    let range = |expr: String| -> IslResult<Option<(i64, i64)>> {
+        let text = format!("{}{{ {wrapped} -> [{expr}] }}", texts.prefix());
+        let offsets = elements
+            .copy()
+            .and_then(|m| m.wrap())
+            .and_then(|w| w.apply(Map::read_from_str(ctx, &text)?))
+            .map_err(isl_err)?;
+        // Parameters would make the box symbolic: treat as unbounded.
+        let offsets = offsets.project_out_all_params().map_err(isl_err)?;
+        if !offsets.is_bounded().map_err(isl_err)? || offsets.is_empty().map_err(isl_err)? {
+            return Ok(None);
+        }
+        let low = offsets.copy().and_then(|o| o.dim_min_val(0)).and_then(|v| v.get_num_si()).map_err(isl_err)?;
+        let high = offsets.dim_max_val(0).and_then(|v| v.get_num_si()).map_err(isl_err)?;
+        Ok(Some((low, high)))
+    };
+    let mut shape = Vec::new();
+    let mut origin = Vec::new();
+    for name in &e {
+        let mut best: Option<(Option<usize>, i64, i64, i64)> =
+            range(name.clone())?.map(|(low, high)| (None, 0, low, high - low + 1));
+        for (position, &dim) in tiling.order.iter().enumerate() {
+            let Some(size) = tiling.sizes[dim] else { continue };
+            if let Some((low, high)) = range(format!("{name} - {size} * {}", t[position]))? {
+                if best.as_ref().is_none_or(|b| high - low + 1 < b.3) {
+                    best = Some((Some(position), size, low, high - low + 1));
+                }
+            }
+        }
+        let (tile, factor, offset, extent) = best.ok_or_else(|| format!("unbounded tile footprint of {}", info.name))?;
+        shape.push(extent);
+        origin.push((tile, factor, offset));
+    }
+    Ok(LocalBuffer { array, shape, origin })
+}
+
+/// Does running statement `s`'s loops in `order` keep every dependence
+/// between two of its own instances forward?
+fn permutation_is_legal(model: &Model, scop: &Scop, s: &Statement, order: &[usize]) -> IslResult<bool> {
+    if order.iter().enumerate().all(|(k, o)| k == *o) {
+        return Ok(true);
+    }
+    let x = dims("i", s.loops.len());
+    let permuted: Vec<String> = order.iter().map(|k| x[*k].clone()).collect();
+    let text = format!("[{}] -> {{ {}[{}] -> [{}] }}", scop.param_names().join(", "), s.name, x.join(", "), permuted.join(", "));
+    let schedule = model.union_map(&text)?;
+    let domain = isl_rs::UnionSet::read_from_str(&model.ctx, &scop.domain(s)).map_err(isl_err)?;
+    let own = model
+        .dependences()?
+        .intersect_domain_union_set(domain.copy().map_err(isl_err)?)
+        .and_then(|d| d.intersect_range_union_set(domain))
+        .map_err(isl_err)?;
+    model.respects(&own, &schedule)
+}

@@ -1,0 +1,297 @@
+//! `pb-fuse`: fuse a chain of loop nests producing temporaries into the
+//! nest that consumes them, by overlapped tiling with recomputation — the
+//! image-pipeline fusion of the spec (blur-x into blur-y, the stages of
+//! unsharp mask and Harris corner, time steps of a stencil) and tail fusion
+//! of elementwise consumers into the contraction feeding them.
+//!
+//! The consumer (the statements writing the one array that outlives the
+//! SCoP) is tiled along that array's rows; each tile recomputes the parts of
+//! the temporaries it reads, halos included, in small tile-local buffers
+//! (`memref.alloca` in a `memref.alloca_scope`), so the full-size
+//! temporaries disappear. Row tiles are independent and the tile loop is
+//! emitted as `affine.parallel`. Inside a tile, each nest's contiguous loop
+//! (the one moving the last index of its write) is put innermost when the
+//! dependences allow it, so `pb-vectorize` applies. Planning, footprints
+//! and legality come from `pb_polyhedral::fusion` (ISL).
+//!
+//! The model (no search, no timing): the last dimension is not tiled (whole
+//! rows: unit-stride streams, constant-bound vector loops); leading
+//! dimensions (batch, channels) get tiles of 1; the row tile `B` is the
+//! smallest power of two whose recomputation (tiles x local footprint /
+//! array size - 1) is at most 1/8, among those whose local buffers fit half
+//! the per-core L2 and that give every core a tile. If none recomputes less
+//! than 1/2, the nests are left alone. `report=true` prints the decision.
+//!
+//! It refuses (and leaves the nests as they are) when the SCoP has more
+//! than one live-out array, a temporary is read outside it or through a
+//! view, a statement reads the array it writes at another element, or a
+//! nest holds more than one statement.
+
+use crate::report;
+use melior::{
+    ir::{operation::OperationLike, r#type::{MemRefType, ShapedTypeLike}, OperationRef, Type, Value, ValueLike},
+    Context,
+};
+use pb_polyhedral::{
+    codegen::{Codegen, Locals, Redirect, Redirects, Target},
+    driver,
+    fusion::{self, Groups, Plan, Tiling},
+    scop::Statement,
+    Model, Scop,
+};
+use pb_support::{ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::target::TargetDesc;
+
+static ID: PassId = PassId::new();
+
+pub static INFO: PassInfo = PassInfo {
+    argument: "pb-fuse",
+    summary: "Fuse producer nests into their consumer by overlapped tiling with tile-local temporaries",
+    description: "For each SCoP with one live-out array and temporaries used only inside it, tiles \
+the consumer along the output rows, recomputes the needed parts of the temporaries per tile (halos \
+included) in tile-local buffers and runs the row tiles in parallel. Tile size from a model of \
+recomputation and per-core cache capacity. Refuses multiple live-outs, escaping temporaries, \
+views and in-place stencils.",
+    anchor: "func.func",
+    options: &[
+        PassOption { name: "cores", kind: OptionKind::UInt, default: "0", help: "Cores to share tiles among (0: the host's)" },
+        PassOption {
+            name: "cache-bytes",
+            kind: OptionKind::UInt,
+            default: "0",
+            help: "Per-core cache the tile's local buffers should fit in (0: half the host's L2)",
+        },
+        PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
+    ],
+    id: &ID,
+    create,
+};
+
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    let host = TargetDesc::host();
+    let cores = match options.uint("cores") {
+        0 => host.cores.max(1) as i64,
+        n => n as i64,
+    };
+    let budget = match options.uint("cache-bytes") {
+        0 => host.cache_bytes(2).map(|b| b / 2).unwrap_or(512 * 1024) as i64,
+        n => n as i64,
+    };
+    Box::new(Fuse { cores, budget, report: options.bool("report") })
+}
+
+#[derive(Clone)]
+struct Fuse {
+    cores: i64,
+    budget: i64,
+    report: bool,
+}
+
+/// Recomputation accepted without looking further, and the most ever accepted.
+const GOOD_RECOMPUTE: f64 = 0.125;
+const MAX_RECOMPUTE: f64 = 0.5;
+/// Local buffers live on the stack of a worker thread.
+const MAX_LOCAL_BYTES: i64 = 2 << 20;
+
+impl RustPass for Fuse {
+    fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        for run in driver::function_runs(func) {
+            let outcome = ffi::with_context(func, |context| self.fuse_run(context, &run));
+            match outcome {
+                Ok(message) | Err(Refusal::Left(message)) => {
+                    if self.report {
+                        report::note(run[0], INFO.argument, &message);
+                    }
+                }
+                Err(Refusal::Failed(message)) => {
+                    ffi::emit_error(run[0].location(), &message);
+                    return Err(PassFailed);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+enum Refusal {
+    /// Nothing changed; the reason.
+    Left(String),
+    /// The IR may be damaged (code generation failed half-way): an error.
+    Failed(String),
+}
+
+impl From<String> for Refusal {
+    fn from(message: String) -> Self {
+        Refusal::Left(format!("not fused: {message}"))
+    }
+}
+
+struct Choice {
+    size: i64,
+    recompute: f64,
+    footprint: i64,
+    tiles: i64,
+}
+
+impl Fuse {
+    fn fuse_run<'c>(&self, context: &'c Context, run: &[OperationRef<'c, '_>]) -> Result<String, Refusal> {
+        let scop = Scop::extract(run).map_err(|e| Refusal::from(e.to_string()))?;
+        let model = Model::new(&scop)?;
+        let groups = fusion::classify(&scop, &|array| only_used_by(&scop, array))?;
+        let output = &scop.arrays[groups.output];
+        let rank = output.shape.len();
+        if rank < 2 || output.shape.iter().any(|n| *n <= 0) {
+            return Err(Refusal::from("the output is not a statically shaped array of rank 2 or more".to_string()));
+        }
+        let rows = output.shape[rank - 2];
+        let leading: i64 = output.shape[..rank - 2].iter().product();
+        let permutation = |s: &Statement| contiguous_last(s);
+        let tiling_for = |size: i64| Tiling {
+            sizes: (0..rank).map(|d| if d + 2 < rank { Some(1) } else if d + 2 == rank { Some(size) } else { None }).collect(),
+            order: std::iter::once(rank - 2).chain(0..rank - 2).collect(),
+        };
+        let mut choices = Vec::new();
+        let mut size = 4;
+        while size < rows * 2 {
+            let plan = fusion::plan(&scop, &model, &groups, &tiling_for(size), &permutation)?;
+            let tiles = (rows + size - 1) / size * leading;
+            let footprint: i64 = plan.locals.iter().map(|l| l.bytes(scop.arrays[l.array].element_bytes)).sum();
+            let recompute = plan
+                .locals
+                .iter()
+                .map(|l| {
+                    let array: i64 = scop.arrays[l.array].shape.iter().product();
+                    let local: i64 = l.shape.iter().product();
+                    (tiles * local) as f64 / array.max(1) as f64 - 1.0
+                })
+                .fold(0.0, f64::max);
+            choices.push(Choice { size, recompute, footprint, tiles });
+            if size >= rows {
+                break;
+            }
+            size *= 2;
+        }
+        let fits = |c: &&Choice| c.footprint <= self.budget && (rows + c.size - 1) / c.size >= self.cores.min(rows);
+        let chosen = choices
+            .iter()
+            .filter(fits)
+            .find(|c| c.recompute <= GOOD_RECOMPUTE)
+            .or_else(|| choices.iter().filter(fits).min_by(|a, b| a.recompute.total_cmp(&b.recompute)))
+            .or_else(|| choices.iter().filter(|c| c.footprint <= MAX_LOCAL_BYTES).min_by_key(|c| c.footprint));
+        let Some(chosen) = chosen else {
+            return Err(Refusal::from("tile-local buffers would not fit on a thread's stack".to_string()));
+        };
+        if chosen.recompute > MAX_RECOMPUTE {
+            return Err(Refusal::from(format!(
+                "recomputation would be {:.0}% at the best row tile ({})",
+                chosen.recompute * 100.0,
+                chosen.size
+            )));
+        }
+        let plan = fusion::plan(&scop, &model, &groups, &tiling_for(chosen.size), &permutation)?;
+        let message = describe(&scop, &groups, &plan, chosen, self.budget);
+        // The outermost generated loop is a tile loop when some tile loop
+        // has more than one iteration (ISL drops single-valued ones).
+        let parallel = chosen.tiles > 1;
+        self.apply(context, &scop, &model, &groups, &plan, parallel).map_err(Refusal::Failed)?;
+        Ok(message)
+    }
+
+    fn apply<'c, 'a>(
+        &self,
+        context: &'c Context,
+        scop: &Scop<'c, 'a>,
+        model: &Model,
+        groups: &Groups,
+        plan: &Plan,
+        parallel: bool,
+    ) -> Result<(), String> {
+        let mut redirects = Redirects::new();
+        for (statement, position, local, indices) in &plan.redirects {
+            let op = scop.statements[*statement].accesses[*position].op;
+            redirects.insert(pb_polyhedral::codegen::op_id(op), Redirect { target: Target::Local(*local), indices: indices.clone() });
+        }
+        let mut types = Vec::new();
+        for local in &plan.locals {
+            let element = MemRefType::try_from(scop.arrays[local.array].values[0].r#type()).map_err(|e| e.to_string())?.element();
+            types.push(Type::from(MemRefType::new(element, &local.shape, None, None)));
+        }
+        let params = format!("[{}] -> {{ : }}", scop.param_names().join(", "));
+        let tree = pb_polyhedral::ast::generate(&model.ctx, &params, &plan.schedule)?;
+        let mut codegen = Codegen::new(context, scop, &redirects);
+        codegen.locals = Some(Locals { types, parallel_outermost: parallel });
+        codegen.replace_scop(&tree)?;
+        // The contracted arrays are now unused: drop them (and their deallocations).
+        for &array in &groups.contracted {
+            let value = scop.arrays[array].values[0];
+            for user in ffi::users(value) {
+                ffi::erase(user);
+            }
+            if let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+                ffi::erase(result.owner());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Is the local array of `array` used only by accesses inside the SCoP and
+/// deallocations?
+fn only_used_by(scop: &Scop, array: usize) -> bool {
+    let accesses: Vec<OperationRef> = scop.statements.iter().flat_map(|s| s.accesses.iter().map(|a| a.op)).collect();
+    scop.arrays[array].values.iter().all(|value: &Value| {
+        ffi::users(*value).iter().all(|user| is_named(*user, "memref.dealloc") || accesses.contains(user))
+    })
+}
+
+/// Loop order putting last the loop that moves only the last index of the
+/// statement's write (its contiguous dimension), others in place.
+fn contiguous_last(s: &Statement) -> Vec<usize> {
+    let depth = s.loops.len();
+    let identity: Vec<usize> = (0..depth).collect();
+    let Some(write) = s.accesses.iter().find(|a| a.write) else { return identity };
+    let Some((last, others)) = write.indices.split_last() else { return identity };
+    let candidate = (0..depth).rev().find(|k| {
+        matches!(last, pb_polyhedral::Aff::Dim(d) if d == k)
+            || (last.uses_dim(*k) && last.substitute(&unit(depth, *k)).constant().is_some())
+    });
+    match candidate {
+        Some(k) if !others.iter().any(|e| e.uses_dim(k)) => {
+            let mut order: Vec<usize> = (0..depth).filter(|d| *d != k).collect();
+            order.push(k);
+            order
+        }
+        _ => identity,
+    }
+}
+
+/// Dims replaced by zero except `k` by itself: `last.substitute` is then
+/// constant only if `last` uses no other dim.
+fn unit(depth: usize, k: usize) -> Vec<pb_polyhedral::Aff> {
+    (0..depth).map(|d| if d == k { pb_polyhedral::Aff::Const(0) } else { pb_polyhedral::Aff::Dim(d) }).collect()
+}
+
+fn describe(scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, budget: i64) -> String {
+    let names = |list: &[usize]| list.iter().map(|s| scop.statements[*s].name.clone()).collect::<Vec<_>>().join(",");
+    let locals: Vec<String> = plan
+        .locals
+        .iter()
+        .map(|l| {
+            let shape: Vec<String> = l.shape.iter().map(|n| n.to_string()).collect();
+            format!("{}[{}]", scop.arrays[l.array].name, shape.join("x"))
+        })
+        .collect();
+    format!(
+        "fused producers {} into consumers {} of {}: row tile {} ({} parallel tiles), tile-local {} = {} KiB \
+(budget {} KiB), recomputation {:.1}%",
+        names(&groups.producers),
+        names(&groups.consumers),
+        scop.arrays[groups.output].name,
+        chosen.size,
+        chosen.tiles,
+        locals.join(" "),
+        chosen.footprint / 1024,
+        budget / 1024,
+        chosen.recompute * 100.0
+    )
+}
