@@ -127,6 +127,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // accesses of the underlying buffer, so that loop passes see
                 // every access to a buffer under one name.
                 "affine-fold-memref-alias-ops".into(),
+                // Folding reshapes leaves affine.linearize_index /
+                // delinearize_index in the indices; as affine.apply they are
+                // part of the access maps the polyhedral passes read.
+                "func.func(affine-expand-index-ops-as-affine)".into(),
             ];
             if options.fuse {
                 let cache = options.target.cache_bytes(2).map_or(0, |b| b / 2);

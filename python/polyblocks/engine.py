@@ -11,6 +11,7 @@ import os
 import pathlib
 import re
 import subprocess
+import sys
 import tempfile
 
 from .runtime import Library
@@ -71,7 +72,12 @@ def build_library(
     args = ["-o", str(folder / f"lib{name}.so"), "--timing", *(extra_args or [])]
     if debug_dir is not None:
         args.append(f"--debug-dir={debug_dir}")
-    return parse_timings(run_engine(source, args))
+    stderr = run_engine(source, args)
+    if "--report" in args:
+        for line in stderr.splitlines():
+            if "note: [pb-" in line:
+                print(f"polyblocks: {line}", file=sys.stderr)
+    return parse_timings(stderr)
 
 
 def compile_mlir(

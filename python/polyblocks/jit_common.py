@@ -23,7 +23,9 @@ def build_cached(key: str, make_text, options, what: str = "graph") -> Library:
         timings["import"] = (time.perf_counter() - started) * 1e3
         timings.update(engine.build_library(folder, text, "module", options.engine_args(), debug_dir))
 
-    folder, hit = cache.lookup_or_build(key, build, use_cache=bool(options.get("cache")))
+    # A report explains a compilation: compile even when the cache has it.
+    use_cache = bool(options.get("cache")) and not options.get("report")
+    folder, hit = cache.lookup_or_build(key, build, use_cache=use_cache)
     if options.debug:
         where = "disk cache hit" if hit else ", ".join(f"{k} {v:.1f} ms" for k, v in timings.items())
         print(f"polyblocks: compiled {what} {key[:12]} ({where}); IR dumps in {debug_dir}")

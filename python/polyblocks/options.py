@@ -23,7 +23,7 @@ VALID_OPTIONS = {
     "aot_name": ("AOT: base name of the .o/.h/.json files", None),
     "aot_dir": ("AOT: folder for the AOT files (default: current folder)", "."),
     "user_memory": ("AOT: generated code takes a trailing memory pool and allocates nothing", False),
-    "report": ("print the engine's per-loop-nest decisions (polyhedral passes)", False),
+    "report": ("print per loop nest what was fused or tiled, the sizes chosen and why (compiles even on a cache hit)", False),
 }
 
 TARGETS = ("cpu", "nvgpu", "amdgpu")
@@ -55,6 +55,8 @@ class CompileOptions:
         args = [f"-O{int(self.get('opt_level'))}"]
         if not self.get("vectorize"):
             args.append("--no-vectorize")
+        if self.get("report"):
+            args.append("--report")
         return args
 
     def cache_key(self) -> str:

@@ -55,6 +55,15 @@ def test_spec_blur_x_blur_y(height, width):
     check(compiled, blur, torch.rand(3, height, width))
 
 
+def test_report_explains_fusion(capfd):
+    blur = make_blur(131, 127)
+    compiled = polyblocks_jit_torch(compile_options={"report": True})(blur)
+    check(compiled, blur, torch.rand(3, 131, 127))
+    err = capfd.readouterr().err
+    assert "[pb-fuse] fused producers" in err, err
+    assert "row tile" in err and "recomputation" in err, err
+
+
 class ConvBiasRelu(torch.nn.Module):
     def __init__(self):
         super().__init__()
