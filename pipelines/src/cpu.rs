@@ -152,6 +152,17 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "canonicalize".into(),
             ]);
             if options.vectorize && lanes > 1 {
+                let target = &options.target;
+                passes.push(format!(
+                    "func.func(pb-register-tile{{width={lanes} registers={} l1-bytes={} l2-bytes={} cores={} report={}}})",
+                    if target.vector_bits >= 512 { 32 } else { 16 },
+                    target.cache_bytes(1).unwrap_or(32 * 1024),
+                    target.cache_bytes(2).unwrap_or(1024 * 1024),
+                    target.cores.max(1),
+                    options.report
+                ));
+            }
+            if options.vectorize && lanes > 1 {
                 // Contractions arrive with the reduction loop innermost; put
                 // a loop with contiguous accesses there instead.
                 passes.push(format!("func.func(pb-interchange{{min-trip={lanes}}})"));

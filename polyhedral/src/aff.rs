@@ -75,6 +75,28 @@ impl Aff {
         })
     }
 
+    /// The coefficient of `Dim(k)` when the expression is linear in it (`k`
+    /// not under a division or modulo); `None` otherwise.
+    pub fn coefficient(&self, k: usize) -> Option<i64> {
+        match self {
+            Aff::Dim(d) => Some(i64::from(*d == k)),
+            Aff::Sym(_) | Aff::Const(_) => Some(0),
+            Aff::Add(a, b) => Some(a.coefficient(k)? + b.coefficient(k)?),
+            Aff::Mul(c, a) => Some(c * a.coefficient(k)?),
+            Aff::FloorDiv(a, _) | Aff::CeilDiv(a, _) | Aff::Mod(a, _) => (!a.uses_dim(k)).then_some(0),
+        }
+    }
+
+    /// Does the expression use any `Sym`?
+    pub fn uses_symbols(&self) -> bool {
+        match self {
+            Aff::Sym(_) => true,
+            Aff::Dim(_) | Aff::Const(_) => false,
+            Aff::Add(a, b) => a.uses_symbols() || b.uses_symbols(),
+            Aff::Mul(_, a) | Aff::FloorDiv(a, _) | Aff::CeilDiv(a, _) | Aff::Mod(a, _) => a.uses_symbols(),
+        }
+    }
+
     /// Does the expression use `Dim(k)`?
     pub fn uses_dim(&self, k: usize) -> bool {
         match self {
@@ -109,6 +131,14 @@ impl Aff {
     pub fn to_mlir(&self) -> String {
         let mut out = String::new();
         self.write(&mut out, &|k| format!("d{k}"), &|p| format!("s{p}"), Syntax::Mlir);
+        out
+    }
+
+    /// MLIR affine syntax with the given names for dims and symbols (e.g.
+    /// SSA values, for the custom syntax of `affine.load %m[%i + 1]`).
+    pub fn to_mlir_named(&self, dims: &[String], syms: &[String]) -> String {
+        let mut out = String::new();
+        self.write(&mut out, &|k| dims[k].clone(), &|p| syms[p].clone(), Syntax::Mlir);
         out
     }
 

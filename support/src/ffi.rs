@@ -297,3 +297,11 @@ pub fn users<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Vec<OperationRef<'c, '
     }
     users
 }
+
+/// Replaces every use of `old` by `new`.
+pub fn replace_all_uses(old: melior::ir::Value, new: melior::ir::Value) {
+    use melior::ir::ValueLike;
+    // SAFETY: both values are alive in the same context and of the same type
+    // (checked by the verifier afterwards).
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
+}

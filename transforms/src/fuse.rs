@@ -90,6 +90,9 @@ struct Fuse {
 /// Recomputation accepted without looking further, and the most ever accepted.
 const GOOD_RECOMPUTE: f64 = 0.125;
 const MAX_RECOMPUTE: f64 = 0.5;
+/// Producers with longer reductions are contractions: register tiling them
+/// whole beats recomputing them per tile.
+const MAX_FUSED_REDUCTION: i64 = 64;
 /// Local buffers live on the stack of a worker thread.
 const MAX_LOCAL_BYTES: i64 = 2 << 20;
 
@@ -138,6 +141,13 @@ impl Fuse {
         let scop = Scop::extract(run).map_err(|e| Refusal::from(e.to_string()))?;
         let model = Model::new(&scop)?;
         let groups = fusion::classify(&scop, &|array| only_used_by(&scop, array))?;
+        if let Some(p) = groups.producers.iter().find(|p| reduction_trips(&scop.statements[**p]) > MAX_FUSED_REDUCTION) {
+            return Err(Refusal::from(format!(
+                "producer {} is a contraction (reductions of more than {MAX_FUSED_REDUCTION} steps): \
+left whole for pb-register-tile",
+                scop.statements[*p].name
+            )));
+        }
         let output = &scop.arrays[groups.output];
         let rank = output.shape.len();
         if rank < 2 || output.shape.iter().any(|n| *n <= 0) {
@@ -233,6 +243,24 @@ impl Fuse {
         }
         Ok(())
     }
+}
+
+/// Iterations of the loops that do not move the statement's write (its
+/// reduction), `i64::MAX` when not constant.
+fn reduction_trips(s: &Statement) -> i64 {
+    let Some(write) = s.accesses.iter().find(|a| a.write) else { return 0 };
+    let mut trips: i64 = 1;
+    for (d, bounds) in s.bounds.iter().enumerate() {
+        if write.indices.iter().any(|e| e.uses_dim(d)) {
+            continue;
+        }
+        let trip = match (bounds.lower.as_slice(), bounds.upper.as_slice()) {
+            ([l], [u]) => l.constant().zip(u.constant()).map(|(l, u)| u - l),
+            _ => None,
+        };
+        trips = trips.saturating_mul(trip.unwrap_or(i64::MAX));
+    }
+    trips
 }
 
 /// Is the local array of `array` used only by accesses inside the SCoP and

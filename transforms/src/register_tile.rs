@@ -1,0 +1,428 @@
+//! `pb-register-tile`: register-blocked, cache-tiled code for contractions
+//! (`C[..i..j] += A[..i..k..] * B[..k..j]`: matmul, batch matmul,
+//! convolutions), the job BLAS micro-kernels do, generated here.
+//!
+//! For a perfect nest whose single statement is that multiply-accumulate
+//! (f32), the loops get roles from the accesses: `j` moves the last index of
+//! the accumulator `C` with unit stride (vectors of `width` lanes); `B` is
+//! contiguous in `j`; `A` does not depend on `j` (broadcast); `i` is a
+//! dimension of `C` that `B` does not depend on (so a `B` vector is reused
+//! for `MR` rows); the dimensions not in `C` are reductions `k`. The output
+//! is, for the full `MR x NR` tiles:
+//!
+//! ```text
+//! for outer dims; for ib (MC rows); for kb (KC of k0); for jr (NR cols); for ir (MR rows):
+//!   acc[MR][NV] = C tile (vector loads)
+//!   for k0 in kb..kb+KC, k1.., ...  (iter_args: the accumulators stay in registers)
+//!     b[v] = B vectors; a = broadcast A[ir + r]; acc[r][v] = fma(a, b[v], acc[r][v])
+//!   C tile = acc
+//! ```
+//! plus the original nest restricted to the rows and columns that do not
+//! fill a tile (left to `pb-interchange`/`pb-vectorize`).
+//!
+//! The model (from the target description, no search): `NV = min(R / 8, N /
+//! width)` vectors per row and `MR = min(3R / 4 / NV, 12)` rows keep `MR*NV`
+//! accumulators, `NV` `B` vectors and a broadcast within the `R` vector
+//! registers (32 on AVX-512: 6 x 4 vectors); `KC` makes the `B` micro-panel (`KC x NR`, times the
+//! inner reduction trips) fill about 2/3 of L1; `MC` splits the rows into
+//! about two blocks per core (parallel work) while the `A` block stays within
+//! half of L2.
+//!
+//! Legality: each `C` element keeps its reduction updates in their original
+//! order (`k` loops stay in order inside a tile); only the order between
+//! different `C` elements changes, which no dependence constrains when `C` is
+//! read only at the element being written and `A`, `B` are not written. The
+//! `fma` contracts `a * b + c` with one rounding (as BLAS does); results
+//! differ from the two-rounding loop within float tolerance.
+
+use crate::affine_access::constant_map;
+use crate::report;
+use melior::{
+    ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike, Value, ValueLike},
+    Context,
+};
+use pb_polyhedral::{scop::Statement, Aff, Scop};
+use pb_support::{ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+
+static ID: PassId = PassId::new();
+
+pub static INFO: PassInfo = PassInfo {
+    argument: "pb-register-tile",
+    summary: "Register-blocked, cache-tiled micro-kernels for f32 contractions (matmul, batch matmul, convolution)",
+    description: "Rewrites perfect nests computing C[..i..j] += A[..i..k] * B[..k..j] (f32) into cache \
+tiles (MC rows x KC reductions) of register tiles (MR rows x NV vectors) whose accumulators are \
+loop-carried vector values updated by vector.fma, plus remainder nests for rows and columns that do \
+not fill a tile. Sizes come from the vector width and cache sizes. Refuses other statements, \
+accumulators read elsewhere, written operands.",
+    anchor: "func.func",
+    options: &[
+        PassOption { name: "width", kind: OptionKind::UInt, default: "16", help: "f32 lanes of a vector register" },
+        PassOption { name: "registers", kind: OptionKind::UInt, default: "32", help: "Vector registers (32 on AVX-512, 16 on AVX2)" },
+        PassOption { name: "l1-bytes", kind: OptionKind::UInt, default: "49152", help: "L1 data cache per core" },
+        PassOption { name: "l2-bytes", kind: OptionKind::UInt, default: "2097152", help: "L2 cache per core" },
+        PassOption { name: "cores", kind: OptionKind::UInt, default: "1", help: "Cores sharing the row blocks" },
+        PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
+    ],
+    id: &ID,
+    create,
+};
+
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(RegisterTile {
+        width: options.uint("width").max(1) as i64,
+        registers: options.uint("registers").max(8) as i64,
+        l1: options.uint("l1-bytes").max(1024) as i64,
+        l2: options.uint("l2-bytes").max(4096) as i64,
+        cores: options.uint("cores").max(1) as i64,
+        report: options.bool("report"),
+    })
+}
+
+#[derive(Clone)]
+struct RegisterTile {
+    width: i64,
+    registers: i64,
+    l1: i64,
+    l2: i64,
+    cores: i64,
+    report: bool,
+}
+
+impl RustPass for RegisterTile {
+    fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
+        let mut nests = Vec::new();
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if is_named(op, "affine.for") {
+                nests.push(op);
+            }
+        }
+        for nest in nests {
+            let outcome = ffi::with_context(func, |context| self.tile(context, nest));
+            match outcome {
+                Ok(Some(message)) | Err(message) if self.report => report::note(nest, INFO.argument, &message),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The loops of a contraction and their roles (positions in the nest).
+struct Roles {
+    i: usize,
+    j: usize,
+    reductions: Vec<usize>,
+    outer: Vec<usize>,
+}
+
+struct Contraction<'s, 'c, 'a> {
+    statement: &'s Statement<'c, 'a>,
+    /// Constant bounds of each loop.
+    bounds: Vec<(i64, i64)>,
+    roles: Roles,
+    a: usize,
+    b: usize,
+    c_read: usize,
+    c_write: usize,
+}
+
+impl RegisterTile {
+    /// `Ok(Some(decision))` when rewritten, `Ok(None)` when the nest is not a
+    /// contraction (silently), `Err(reason)` when one was refused.
+    fn tile<'c>(&self, context: &'c Context, nest: OperationRef<'c, '_>) -> Result<Option<String>, String> {
+        let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
+        let [statement] = scop.statements.as_slice() else { return Ok(None) };
+        let Some(contraction) = recognize(statement)? else { return Ok(None) };
+        let Roles { i, j, reductions, .. } = &contraction.roles;
+        let (n, m) = (trip(contraction.bounds[*j]), trip(contraction.bounds[*i]));
+        let nv = (n / self.width).min(self.registers / 8);
+        if nv == 0 {
+            return Err(format!("not register-tiled: {n} columns are fewer than one vector of {}", self.width));
+        }
+        let mr = (self.registers * 3 / 4 / nv).min(12);
+        if m < mr {
+            return Err(format!("not register-tiled: {m} rows are fewer than a register tile of {mr}"));
+        }
+        let nr = nv * self.width;
+        let inner_trips: i64 = reductions[1..].iter().map(|k| trip(contraction.bounds[*k])).product();
+        let k0 = trip(contraction.bounds[reductions[0]]);
+        let kc = ((self.l1 * 2 / 3) / (nr * 4 * inner_trips).max(1)).clamp(1, k0);
+        let panels = m / mr;
+        let per_block = (panels + 2 * self.cores - 1) / (2 * self.cores);
+        let l2_rows = (self.l2 / 2) / (kc * inner_trips * 4).max(1);
+        let mc = mr * per_block.min((l2_rows / mr).max(1)).max(1);
+        let text = kernel_text(&contraction, &scop, mr, nv, self.width, kc, mc)?;
+        splice(context, nest, &scop, &contraction, &text, mr, nr)?;
+        Ok(Some(format!(
+            "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators), cache tile {mc} rows x {kc} \
+reductions (B micro-panel {} KiB of {} KiB L1, A block {} KiB of {} KiB L2)",
+            self.width,
+            mr * nv,
+            kc * nr * 4 * inner_trips / 1024,
+            self.l1 / 1024,
+            mc * kc * inner_trips * 4 / 1024,
+            self.l2 / 1024
+        )))
+    }
+}
+
+fn trip((lower, upper): (i64, i64)) -> i64 {
+    upper - lower
+}
+
+/// The contraction pattern, or `None`.
+fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<'s, 'c, 'a>>, String> {
+    let depth = s.loops.len();
+    let mut bounds = Vec::new();
+    for b in &s.bounds {
+        match (b.lower.as_slice(), b.upper.as_slice(), b.step) {
+            ([lower], [upper], 1) => match (lower.constant(), upper.constant()) {
+                (Some(l), Some(u)) => bounds.push((l, u)),
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        }
+    }
+    let names: Vec<String> = s.ops.iter().map(|op| op.name().as_string_ref().as_str().unwrap_or("").to_string()).collect();
+    let shape: Vec<&str> = names.iter().map(String::as_str).collect();
+    let loads = s.accesses.iter().enumerate().filter(|(_, a)| !a.write).map(|(k, _)| k).collect::<Vec<_>>();
+    let writes = s.accesses.iter().enumerate().filter(|(_, a)| a.write).map(|(k, _)| k).collect::<Vec<_>>();
+    if loads.len() != 3 || writes.len() != 1 || shape.iter().filter(|n| **n == "arith.mulf").count() != 1
+        || shape.iter().filter(|n| **n == "arith.addf").count() != 1 || s.ops.len() != 6
+    {
+        return Ok(None);
+    }
+    let c_write = writes[0];
+    let store = s.accesses[c_write].op;
+    let f32 = store.operand(0).map(|v| v.r#type().to_string() == "f32").unwrap_or(false);
+    if !f32 || s.accesses.iter().any(|a| !a.exact || a.indices.iter().any(Aff::uses_symbols)) {
+        return Ok(None);
+    }
+    let w = &s.accesses[c_write];
+    let Some(&c_read) = loads.iter().find(|k| s.accesses[**k].array == w.array && s.accesses[**k].indices == w.indices) else {
+        return Ok(None);
+    };
+    let others: Vec<usize> = loads.iter().copied().filter(|k| *k != c_read).collect();
+    if others.iter().any(|k| s.accesses[*k].array == w.array) {
+        return Ok(None);
+    }
+    // The data flow: store(addf(load C, mulf(load A, load B))).
+    let add = s.ops.iter().find(|op| is_named(**op, "arith.addf")).copied();
+    let mul = s.ops.iter().find(|op| is_named(**op, "arith.mulf")).copied();
+    let (Some(add), Some(mul)) = (add, mul) else { return Ok(None) };
+    let result_of = |op: OperationRef| op.result(0).map(|r| Value::from(r).to_raw().ptr as usize).unwrap_or(0);
+    let operand_ids = |op: OperationRef| op.operands().map(|v| v.to_raw().ptr as usize).collect::<Vec<_>>();
+    let add_in = operand_ids(add);
+    let mul_in = operand_ids(mul);
+    let c_value = result_of(s.accesses[c_read].op);
+    let flows = store.operand(0).map(|v| v.to_raw().ptr as usize).unwrap_or(0) == result_of(add)
+        && add_in.contains(&c_value)
+        && add_in.contains(&result_of(mul))
+        && others.iter().all(|k| mul_in.contains(&result_of(s.accesses[*k].op)));
+    if !flows {
+        return Ok(None);
+    }
+    // Roles.
+    let Some((last, front)) = w.indices.split_last() else { return Ok(None) };
+    let Aff::Dim(j) = *last else { return Ok(None) };
+    if front.iter().any(|e| e.uses_dim(j)) {
+        return Ok(None);
+    }
+    let contiguous = |k: usize| {
+        let indices = &s.accesses[k].indices;
+        indices.split_last().is_some_and(|(l, f)| {
+            !f.iter().any(|e| e.uses_dim(j)) && l.coefficient(j) == Some(1)
+        })
+    };
+    let uniform = |k: usize| !s.accesses[k].indices.iter().any(|e| e.uses_dim(j));
+    let (a, b) = match (uniform(others[0]), contiguous(others[1]), uniform(others[1]), contiguous(others[0])) {
+        (true, true, _, _) => (others[0], others[1]),
+        (_, _, true, true) => (others[1], others[0]),
+        _ => return Ok(None),
+    };
+    let written: Vec<usize> = (0..depth).filter(|d| w.indices.iter().any(|e| e.uses_dim(*d))).collect();
+    let reductions: Vec<usize> = (0..depth).filter(|d| !written.contains(d)).collect();
+    if reductions.is_empty() {
+        return Ok(None);
+    }
+    // Row dimension: in C, not in B; prefer the second-to-last index of C.
+    let b_uses = |d: usize| s.accesses[b].indices.iter().any(|e| e.uses_dim(d));
+    let candidates: Vec<usize> = written.iter().copied().filter(|d| *d != j && !b_uses(*d)).collect();
+    let preferred = front.last().and_then(|e| match e {
+        Aff::Dim(d) if candidates.contains(d) => Some(*d),
+        _ => None,
+    });
+    let Some(i) = preferred.or_else(|| candidates.last().copied()) else {
+        return Err("not register-tiled: every dimension of C also moves B (no row reuse)".into());
+    };
+    if !w.indices.iter().any(|e| *e == Aff::Dim(i)) {
+        return Ok(None);
+    }
+    let outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j).collect();
+    Ok(Some(Contraction { statement: s, bounds, roles: Roles { i, j, reductions, outer }, a, b, c_read, c_write }))
+}
+
+/// The MLIR text of the tiled kernel, as a function of the three memrefs.
+fn kernel_text(c: &Contraction, scop: &Scop, mr: i64, nv: i64, width: i64, kc: i64, mc: i64) -> Result<String, String> {
+    let s = c.statement;
+    let depth = s.loops.len();
+    let Roles { i, j, reductions, outer } = &c.roles;
+    let (i_lo, i_hi) = c.bounds[*i];
+    let (j_lo, j_hi) = c.bounds[*j];
+    let m_main = i_lo + (i_hi - i_lo) / mr * mr;
+    let n_main = j_lo + (j_hi - j_lo) / (nv * width) * (nv * width);
+    let ty = |k: usize| s.accesses[k].op.operand(if s.accesses[k].write { 1 } else { 0 }).map(|v| v.r#type().to_string());
+    let (ta, tb, tc) = (ty(c.a).map_err(|e| e.to_string())?, ty(c.b).map_err(|e| e.to_string())?, ty(c.c_write).map_err(|e| e.to_string())?);
+    let vector = format!("vector<{width}xf32>");
+    let _ = scop;
+    // Names of the loop dims in the kernel, per (row r, vector v).
+    let name = |d: usize, r: i64, v: i64| -> String {
+        if d == *i {
+            format!("%ir + {r}")
+        } else if d == *j {
+            format!("%jr + {}", v * width)
+        } else if let Some(p) = reductions.iter().position(|k| *k == d) {
+            format!("%k{p}")
+        } else {
+            format!("%o{d}")
+        }
+    };
+    let index = |k: usize, r: i64, v: i64| -> String {
+        let dims: Vec<String> = (0..depth).map(|d| format!("({})", name(d, r, v))).collect();
+        s.accesses[k].indices.iter().map(|e| e.to_mlir_named(&dims, &[])).collect::<Vec<_>>().join(", ")
+    };
+    let count = (mr * nv) as usize;
+    let accs = |prefix: &str| (0..count).map(|n| format!("%{prefix}{n}")).collect::<Vec<_>>();
+    let types = vec![vector.clone(); count].join(", ");
+    let mut t = String::new();
+    t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}) {{\n"));
+    for d in outer {
+        let (lo, hi) = c.bounds[*d];
+        t.push_str(&format!("affine.for %o{d} = {lo} to {hi} {{\n"));
+    }
+    let (k_lo, k_hi) = c.bounds[reductions[0]];
+    t.push_str(&format!("affine.for %ib = {i_lo} to {m_main} step {mc} {{\n"));
+    t.push_str(&format!("affine.for %kb = {k_lo} to {k_hi} step {kc} {{\n"));
+    t.push_str(&format!("affine.for %jr = {j_lo} to {n_main} step {} {{\n", nv * width));
+    t.push_str(&format!(
+        "affine.for %ir = affine_map<(d0) -> (d0)>(%ib) to min affine_map<(d0) -> (d0 + {mc}, {m_main})>(%ib) step {mr} {{\n"
+    ));
+    for r in 0..mr {
+        for v in 0..nv {
+            t.push_str(&format!("%c{} = affine.vector_load %C[{}] : {tc}, {vector}\n", r * nv + v, index(c.c_read, r, v)));
+        }
+    }
+    // The reduction loops, the first blocked by KC, carrying the accumulators.
+    let levels = reductions.len();
+    for (p, k) in reductions.iter().enumerate() {
+        let inits = if p == 0 { accs("c") } else { accs(&format!("a{}_", p - 1)) };
+        let args: Vec<String> = accs(&format!("a{p}_")).iter().zip(&inits).map(|(a, i)| format!("{a} = {i}")).collect();
+        let bounds = if p == 0 {
+            format!("affine_map<(d0) -> (d0)>(%kb) to min affine_map<(d0) -> (d0 + {kc}, {k_hi})>(%kb)")
+        } else {
+            let (lo, hi) = c.bounds[*k];
+            format!("{lo} to {hi}")
+        };
+        t.push_str(&format!("%r{p}:{count} = affine.for %k{p} = {bounds} iter_args({}) -> ({types}) {{\n", args.join(", ")));
+    }
+    let last = levels - 1;
+    for v in 0..nv {
+        t.push_str(&format!("%b{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
+    }
+    for r in 0..mr {
+        t.push_str(&format!("%x{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
+        t.push_str(&format!("%s{r} = vector.broadcast %x{r} : f32 to {vector}\n"));
+        for v in 0..nv {
+            let n = r * nv + v;
+            t.push_str(&format!("%n{n} = vector.fma %s{r}, %b{v}, %a{last}_{n} : {vector}\n"));
+        }
+    }
+    t.push_str(&format!("affine.yield {} : {types}\n}}\n", accs("n").join(", ")));
+    for p in (0..last).rev() {
+        let inner: Vec<String> = (0..count).map(|n| format!("%r{}#{n}", p + 1)).collect();
+        t.push_str(&format!("affine.yield {} : {types}\n}}\n", inner.join(", ")));
+    }
+    for r in 0..mr {
+        for v in 0..nv {
+            t.push_str(&format!("affine.vector_store %r0#{}, %C[{}] : {tc}, {vector}\n", r * nv + v, index(c.c_write, r, v)));
+        }
+    }
+    t.push_str("}\n}\n}\n}\n");
+    for _ in outer {
+        t.push_str("}\n");
+    }
+    t.push_str("return\n}\n");
+    Ok(t)
+}
+
+/// Parses the kernel, moves it before `nest`, adds the remainder nests and
+/// erases the original.
+fn splice<'c>(
+    context: &'c Context,
+    nest: OperationRef<'c, '_>,
+    _scop: &Scop,
+    c: &Contraction,
+    text: &str,
+    mr: i64,
+    nr: i64,
+) -> Result<(), String> {
+    let module = ffi::parse_operation(context, &format!("module {{\n{text}}}"), "pb-register-tile")
+        .ok_or_else(|| format!("internal error: generated kernel does not parse:\n{text}"))?;
+    let func = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()).ok_or("no kernel")?;
+    let body = func.region(0).ok().and_then(|r| r.first_block()).ok_or("no kernel body")?;
+    let s = c.statement;
+    let memrefs = [c.a, c.b, c.c_write].map(|k| {
+        let a = &s.accesses[k];
+        a.op.operand(if a.write { 1 } else { 0 })
+    });
+    for (position, memref) in memrefs.into_iter().enumerate() {
+        let arg = body.argument(position).map_err(|e| e.to_string())?;
+        ffi::replace_all_uses(arg.into(), memref.map_err(|e| e.to_string())?);
+    }
+    // Remainders: rows past the last full tile (all columns), then columns
+    // past the last full tile (rows of full tiles).
+    let Roles { i, j, .. } = &c.roles;
+    let (i_lo, i_hi) = c.bounds[*i];
+    let (j_lo, j_hi) = c.bounds[*j];
+    let m_main = i_lo + (i_hi - i_lo) / mr * mr;
+    let n_main = j_lo + (j_hi - j_lo) / nr * nr;
+    let parent = nest.block().ok_or("nest outside a block")?;
+    if m_main < i_hi {
+        let rows = parent.insert_operation_after(nest, ffi::clone_operation(nest));
+        set_bounds(context, rows, *i, m_main, i_hi)?;
+    }
+    if n_main < j_hi {
+        let columns = parent.insert_operation_after(nest, ffi::clone_operation(nest));
+        set_bounds(context, columns, *i, i_lo, m_main)?;
+        set_bounds(context, columns, *j, n_main, j_hi)?;
+    }
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if !is_named(op, "func.return") {
+            ffi::move_before(op, nest);
+        }
+    }
+    ffi::erase(nest);
+    drop(module);
+    Ok(())
+}
+
+/// Sets the constant bounds of the loop at `depth` in a perfect nest.
+fn set_bounds(context: &Context, nest: OperationRef, depth: usize, lower: i64, upper: i64) -> Result<(), String> {
+    let mut current = nest;
+    for _ in 0..depth {
+        current = current
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .and_then(|b| b.first_operation())
+            .ok_or("not a perfect nest")?;
+    }
+    ffi::set_attribute(current, "lowerBoundMap", constant_map(context, lower));
+    ffi::set_attribute(current, "upperBoundMap", constant_map(context, upper));
+    Ok(())
+}
