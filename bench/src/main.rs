@@ -17,21 +17,26 @@ use std::{
 
 struct Settings {
     runs: usize,
+    /// Target overrides, as `pb-compile --target=`.
+    target: String,
+    no_fuse: bool,
     threads: Option<usize>,
     inputs: Vec<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<Settings, String> {
-    let mut settings = Settings { runs: 10, threads: None, inputs: vec![] };
+    let mut settings = Settings { runs: 10, target: String::new(), no_fuse: false, threads: None, inputs: vec![] };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let mut value = |name: &str| iter.next().cloned().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
+            "--target" => settings.target = value("--target")?,
+            "--no-fuse" => settings.no_fuse = true,
             "--runs" => settings.runs = value("--runs")?.parse().map_err(|_| "--runs takes a number")?,
             "--threads" => {
                 settings.threads = Some(value("--threads")?.parse().map_err(|_| "--threads takes a number")?)
             }
-            "-h" | "--help" => return Err("usage: pb-bench [--runs N] [--threads N] [DIR_OR_FILE ...]".into()),
+            "-h" | "--help" => return Err("usage: pb-bench [--runs N] [--threads N] [--target OVERRIDES] [--no-fuse] [DIR_OR_FILE ...]".into()),
             other if other.starts_with('-') => return Err(format!("unknown option '{other}'")),
             other => settings.inputs.push(PathBuf::from(other)),
         }
@@ -83,7 +88,7 @@ fn milliseconds(d: Duration) -> f64 {
 fn bench(file: &Path, settings: &Settings, out_dir: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let compiled =
-        compile(&text, &file.display().to_string(), &CompileOptions::default()).map_err(|e| e.to_string())?;
+        compile(&text, &file.display().to_string(), &compile_options(settings)?).map_err(|e| e.to_string())?;
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("workload");
     let library_path = out_dir.join(format!("lib{stem}.so"));
     link::write_shared_library(&compiled, &library_path).map_err(|e| e.to_string())?;
@@ -124,6 +129,13 @@ fn bench(file: &Path, settings: &Settings, out_dir: &Path) -> Result<String, Str
         stage("codegen"),
         milliseconds(median)
     ))
+}
+
+fn compile_options(settings: &Settings) -> Result<CompileOptions, String> {
+    let mut options = CompileOptions::default();
+    options.target.apply_overrides(&settings.target)?;
+    options.fuse = !settings.no_fuse;
+    Ok(options)
 }
 
 fn main() {

@@ -154,16 +154,26 @@ impl RegisterTile {
         let per_block = (panels + 2 * self.cores - 1) / (2 * self.cores);
         let l2_rows = (self.l2 / 2) / (kc * inner_trips * 4).max(1);
         let mc = mr * per_block.min((l2_rows / mr).max(1)).max(1);
-        let text = kernel_text(&contraction, &scop, mr, nv, self.width, kc, mc)?;
+        // Pack the B micro-panel into a contiguous tile-local buffer when it is
+        // reused by several register tiles (rows of B are a large power-of-two
+        // stride apart in typical shapes: they would share a few L1 sets).
+        let pack = mc / mr >= 4;
+        // Pack the A block into register-tile order when several column
+        // panels reuse it (its rows are also a large stride apart).
+        let n_main = n / nr * nr;
+        let pack_a = n_main / nr >= 2;
+        let text = kernel_text(&contraction, mr, nv, self.width, kc, mc, (pack, pack_a))?;
         splice(context, nest, &scop, &contraction, &text, mr, nr)?;
         Ok(Some(format!(
             "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators), cache tile {mc} rows x {kc} \
-reductions (B micro-panel {} KiB of {} KiB L1, A block {} KiB of {} KiB L2)",
+reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)",
             self.width,
             mr * nv,
             kc * nr * 4 * inner_trips / 1024,
+            if pack { ", packed" } else { "" },
             self.l1 / 1024,
             mc * kc * inner_trips * 4 / 1024,
+            if pack_a { ", packed" } else { "" },
             self.l2 / 1024
         )))
     }
@@ -266,7 +276,15 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
 }
 
 /// The MLIR text of the tiled kernel, as a function of the three memrefs.
-fn kernel_text(c: &Contraction, scop: &Scop, mr: i64, nv: i64, width: i64, kc: i64, mc: i64) -> Result<String, String> {
+fn kernel_text(
+    c: &Contraction,
+    mr: i64,
+    nv: i64,
+    width: i64,
+    kc: i64,
+    mc: i64,
+    (pack, pack_a): (bool, bool),
+) -> Result<String, String> {
     let s = c.statement;
     let depth = s.loops.len();
     let Roles { i, j, reductions, outer } = &c.roles;
@@ -277,7 +295,6 @@ fn kernel_text(c: &Contraction, scop: &Scop, mr: i64, nv: i64, width: i64, kc: i
     let ty = |k: usize| s.accesses[k].op.operand(if s.accesses[k].write { 1 } else { 0 }).map(|v| v.r#type().to_string());
     let (ta, tb, tc) = (ty(c.a).map_err(|e| e.to_string())?, ty(c.b).map_err(|e| e.to_string())?, ty(c.c_write).map_err(|e| e.to_string())?);
     let vector = format!("vector<{width}xf32>");
-    let _ = scop;
     // Names of the loop dims in the kernel, per (row r, vector v).
     let name = |d: usize, r: i64, v: i64| -> String {
         if d == *i {
@@ -304,12 +321,75 @@ fn kernel_text(c: &Contraction, scop: &Scop, mr: i64, nv: i64, width: i64, kc: i
         t.push_str(&format!("affine.for %o{d} = {lo} to {hi} {{\n"));
     }
     let (k_lo, k_hi) = c.bounds[reductions[0]];
-    t.push_str(&format!("affine.for %ib = {i_lo} to {m_main} step {mc} {{\n"));
-    t.push_str(&format!("affine.for %kb = {k_lo} to {k_hi} step {kc} {{\n"));
-    t.push_str(&format!("affine.for %jr = {j_lo} to {n_main} step {} {{\n", nv * width));
-    t.push_str(&format!(
+    // Row blocks are independent (distinct rows of C): a parallel loop,
+    // whose body is an allocation scope for the packed panel.
+    t.push_str(&format!("affine.parallel (%ib) = ({i_lo}) to ({m_main}) step ({mc}) {{\n"));
+    let nr = nv * width;
+    let inner: Vec<(i64, i64)> = reductions[1..].iter().map(|k| c.bounds[*k]).collect();
+    let panel_shape: Vec<String> =
+        std::iter::once(kc).chain(inner.iter().map(|(lo, hi)| hi - lo)).chain(std::iter::once(nr)).map(|n| n.to_string()).collect();
+    let panel_type = format!("memref<{}xf32>", panel_shape.join("x"));
+    if pack {
+        t.push_str(&format!("%P = memref.alloca() {{alignment = 64 : i64}} : {panel_type}\n"));
+    }
+    let a_shape: Vec<String> = [(mc + mr - 1) / mr, kc]
+        .into_iter()
+        .chain(inner.iter().map(|(lo, hi)| hi - lo))
+        .chain(std::iter::once(mr))
+        .map(|n| n.to_string())
+        .collect();
+    let a_type = format!("memref<{}xf32>", a_shape.join("x"));
+    let a_index = |r: i64| -> String {
+        let mut parts = vec![format!("(%ir - %ib) floordiv {mr}"), "%k0 - %kb".to_string()];
+        for (p, (lo, _)) in inner.iter().enumerate() {
+            parts.push(format!("%k{} - {lo}", p + 1));
+        }
+        parts.push(r.to_string());
+        parts.join(", ")
+    };
+    let rows_loop = format!(
         "affine.for %ir = affine_map<(d0) -> (d0)>(%ib) to min affine_map<(d0) -> (d0 + {mc}, {m_main})>(%ib) step {mr} {{\n"
-    ));
+    );
+    let k_loops = |t: &mut String| {
+        t.push_str(&format!(
+            "affine.for %k0 = affine_map<(d0) -> (d0)>(%kb) to min affine_map<(d0) -> (d0 + {kc}, {k_hi})>(%kb) {{\n"
+        ));
+        for (p, (lo, hi)) in inner.iter().enumerate() {
+            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
+        }
+    };
+    if pack_a {
+        t.push_str(&format!("%PA = memref.alloca() {{alignment = 64 : i64}} : {a_type}\n"));
+    }
+    t.push_str(&format!("affine.for %kb = {k_lo} to {k_hi} step {kc} {{\n"));
+    if pack_a {
+        t.push_str(&rows_loop);
+        k_loops(&mut t);
+        for r in 0..mr {
+            t.push_str(&format!("%q{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
+            t.push_str(&format!("affine.store %q{r}, %PA[{}] : {a_type}\n", a_index(r)));
+        }
+        t.push_str(&"}\n".repeat(inner.len() + 2));
+    }
+    t.push_str(&format!("affine.for %jr = {j_lo} to {n_main} step {nr} {{\n"));
+    // The position of the current reduction step in the packed panel.
+    let panel_index = |v: i64| -> String {
+        let mut parts = vec!["%k0 - %kb".to_string()];
+        for (p, (lo, _)) in inner.iter().enumerate() {
+            parts.push(format!("%k{} - {lo}", p + 1));
+        }
+        parts.push((v * width).to_string());
+        parts.join(", ")
+    };
+    if pack {
+        k_loops(&mut t);
+        for v in 0..nv {
+            t.push_str(&format!("%p{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
+            t.push_str(&format!("affine.vector_store %p{v}, %P[{}] : {panel_type}, {vector}\n", panel_index(v)));
+        }
+        t.push_str(&"}\n".repeat(inner.len() + 1));
+    }
+    t.push_str(&rows_loop);
     for r in 0..mr {
         for v in 0..nv {
             t.push_str(&format!("%c{} = affine.vector_load %C[{}] : {tc}, {vector}\n", r * nv + v, index(c.c_read, r, v)));
@@ -330,10 +410,18 @@ fn kernel_text(c: &Contraction, scop: &Scop, mr: i64, nv: i64, width: i64, kc: i
     }
     let last = levels - 1;
     for v in 0..nv {
-        t.push_str(&format!("%b{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
+        if pack {
+            t.push_str(&format!("%b{v} = affine.vector_load %P[{}] : {panel_type}, {vector}\n", panel_index(v)));
+        } else {
+            t.push_str(&format!("%b{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
+        }
     }
     for r in 0..mr {
-        t.push_str(&format!("%x{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
+        if pack_a {
+            t.push_str(&format!("%x{r} = affine.load %PA[{}] : {a_type}\n", a_index(r)));
+        } else {
+            t.push_str(&format!("%x{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
+        }
         t.push_str(&format!("%s{r} = vector.broadcast %x{r} : f32 to {vector}\n"));
         for v in 0..nv {
             let n = r * nv + v;

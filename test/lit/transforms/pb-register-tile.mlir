@@ -1,0 +1,95 @@
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=1 report=true}),canonicalize)' %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+
+// C[i][j] += A[i][k] * B[k][j] on 50x140x40: register tiles of 6 rows x 64
+// columns (4 vectors) whose accumulators are carried through the k loop in
+// registers; row blocks of 24 run in parallel; the A block (in register-tile
+// order) and the B micro-panel are packed into local buffers; rows 48..50
+// and columns 128..140 are left to remainder nests.
+// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 3 KiB, packed of 1024 KiB L2)
+
+// CHECK-LABEL: func.func @matmul
+// CHECK: affine.parallel (%[[IB:.*]]) = (0) to (48) step (24) {
+// CHECK:   %[[PB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
+// CHECK:   %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x40x6xf32>
+// CHECK:   affine.for %[[KB:.*]] = 0 to 40 step 40 {
+// Packing A in register-tile order:
+// CHECK:     affine.for %[[IR:.*]] = #{{.*}}(%[[IB]]) to min #{{.*}}(%[[IB]]) step 6 {
+// CHECK:       affine.for %[[K:.*]] = 0 to 40 {
+// CHECK:         affine.load %arg0[%[[IR]], %[[K]]]
+// CHECK:         affine.store %{{.*}}, %[[PA]][(%[[IR]] - %[[IB]]) floordiv 6, %[[K]] - %[[KB]], 0]
+// CHECK:     affine.for %[[JR:.*]] = 0 to 128 step 64 {
+// Packing the B micro-panel:
+// CHECK:       affine.for %[[K1:.*]] = 0 to 40 {
+// CHECK:         affine.vector_load %arg1[%[[K1]], %[[JR]]]
+// CHECK:         affine.vector_store %{{.*}}, %[[PB]][%[[K1]] - %[[KB]], 0]
+// CHECK:       affine.for %[[IR2:.*]] = {{.*}} step 6 {
+// CHECK-COUNT-24: affine.vector_load %arg2
+// CHECK:         %[[R:.*]]:24 = affine.for %[[K2:.*]] = 0 to 40 iter_args(
+// CHECK-COUNT-4:   affine.vector_load %[[PB]][%[[K2]] - %[[KB]], {{[0-9]+}}] : memref<40x64xf32>, vector<16xf32>
+// CHECK:           affine.load %[[PA]][(%[[IR2]] - %[[IB]]) floordiv 6, %[[K2]] - %[[KB]], 0]
+// CHECK:           vector.broadcast
+// CHECK-COUNT-4:   vector.fma
+// CHECK:           affine.yield
+// CHECK-COUNT-24: affine.vector_store %[[R]]#{{[0-9]+}}, %arg2
+// Remainders: columns 128..140 of the first 48 rows, then rows 48..50.
+// CHECK: affine.for %{{.*}} = 0 to 48 {
+// CHECK-NEXT: affine.for %{{.*}} = 128 to 140 {
+// CHECK: affine.for %{{.*}} = 48 to 50 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 140 {
+func.func @matmul(%a: memref<50x40xf32>, %b: memref<40x140xf32>, %c: memref<50x140xf32>) {
+  affine.for %i = 0 to 50 {
+    affine.for %j = 0 to 140 {
+      affine.for %k = 0 to 40 {
+        %x = affine.load %a[%i, %k] : memref<50x40xf32>
+        %y = affine.load %b[%k, %j] : memref<40x140xf32>
+        %acc = affine.load %c[%i, %j] : memref<50x140xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %m : f32
+        affine.store %s, %c[%i, %j] : memref<50x140xf32>
+      }
+    }
+  }
+  return
+}
+
+// Refused: too few columns for one vector.
+// REPORT-DAG: note: [pb-register-tile] not register-tiled: 7 columns are fewer than one vector of 16
+// CHECK-LABEL: func.func @narrow
+// CHECK-NOT: vector.fma
+func.func @narrow(%a: memref<50x40xf32>, %b: memref<40x7xf32>, %c: memref<50x7xf32>) {
+  affine.for %i = 0 to 50 {
+    affine.for %j = 0 to 7 {
+      affine.for %k = 0 to 40 {
+        %x = affine.load %a[%i, %k] : memref<50x40xf32>
+        %y = affine.load %b[%k, %j] : memref<40x7xf32>
+        %acc = affine.load %c[%i, %j] : memref<50x7xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %m : f32
+        affine.store %s, %c[%i, %j] : memref<50x7xf32>
+      }
+    }
+  }
+  return
+}
+
+// Not a contraction (the accumulator is read at another element: a
+// dependence between different C elements): left alone, silently.
+// CHECK-LABEL: func.func @shifted
+// CHECK-NOT: vector.fma
+// CHECK: affine.load %arg2[%{{.*}} + 1, %{{.*}}]
+func.func @shifted(%a: memref<50x40xf32>, %b: memref<40x140xf32>, %c: memref<51x140xf32>) {
+  affine.for %i = 0 to 50 {
+    affine.for %j = 0 to 140 {
+      affine.for %k = 0 to 40 {
+        %x = affine.load %a[%i, %k] : memref<50x40xf32>
+        %y = affine.load %b[%k, %j] : memref<40x140xf32>
+        %acc = affine.load %c[%i + 1, %j] : memref<51x140xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %m : f32
+        affine.store %s, %c[%i, %j] : memref<51x140xf32>
+      }
+    }
+  }
+  return
+}
