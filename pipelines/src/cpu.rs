@@ -108,6 +108,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "func.func(linalg-fuse-elementwise-ops)".to_string(),
                 "canonicalize".into(),
                 "cse".into(),
+                // Inputs belong to the caller: bufferization must copy, not
+                // write into them.
+                "pb-readonly-inputs".into(),
                 "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}"
                     .into(),
                 "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}".into(),
