@@ -138,7 +138,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             if options.fuse {
                 let cache = options.target.cache_bytes(2).map_or(0, |b| b / 2);
                 passes.push(format!(
-                    "func.func(pb-fuse{{cores={} cache-bytes={cache} report={}}})",
+                    "func.func(pb-fuse{{cores={} cache-bytes={cache} lanes={lanes} report={}}})",
                     options.target.cores.max(1),
                     options.report
                 ));

@@ -16,11 +16,14 @@
 //!
 //! The model (no search, no timing): the last dimension is not tiled (whole
 //! rows: unit-stride streams, constant-bound vector loops); leading
-//! dimensions (batch, channels) get tiles of 1; the row tile `B` is the
-//! smallest power of two whose recomputation (tiles x local footprint /
-//! array size - 1) is at most 1/8, among those whose local buffers fit half
-//! the per-core L2 and that give every core a tile. If none recomputes less
-//! than 1/2, the nests are left alone. `report=true` prints the decision.
+//! dimensions (batch, channels) get tiles of 1; for each power-of-two row
+//! tile `B` (with at least one tile per core), ISL gives the local buffers,
+//! hence the recomputation of each producer (tiles x local size / array
+//! size - 1) and the tile's footprint. Estimated time = arithmetic work
+//! (instances x ops, producers scaled by their recomputation) at the
+//! vector rate + traffic of local buffers that exceed the cache budget;
+//! unfused = the work + writing and reading every temporary in memory. The
+//! cheapest `B` wins if it beats unfused; `report=true` prints the numbers.
 //!
 //! It refuses (and leaves the nests as they are) when the SCoP has more
 //! than one live-out array, a temporary is read outside it or through a
@@ -61,6 +64,7 @@ views and in-place stencils.",
             default: "0",
             help: "Per-core cache the tile's local buffers should fit in (0: half the host's L2)",
         },
+        PassOption { name: "lanes", kind: OptionKind::UInt, default: "16", help: "f32 vector lanes (the model's arithmetic rate)" },
         PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
     ],
     id: &ID,
@@ -77,19 +81,33 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
         0 => host.cache_bytes(2).map(|b| b / 2).unwrap_or(512 * 1024) as i64,
         n => n as i64,
     };
-    Box::new(Fuse { cores, budget, report: options.bool("report") })
+    Box::new(Fuse { cores, budget, lanes: options.uint("lanes").max(1) as i64, report: options.bool("report") })
 }
 
 #[derive(Clone)]
 struct Fuse {
     cores: i64,
     budget: i64,
+    lanes: i64,
     report: bool,
 }
 
-/// Recomputation accepted without looking further, and the most ever accepted.
-const GOOD_RECOMPUTE: f64 = 0.125;
-const MAX_RECOMPUTE: f64 = 0.5;
+impl Fuse {
+    fn ops_per_second(&self) -> f64 {
+        OPS_PER_LANE_PER_SECOND * (self.lanes * self.cores) as f64
+    }
+
+    fn bytes_per_second(&self) -> f64 {
+        MEMORY_BYTES_PER_SECOND
+    }
+}
+
+/// Machine rates of the model: vector arithmetic per core (lanes x 2 ops
+/// per cycle at ~2 GHz, conservatively) and memory bandwidth shared by all
+/// cores (a typical 2-channel server slice). Estimates to compare options,
+/// not predictions of run time.
+const OPS_PER_LANE_PER_SECOND: f64 = 4.0e9;
+const MEMORY_BYTES_PER_SECOND: f64 = 10.0e9;
 /// Producers with longer reductions are contractions: register tiling them
 /// whole beats recomputing them per tile.
 const MAX_FUSED_REDUCTION: i64 = 64;
@@ -134,6 +152,8 @@ struct Choice {
     recompute: f64,
     footprint: i64,
     tiles: i64,
+    /// Estimated seconds (model).
+    cost: f64,
 }
 
 impl Fuse {
@@ -160,46 +180,60 @@ left whole for pb-register-tile",
             sizes: (0..rank).map(|d| if d + 2 < rank { Some(1) } else if d + 2 == rank { Some(size) } else { None }).collect(),
             order: std::iter::once(rank - 2).chain(0..rank - 2).collect(),
         };
+        // Work of each statement (instances x arithmetic ops) and bytes of
+        // each temporary: the two sides of the model.
+        let work: Vec<f64> = scop.statements.iter().map(|s| instances(&scop, s) * arithmetic_ops(s)).collect();
+        let all_work: f64 = work.iter().sum();
+        let temporaries_bytes: f64 =
+            groups.contracted.iter().map(|a| array_elements(&scop, *a) * scop.arrays[*a].element_bytes as f64).sum();
+        let unfused = all_work / self.ops_per_second() + 2.0 * temporaries_bytes / self.bytes_per_second();
         let mut choices = Vec::new();
         let mut size = 4;
         while size < rows * 2 {
             let plan = fusion::plan(&scop, &model, &groups, &tiling_for(size), &permutation)?;
             let tiles = (rows + size - 1) / size * leading;
             let footprint: i64 = plan.locals.iter().map(|l| l.bytes(scop.arrays[l.array].element_bytes)).sum();
-            let recompute = plan
-                .locals
-                .iter()
-                .map(|l| {
-                    let array: i64 = scop.arrays[l.array].shape.iter().product();
+            let recompute_of = |array: usize| -> f64 {
+                plan.locals.iter().find(|l| l.array == array).map_or(0.0, |l| {
                     let local: i64 = l.shape.iter().product();
-                    (tiles * local) as f64 / array.max(1) as f64 - 1.0
+                    (tiles * local) as f64 / array_elements(&scop, array).max(1.0) - 1.0
                 })
-                .fold(0.0, f64::max);
-            choices.push(Choice { size, recompute, footprint, tiles });
+            };
+            let recompute = groups.contracted.iter().map(|a| recompute_of(*a)).fold(0.0, f64::max);
+            let mut fused_work = 0.0;
+            for (index, s) in scop.statements.iter().enumerate() {
+                let written = s.accesses.iter().find(|a| a.write).map(|a| a.array);
+                let extra = if groups.producers.contains(&index) { written.map_or(0.0, recompute_of) } else { 0.0 };
+                fused_work += work[index] * (1.0 + extra.max(0.0));
+            }
+            // Local buffers beyond the cache budget spill: count their traffic.
+            let spill = if footprint > self.budget { 2.0 * (tiles * footprint) as f64 } else { 0.0 };
+            let cost = fused_work / self.ops_per_second() + spill / self.bytes_per_second();
+            choices.push(Choice { size, recompute, footprint, tiles, cost });
             if size >= rows {
                 break;
             }
             size *= 2;
         }
-        let fits = |c: &&Choice| c.footprint <= self.budget && (rows + c.size - 1) / c.size >= self.cores.min(rows);
+        let parallel_enough = |c: &Choice| (rows + c.size - 1) / c.size >= self.cores.min(rows);
         let chosen = choices
             .iter()
-            .filter(fits)
-            .find(|c| c.recompute <= GOOD_RECOMPUTE)
-            .or_else(|| choices.iter().filter(fits).min_by(|a, b| a.recompute.total_cmp(&b.recompute)))
-            .or_else(|| choices.iter().filter(|c| c.footprint <= MAX_LOCAL_BYTES).min_by_key(|c| c.footprint));
+            .filter(|c| c.footprint <= MAX_LOCAL_BYTES && parallel_enough(c))
+            .min_by(|a, b| a.cost.total_cmp(&b.cost));
         let Some(chosen) = chosen else {
             return Err(Refusal::from("tile-local buffers would not fit on a thread's stack".to_string()));
         };
-        if chosen.recompute > MAX_RECOMPUTE {
+        if chosen.cost >= unfused {
             return Err(Refusal::from(format!(
-                "recomputation would be {:.0}% at the best row tile ({})",
+                "the model prefers the nests apart: fused ~{:.2} ms (row tile {}, recomputation {:.0}%) vs unfused ~{:.2} ms",
+                chosen.cost * 1e3,
+                chosen.size,
                 chosen.recompute * 100.0,
-                chosen.size
+                unfused * 1e3
             )));
         }
         let plan = fusion::plan(&scop, &model, &groups, &tiling_for(chosen.size), &permutation)?;
-        let message = describe(&scop, &groups, &plan, chosen, self.budget);
+        let message = describe(&scop, &groups, &plan, chosen, self.budget, unfused);
         // The outermost generated loop is a tile loop when some tile loop
         // has more than one iteration (ISL drops single-valued ones).
         let parallel = chosen.tiles > 1;
@@ -243,6 +277,39 @@ left whole for pb-register-tile",
         }
         Ok(())
     }
+}
+
+/// Statement instances (product of constant trip counts; the written
+/// array's size when bounds are not constant).
+fn instances(scop: &Scop, s: &Statement) -> f64 {
+    let mut count = 1.0;
+    for bounds in &s.bounds {
+        match (bounds.lower.as_slice(), bounds.upper.as_slice()) {
+            ([l], [u]) if l.constant().is_some() && u.constant().is_some() => {
+                count *= (u.constant().unwrap_or(0) - l.constant().unwrap_or(0)).max(0) as f64 / bounds.step as f64
+            }
+            _ => return s.accesses.iter().find(|a| a.write).map_or(1.0, |a| array_elements(scop, a.array)),
+        }
+    }
+    count
+}
+
+/// Arithmetic ops of a statement (at least one: a copy still moves data).
+fn arithmetic_ops(s: &Statement) -> f64 {
+    let count = s
+        .ops
+        .iter()
+        .filter(|op| {
+            let name = op.name();
+            let name = name.as_string_ref().as_str().unwrap_or("");
+            name.starts_with("arith.") || name.starts_with("math.")
+        })
+        .count();
+    count.max(1) as f64
+}
+
+fn array_elements(scop: &Scop, array: usize) -> f64 {
+    scop.arrays[array].shape.iter().map(|n| (*n).max(1) as f64).product()
 }
 
 /// Iterations of the loops that do not move the statement's write (its
@@ -299,7 +366,7 @@ fn unit(depth: usize, k: usize) -> Vec<pb_polyhedral::Aff> {
     (0..depth).map(|d| if d == k { pb_polyhedral::Aff::Const(0) } else { pb_polyhedral::Aff::Dim(d) }).collect()
 }
 
-fn describe(scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, budget: i64) -> String {
+fn describe(scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, budget: i64, unfused: f64) -> String {
     let names = |list: &[usize]| list.iter().map(|s| scop.statements[*s].name.clone()).collect::<Vec<_>>().join(",");
     let locals: Vec<String> = plan
         .locals
@@ -311,7 +378,7 @@ fn describe(scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, budget: 
         .collect();
     format!(
         "fused producers {} into consumers {} of {}: row tile {} ({} parallel tiles), tile-local {} = {} KiB \
-(budget {} KiB), recomputation {:.1}%",
+(budget {} KiB), recomputation {:.1}%; model: ~{:.2} ms fused vs ~{:.2} ms unfused",
         names(&groups.producers),
         names(&groups.consumers),
         scop.arrays[groups.output].name,
@@ -320,6 +387,8 @@ fn describe(scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, budget: 
         locals.join(" "),
         chosen.footprint / 1024,
         budget / 1024,
-        chosen.recompute * 100.0
+        chosen.recompute * 100.0,
+        chosen.cost * 1e3,
+        unfused * 1e3
     )
 }
