@@ -1,16 +1,18 @@
 //! # pb-conversions
 //!
-//! Lowerings from our dialects to upstream ones: one pass per file, each with
+//! Lowerings from our dialects to upstream ones, and of upstream ops to
+//! simpler upstream ones (`pb-expand-math`): one pass per file, each with
 //! a `PassInfo` entry in [`PASSES`] and a lit test in
 //! `test/lit/conversions/<pass-argument>.mlir`.
 //!
 //! May depend on pb-support and pb-dialects; never on transforms, pipelines
 //! or tools.
 
+pub mod expand_math;
 pub mod lower_memref_copy;
 pub mod lower_quant;
 
 use pb_support::PassInfo;
 
 /// Every conversion pass, alphabetical by argument.
-pub static PASSES: &[&PassInfo] = &[&lower_memref_copy::INFO, &lower_quant::INFO];
+pub static PASSES: &[&PassInfo] = &[&expand_math::INFO, &lower_memref_copy::INFO, &lower_quant::INFO];

@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""Fits the f32 polynomial coefficients of `pb-expand-math`
+(conversions/src/expand_math.rs) and checks the expansions by emulating them
+in f32, with and without fused multiply-adds.
+
+    .venv/bin/python scripts/fit-expand-math.py          # prints the Rust constants and the errors
+
+Each polynomial is a minimax fit (Lawson's iteratively reweighted least
+squares on Chebyshev points, against mpmath at 100 bits) of the relative
+error of the function it serves. Coefficients are rounded to f32 one at a
+time, lowest power first, refitting the remaining ones after each rounding so
+that later coefficients absorb the rounding of earlier ones. The emulation
+below mirrors the op sequence of the Rust expansion step by step: change both
+together.
+"""
+
+import sys
+
+import mpmath as mp
+import numpy as np
+import scipy.special
+
+mp.mp.prec = 100
+F = np.float32
+
+
+# ---------------------------------------------------------------- fitting
+
+
+def lawson(basis, target, weight, iters=300):
+    """Coefficients c minimizing max |weight * (basis @ c - target)|."""
+    lw = np.ones(len(target)) / len(target)
+    best = None
+    for _ in range(iters):
+        sw = np.sqrt(lw) * weight
+        c, *_ = np.linalg.lstsq(basis * sw[:, None], target * sw, rcond=None)
+        err = np.abs((basis @ c - target) * weight)
+        if best is None or err.max() < best[0]:
+            best = (err.max(), c)
+        lw = lw * err
+        lw /= lw.sum()
+    return best[1]
+
+
+def fit(t, target, weight, degree):
+    """sum_k c_k t^k ~ target, c_k in f32, rounded lowest power first."""
+    coeffs, rest = [], target.copy()
+    for k in range(degree + 1):
+        basis = np.stack([t**p for p in range(k, degree + 1)], axis=1)
+        c = float(F(lawson(basis, rest, weight)[0]))
+        coeffs.append(c)
+        rest = rest - c * t**k
+    return coeffs
+
+
+def chebyshev(lo, hi, n=3001):
+    return lo + (hi - lo) * (np.cos(np.linspace(0, np.pi, n)) * 0.5 + 0.5)
+
+
+def exact(f, xs):
+    return np.array([float(f(mp.mpf(float(x)))) for x in xs])
+
+
+LN2 = mp.log(2)
+LOG2E = F(1 / LN2)  # = std::f32::consts::LOG2_E in the Rust source
+LN2_HI = F(round(float(LN2) * 2**16) / 2**16)  # 16 significant bits: n * LN2_HI is exact for |n| < 256
+LN2_LO = F(float(LN2 - mp.mpf(float(LN2_HI))))
+ROUND_MAGIC = F(1.5 * 2**23)
+
+# e^r - 1 = r + r^2 q(r) on |r| <= ln2/2 (plus a margin: n comes from a rounded product),
+# relative to e^r - 1 (so that exp, expm1 and tanh all get it to < 1 ulp).
+r = chebyshev(-float(LN2 / 2) * 1.0002, float(LN2 / 2) * 1.0002, 4000)
+r = r[r != 0]
+EXP_Q = fit(r, exact(lambda v: (mp.expm1(v) - v) / v**2, r), r**2 / np.abs(exact(mp.expm1, r)), 4)
+
+# tanh(a) = a + a^3 p(a^2) for a < TANH_SMALL.
+TANH_SMALL = F(0.4)
+TANH_CLAMP = F(9.1)
+a = chebyshev(1e-6, float(TANH_SMALL) * 1.0001)
+TANH_P = fit(a * a, exact(lambda v: (mp.tanh(v) - v) / v**3, a), a**3 / exact(mp.tanh, a), 3)
+
+# erf(a) = a + a q(a^2) for a < ERF_SMALL; 1 - p_i(a - c_i) on three intervals; 1 from ERF_ONE.
+ERF_SMALL = F(0.875)
+ERF_ONE = F(3.9375)  # erfc(3.9375) = 2.6e-8 < 2^-25: erf rounds to 1
+a = chebyshev(1e-4, float(ERF_SMALL))
+ERF_Q = fit(a * a, exact(lambda v: mp.erf(v) / v - 1, a), a / exact(mp.erf, a), 6)
+ERF_PIECES = []  # (start, center, coefficients of erfc(center + t))
+for lo, hi, center in ((0.875, 1.75, 1.3125), (1.75, 2.75, 2.25), (2.75, 3.9375, 3.375)):
+    a = chebyshev(lo, hi)
+    ERF_PIECES.append((lo, center, fit(a - center, exact(mp.erfc, a), np.ones_like(a), 8)))
+
+# log(1 + f) = f + f^2 q(f) for f in [sqrt(1/2) - 1, sqrt(2) - 1).
+SQRT_HALF_BITS = 0x3F3504F3
+f = chebyshev(float(np.int32(SQRT_HALF_BITS).view(F)) - 1, float(mp.sqrt(2)) - 1, 4000)
+f = f[np.abs(f) > 1e-7]
+LOG_Q = fit(f, exact(lambda v: (mp.log1p(v) - v) / v**2, f), f * f / np.abs(exact(mp.log1p, f)), 8)
+
+
+# ------------------------------------------------------------- emulation
+
+
+def r32(v):
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(v, dtype=np.float64).astype(F)
+
+
+def mul(a, b):
+    return r32(np.float64(a) * b)
+
+
+def add(a, b):
+    return r32(np.float64(a) + b)
+
+
+def sub(a, b):
+    return r32(np.float64(a) - b)
+
+
+def madd(a, b, c, fma):
+    """a * b + c: `arith.mulf` + `arith.addf` with `contract`, fused or not by LLVM."""
+    if fma:
+        return r32(np.float64(a) * np.float64(b) + c)  # the f32 product is exact in f64
+    return add(mul(a, b), c)
+
+
+def horner(t, coeffs, fma):
+    acc = np.full_like(t, F(coeffs[-1]))
+    for c in reversed(coeffs[:-1]):
+        acc = madd(acc, t, F(c), fma)
+    return acc
+
+
+def bits(v):
+    return v.view(np.int32)
+
+
+def from_bits(i):
+    return np.asarray(i, dtype=np.int32).view(F)
+
+
+def pow2(n):
+    return from_bits((n + 127) << 23)
+
+
+def reduce(x, fma):
+    """x = n ln2 + r: n = round(x log2e) through the 1.5*2^23 trick."""
+    t = madd(x, LOG2E, ROUND_MAGIC, fma)
+    nf = sub(t, ROUND_MAGIC)
+    n = bits(t) - bits(np.full_like(t, ROUND_MAGIC))
+    rr = madd(nf, -LN2_HI, x, fma)
+    return n, madd(nf, -LN2_LO, rr, fma)
+
+
+def expm1_reduced(rr, fma):
+    return madd(mul(rr, rr), horner(rr, EXP_Q, fma), rr, fma)
+
+
+def clamp(x, lo, hi):
+    x = np.where(x < F(lo), F(lo), x)
+    return np.where(x > F(hi), F(hi), x)
+
+
+def exp32(x, fma):
+    n, rr = reduce(clamp(x, -104.0, 88.8), fma)
+    p = add(expm1_reduced(rr, fma), F(1))
+    half = n >> 1
+    return mul(mul(p, pow2(half)), pow2(n - half))
+
+
+def expm1_32(x, fma):
+    n, rr = reduce(clamp(x, -30.0, 88.8), fma)
+    u = expm1_reduced(rr, fma)
+    s = pow2(n - 1)
+    em1 = mul(madd(s, u, sub(s, F(0.5)), fma), F(2))
+    return np.where(np.abs(x) < F(2.0**-60), x, em1)
+
+
+def tanh32(x, fma):
+    a = np.abs(x)
+    c = np.where(a > TANH_CLAMP, TANH_CLAMP, a)
+    n, rr = reduce(add(c, c), fma)
+    u = expm1_reduced(rr, fma)
+    s = pow2(n)
+    em1 = madd(s, u, sub(s, F(1)), fma)
+    large = r32(np.float64(em1) / add(em1, F(2)))
+    a2 = mul(a, a)
+    small = madd(mul(a, a2), horner(a2, TANH_P, fma), a, fma)
+    return np.copysign(np.where(a < TANH_SMALL, small, large), x)
+
+
+def erf32(x, fma):
+    a = np.abs(x)
+    a = np.where(a > ERF_ONE, ERF_ONE, a)
+    small = madd(a, horner(mul(a, a), ERF_Q, fma), a, fma)
+    center = np.full_like(a, F(ERF_PIECES[0][1]))
+    coeffs = [np.full_like(a, F(c)) for c in ERF_PIECES[0][2]]
+    for start, c, cs in ERF_PIECES[1:]:
+        m = a >= F(start)
+        center = np.where(m, F(c), center)
+        coeffs = [np.where(m, F(v), old) for v, old in zip(cs, coeffs)]
+    t = sub(a, center)
+    acc = coeffs[-1]
+    for cf in reversed(coeffs[:-1]):
+        acc = madd(acc, t, cf, fma)
+    large = sub(F(1), acc)
+    return np.copysign(np.where(a < ERF_SMALL, small, large), x)
+
+
+def log32(x, fma):
+    subnormal = x < F(2.0**-126)
+    xs = np.where(subnormal, mul(x, F(2.0**23)), x)
+    bias = np.where(subnormal, np.int32(127 + 23), np.int32(127))
+    ix = bits(xs) + np.int32(0x3F800000 - SQRT_HALF_BITS)
+    e = (ix >> 23) - bias
+    m = from_bits((ix & np.int32(0x007FFFFF)) + np.int32(SQRT_HALF_BITS))
+    f = sub(m, F(1))
+    ef = e.astype(F)
+    lp = madd(mul(f, f), horner(f, LOG_Q, fma), f, fma)
+    res = madd(ef, LN2_HI, madd(ef, LN2_LO, lp, fma), fma)
+    res = np.where(x == F(np.inf), F(np.inf), res)
+    return np.where(x > 0, res, np.where(x == 0, F(-np.inf), F(np.nan)))
+
+
+# ----------------------------------------------------------------- checks
+
+
+def ulps(got, want):
+    """|got - want| in f32 ulps of want (subnormal spacing below 2^-126)."""
+    e = np.floor(np.log2(np.maximum(np.abs(want), 2.0**-126)))
+    return np.abs(np.float64(got) - want) / 2.0 ** (e - 23)
+
+
+def report():
+    rng = np.random.default_rng(0)
+
+    def grid(lo, hi, n=1_000_000):
+        return np.concatenate([np.linspace(lo, hi, n), rng.uniform(lo, hi, n)]).astype(F)
+
+    cases = {
+        "exp": (exp32, np.exp, np.concatenate([grid(-104, 89), grid(-1, 1)])),
+        "expm1": (expm1_32, np.expm1, np.concatenate([grid(-20, 20), grid(-1, 1), grid(-1e-3, 1e-3), grid(-100, 89)])),
+        "tanh": (tanh32, np.tanh, np.concatenate([grid(-10, 10), grid(-1, 1), grid(-1e-3, 1e-3)])),
+        "erf": (erf32, scipy.special.erf, np.concatenate([grid(-4.5, 4.5), grid(-1, 1), grid(-1e-3, 1e-3)])),
+        "log": (log32, np.log, np.concatenate([grid(1e-3, 10), grid(0.5, 2), (2.0 ** rng.uniform(-149, 128, 1_000_000)).astype(F)])),
+    }
+    for name, (ours, reference, x) in cases.items():
+        x = np.concatenate([x, np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, 1e-45, -1e-45], F)])
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            want = reference(np.float64(x))
+            want32 = want.astype(F)
+        finite = np.isfinite(want32)
+        for fma in (False, True):
+            got = ours(x, fma)
+            e = ulps(got[finite], want[finite])
+            normal = finite & (np.abs(want) >= 2.0**-126)
+            rel = np.max(np.abs(np.float64(got[normal]) - want[normal]) / np.abs(want[normal]))
+            special = ~finite
+            specials_ok = np.array_equal(np.isnan(got[special]), np.isnan(want32[special])) and np.array_equal(
+                got[special & ~np.isnan(want32)], want32[special & ~np.isnan(want32)]
+            )
+            print(
+                f"{name:6} fma={int(fma)}: max {e.max():.3f} ulp at {x[finite][np.argmax(e)]!r}, "
+                f"max relative error {rel:.3g}; infinities and NaN as expected: {specials_ok}"
+            )
+
+
+def literal(v):
+    """The shortest decimal that reads back as the f32 `v` (what clippy wants)."""
+    text = np.format_float_scientific(F(v), unique=True, exp_digits=1).replace("e+0", "").replace("e+", "e")
+    assert F(text) == F(v)
+    return text
+
+
+def rust(name, values):
+    body = ", ".join(literal(v) for v in values)
+    return f"const {name}: [f32; {len(values)}] = [{body}];"
+
+
+if __name__ == "__main__":
+    print(f"const LOG2E: f32 = {literal(LOG2E)};\nconst LN2_HI: f32 = {literal(LN2_HI)};\nconst LN2_LO: f32 = {literal(LN2_LO)};")
+    print(rust("EXP_Q", EXP_Q))
+    print(rust("TANH_P", TANH_P))
+    print(rust("ERF_Q", ERF_Q))
+    for i, (start, center, cs) in enumerate(ERF_PIECES):
+        print(f"// from {start}, t = a - {center}")
+        print(rust(f"ERFC_{i}", cs))
+    print(rust("LOG_Q", LOG_Q))
+    if "--no-check" not in sys.argv:
+        report()

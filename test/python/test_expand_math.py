@@ -1,0 +1,160 @@
+"""pb-expand-math on compiled code: f32 exp, expm1, log, tanh and erf, on
+vectors and on scalars, compared in ulps with numpy's float64 functions over
+dense sweeps, a stride through every f32 bit pattern, and special values.
+
+The module goes through pb-opt (the pass, then upstream lowering to the LLVM
+dialect), mlir-translate and clang, once for the host CPU (LLVM fuses the
+pass's `contract` multiply-adds into FMAs) and once for baseline x86-64 (no
+FMA), since the expansions must be accurate either way."""
+
+import ctypes
+import pathlib
+import platform
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.special
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+LLVM = pathlib.Path("/usr/lib/llvm-22/bin")
+LOWER = (
+    "builtin.module(func.func(pb-expand-math),convert-math-to-llvm,convert-math-to-libm,convert-vector-to-scf,"
+    "convert-scf-to-cf,convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,"
+    "convert-cf-to-llvm,reconcile-unrealized-casts)"
+)
+LANES = 16
+
+# function: (numpy float64 reference, max ulps, dense sweep ranges)
+FUNCTIONS = {
+    "exp": (np.exp, 1.5, [(-104.0, 89.0), (-1.0, 1.0)]),
+    "expm1": (np.expm1, 2.0, [(-20.0, 20.0), (-1.0, 1.0), (-1e-3, 1e-3), (-104.0, 89.0)]),
+    "log": (np.log, 1.5, [(0.0, 4.0), (0.5, 2.0), (0.0, 1e6)]),
+    "tanh": (np.tanh, 2.0, [(-10.0, 10.0), (-1.0, 1.0), (-1e-3, 1e-3)]),
+    "erf": (scipy.special.erf, 1.5, [(-4.5, 4.5), (-1.0, 1.0), (-1e-3, 1e-3)]),
+}
+
+SPECIALS = np.array(
+    [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-45, -1e-45, 1e-38, 1.17549435e-38, 3.4028235e38, -3.4028235e38,
+     88.72283, 88.72284, 88.7229, 89.0, -87.33655, -103.97208, -103.97209, -104.0, -105.0, 0.4, 0.875, 1.75, 2.75,
+     3.9375, 9.0, 9.1, 9.2, 0.34657359, -0.34657359, 0.70710677, 1.4142135],
+    dtype=np.float32,
+)
+
+MODULE = """
+func.func @vector(%x: memref<?xf32>, %y: memref<?xf32>) {{
+  %c0 = arith.constant 0 : index
+  %step = arith.constant {lanes} : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  scf.for %i = %c0 to %n step %step {{
+    %v = vector.load %x[%i] : memref<?xf32>, vector<{lanes}xf32>
+    %r = math.{op} %v : vector<{lanes}xf32>
+    vector.store %r, %y[%i] : memref<?xf32>, vector<{lanes}xf32>
+  }}
+  return
+}}
+
+func.func @scalar(%x: memref<?xf32>, %y: memref<?xf32>) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {{
+    %v = memref.load %x[%i] : memref<?xf32>
+    %r = math.{op} %v : f32
+    memref.store %r, %y[%i] : memref<?xf32>
+  }}
+  return
+}}
+"""
+
+
+def pb_opt():
+    return REPO / "target" / "debug" / "pb-opt"
+
+
+def build(tmp_path, op, cpu):
+    source = tmp_path / f"{op}.mlir"
+    source.write_text(MODULE.format(op=op, lanes=LANES))
+    lowered = subprocess.run([pb_opt(), source, f"--pass-pipeline={LOWER}"], capture_output=True, text=True, check=True).stdout
+    ir = subprocess.run([LLVM / "mlir-translate", "--mlir-to-llvmir"], input=lowered, capture_output=True, text=True, check=True).stdout
+    (tmp_path / f"{op}-{cpu}.ll").write_text(ir)
+    library = tmp_path / f"lib{op}-{cpu}.so"
+    subprocess.run([LLVM / "clang", "-O3", f"-march={cpu}", "-shared", "-fPIC", "-Wno-override-module",
+                    tmp_path / f"{op}-{cpu}.ll", "-o", library], check=True)
+    return library
+
+
+def imports(library):
+    out = subprocess.run([LLVM / "llvm-nm", "-D", "--undefined-only", library], capture_output=True, text=True, check=True)
+    return [s for s in out.stdout.split() if s not in ("U", "w", "v")]
+
+
+def call(library, name, x):
+    n = len(x)
+    padded = np.zeros(-(-n // LANES) * LANES, dtype=np.float32)
+    padded[:n] = x
+    y = np.empty_like(padded)
+    function = getattr(ctypes.CDLL(str(library)), name)
+    memref = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]
+    function.argtypes = memref + memref
+    function.restype = None
+    size = len(padded)
+    function(padded.ctypes.data, padded.ctypes.data, 0, size, 1, y.ctypes.data, y.ctypes.data, 0, size, 1)
+    return y[:n]
+
+
+def inputs(ranges):
+    rng = np.random.default_rng(0)
+    parts = [SPECIALS, -SPECIALS]
+    for lo, hi in ranges:
+        parts += [np.linspace(lo, hi, 1_000_003), rng.uniform(lo, hi, 1_000_000)]
+    # Every 997th f32 bit pattern: all exponents, both signs, NaNs, infinities, subnormals.
+    parts.append(np.arange(0, 2**32, 997, dtype=np.uint64).astype(np.uint32).view(np.float32))
+    return np.concatenate([p.astype(np.float32) for p in parts])
+
+
+def ulps(got, want):
+    """|got - want| in ulps of the f32 nearest want (subnormal spacing below 2^-126)."""
+    exponent = np.floor(np.log2(np.maximum(np.abs(want), 2.0**-126)))
+    return np.abs(got.astype(np.float64) - want) / 2.0 ** (exponent - 23)
+
+
+def check(x, got, reference, max_ulps):
+    with np.errstate(all="ignore"):
+        want = reference(x.astype(np.float64))
+        want32 = want.astype(np.float32)
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got), nan), f"NaN mismatch at x = {x[np.isnan(got) != nan][:5]}"
+    infinite = np.isinf(want32)
+    mismatch = infinite & (got != want32)
+    assert not mismatch.any(), f"expected {want32[mismatch][:5]} at x = {x[mismatch][:5]}, got {got[mismatch][:5]}"
+    finite = ~nan & ~infinite
+    assert np.isfinite(got[finite]).all(), f"non-finite results at x = {x[finite][~np.isfinite(got[finite])][:5]}"
+    errors = ulps(got[finite], want[finite])
+    worst = np.argmax(errors)
+    assert errors[worst] <= max_ulps, f"{errors[worst]:.3f} ulps at x = {x[finite][worst]!r}"
+    return errors[worst]
+
+
+CPUS = ["native", "x86-64"] if platform.machine() == "x86_64" else ["native"]
+
+
+@pytest.mark.parametrize("cpu", CPUS)
+@pytest.mark.parametrize("op", sorted(FUNCTIONS))
+def test_expansion_is_accurate(tmp_path, op, cpu):
+    reference, max_ulps, ranges = FUNCTIONS[op]
+    library = build(tmp_path, op, cpu)
+    assert not [s for s in imports(library) if s.rstrip("f").startswith(op)], "the f32 function must not call libm"
+    x = inputs(ranges)
+    for name in ("vector", "scalar"):
+        got = call(library, name, x)
+        worst = check(x, got, reference, max_ulps)
+        print(f"{op} {name} {cpu}: max {worst:.3f} ulp over {len(x)} inputs")
+
+
+def test_odd_functions_are_exactly_odd(tmp_path):
+    x = inputs([(0.0, 10.0)])
+    x = x[np.isfinite(x)]
+    for op in ("tanh", "erf"):
+        library = build(tmp_path, op, "native")
+        assert np.array_equal(call(library, "vector", -x), -call(library, "vector", x))
