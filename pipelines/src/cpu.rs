@@ -196,8 +196,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             passes
         }
         Stage::Llvm => vec![
-            // Math with an LLVM intrinsic or expansion first; what is left
-            // (erf, ...) becomes libm calls, declared as functions...
+            // f32 exp/expm1/log/tanh/erf become polynomials (pb-expand-math:
+            // vectorized, no libm); math with an LLVM intrinsic next; what is
+            // left (f64 erf, ...) becomes libm calls, declared as functions...
+            "func.func(pb-expand-math)".into(),
             "convert-math-to-llvm".into(),
             "convert-math-to-libm".into(),
             // ...which the function conversion then handles with the rest,

@@ -37,11 +37,11 @@ pub enum Target<'c, 'a> {
     Local(usize),
 }
 
-/// Tile-local buffers: allocated (`memref.alloca` in a
-/// `memref.alloca_scope`, so stack space is returned each iteration) at the
-/// start of the body of each outermost loop — one set per parallel
-/// iteration, reused by the sequential loops inside — or around the whole
-/// code when it does not start with loops.
+/// Tile-local buffers. With a parallel outermost loop they are allocated
+/// (`memref.alloca` in a `memref.alloca_scope`) at the start of its body —
+/// one set per parallel iteration, reused by the sequential loops inside;
+/// otherwise once, before the code (never inside a sequential loop: an
+/// alloca there would take new stack space every iteration once lowered).
 pub struct Locals<'c> {
     pub types: Vec<Type<'c>>,
     /// Emit the outermost loop as `affine.parallel` (its iterations are
@@ -88,6 +88,14 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
             _ => false,
         };
         match &self.locals {
+            // Sequential code: one set of buffers, allocated before it.
+            Some(locals) if !locals.parallel_outermost => {
+                let values = self.allocas(&staging, &locals.types)?;
+                self.local_values.replace(values);
+                let result = self.emit(tree, &staging, &[]);
+                self.local_values.replace(Vec::new());
+                result?
+            }
             Some(locals) if !top_loops => self.emit_scope(tree, &staging, &[], &locals.types)?,
             _ => self.emit(tree, &staging, &[])?,
         }
@@ -139,7 +147,7 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
                 let mut inner = ivs.to_vec();
                 inner.push(iv);
                 match &self.locals {
-                    Some(locals) if inner.len() == 1 && self.local_values.borrow().is_empty() => {
+                    Some(locals) if inner.len() == 1 && locals.parallel_outermost && self.local_values.borrow().is_empty() => {
                         self.emit_scope(body, &body_block, &inner, &locals.types)?
                     }
                     _ => self.emit(body, &body_block, &inner)?,
@@ -240,9 +248,8 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
             .map_err(|e| e.to_string())
     }
 
-    /// `memref.alloca_scope { allocas; body }` in `block`.
-    fn emit_scope<'b>(&self, body: &Tree, block: &Block<'c>, ivs: &[Value<'c, 'b>], types: &[Type<'c>]) -> Result<(), String> {
-        let scope_block = Block::new(&[]);
+    /// One `memref.alloca` per type, appended to `block`.
+    fn allocas(&self, block: &Block<'c>, types: &[Type<'c>]) -> Result<Vec<Value<'c, 'static>>, String> {
         let mut values = Vec::new();
         for ty in types {
             let alloca = OperationBuilder::new("memref.alloca", self.location)
@@ -256,11 +263,19 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
                 .add_results(&[*ty])
                 .build()
                 .map_err(|e| e.to_string())?;
-            let op = scope_block.append_operation(alloca);
+            let op = block.append_operation(alloca);
             let value: Value = op.result(0).map_err(|e| e.to_string())?.into();
-            // SAFETY: the alloca lives in the scope block for the whole tile body.
+            // SAFETY: the alloca lives in `block`, before all the code using it.
             values.push(unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&value)) });
         }
+        Ok(values)
+    }
+
+    /// `memref.alloca_scope { allocas; body }` in `block`: buffers private to
+    /// each iteration of a parallel loop.
+    fn emit_scope<'b>(&self, body: &Tree, block: &Block<'c>, ivs: &[Value<'c, 'b>], types: &[Type<'c>]) -> Result<(), String> {
+        let scope_block = Block::new(&[]);
+        let values = self.allocas(&scope_block, types)?;
         let saved = self.local_values.replace(values);
         let result = self.emit(body, &scope_block, ivs);
         self.local_values.replace(saved);

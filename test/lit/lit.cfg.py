@@ -21,6 +21,9 @@ path = [
     os.environ.get("PATH", ""),
 ]
 config.environment["PATH"] = os.pathsep.join(path)
+# Fresh and freed heap memory is filled with garbage, so a pass that reads an
+# erased op (use after free) fails here instead of passing by luck.
+config.environment["MALLOC_PERTURB_"] = "165"
 
 config.substitutions.append(("%irdl_dir", os.path.join(repo, "dialects", "irdl")))
 config.substitutions.append(("%examples", os.path.join(repo, "examples")))

@@ -17,8 +17,8 @@ def pb_compile(*args):
     subprocess.run([str(REPO / "target" / "debug" / "pb-compile"), *map(str, args)], check=True, capture_output=True)
 
 
-def build(tmp_path, user_memory, cpu=None):
-    flags = ["-aot", "-aot-name", "blur", "-o", tmp_path] + (["-aot-user-memory"] if user_memory else [])
+def build(tmp_path, user_memory, cpu=None, extra=()):
+    flags = ["-aot", "-aot-name", "blur", "-o", tmp_path, *extra] + (["-aot-user-memory"] if user_memory else [])
     flags += [f"--cpu={cpu}"] if cpu else []
     pb_compile(REPO / "examples" / "workloads" / "blur_x_blur_y.mlir", *flags)
     header = (tmp_path / "blur.h").read_text()
@@ -51,10 +51,20 @@ def test_user_memory_object_allocates_nothing(tmp_path):
     undefined = subprocess.run(["/usr/lib/llvm-22/bin/llvm-nm", "--undefined-only", tmp_path / "blur.o"],
                                capture_output=True, text=True, check=True).stdout
     assert "malloc" not in undefined and "free" not in undefined, undefined
-    build(tmp_path / "own", False)
+    # Without a pool and without fusion the intermediate is heap-allocated
+    # (fused, it becomes a stack buffer: see test_fused_object_allocates_nothing).
+    build(tmp_path / "own", False, extra=["--no-fuse"])
     undefined = subprocess.run(["/usr/lib/llvm-22/bin/llvm-nm", "--undefined-only", tmp_path / "own" / "blur.o"],
                                capture_output=True, text=True, check=True).stdout
     assert "malloc" in undefined, "without a pool the intermediate is heap-allocated"
+
+
+def test_fused_object_allocates_nothing(tmp_path):
+    # pb-fuse contracts the blur's intermediate into a tile-local (stack) buffer.
+    build(tmp_path, False)
+    undefined = subprocess.run(["/usr/lib/llvm-22/bin/llvm-nm", "--undefined-only", tmp_path / "blur.o"],
+                               capture_output=True, text=True, check=True).stdout
+    assert "malloc" not in undefined, undefined
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")

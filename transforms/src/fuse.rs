@@ -117,15 +117,17 @@ const MAX_LOCAL_BYTES: i64 = 2 << 20;
 impl RustPass for Fuse {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         for run in driver::function_runs(func) {
+            // Read before the run's ops are replaced.
+            let location = run[0].location();
             let outcome = ffi::with_context(func, |context| self.fuse_run(context, &run));
             match outcome {
                 Ok(message) | Err(Refusal::Left(message)) => {
                     if self.report {
-                        report::note(run[0], INFO.argument, &message);
+                        report::note(location, INFO.argument, &message);
                     }
                 }
                 Err(Refusal::Failed(message)) => {
-                    ffi::emit_error(run[0].location(), &message);
+                    ffi::emit_error(location, &message);
                     return Err(PassFailed);
                 }
             }
@@ -236,7 +238,7 @@ left whole for pb-register-tile",
         let message = describe(&scop, &groups, &plan, chosen, self.budget, unfused);
         // The outermost generated loop is a tile loop when some tile loop
         // has more than one iteration (ISL drops single-valued ones).
-        let parallel = chosen.tiles > 1;
+        let parallel = chosen.tiles > 1 && self.cores > 1;
         self.apply(context, &scop, &model, &groups, &plan, parallel).map_err(Refusal::Failed)?;
         Ok(message)
     }

@@ -46,10 +46,12 @@ struct IslRoundtrip {
 impl RustPass for IslRoundtrip {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         for run in driver::function_runs(func) {
+            // Read before the run's ops are replaced.
+            let location = run[0].location();
             let scop = match Scop::extract(&run) {
                 Ok(scop) => scop,
                 Err(reason) => {
-                    report::note(run[0], INFO.argument, &format!("left unchanged, not a SCoP: {reason}"));
+                    report::note(location, INFO.argument, &format!("left unchanged, not a SCoP: {reason}"));
                     continue;
                 }
             };
@@ -63,7 +65,7 @@ impl RustPass for IslRoundtrip {
                 })
             });
             if let Err(message) = result {
-                ffi::emit_error(run[0].location(), &message);
+                ffi::emit_error(location, &message);
                 return Err(PassFailed);
             }
         }

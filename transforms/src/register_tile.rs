@@ -100,9 +100,11 @@ impl RustPass for RegisterTile {
             }
         }
         for nest in nests {
+            // Read before the nest is replaced.
+            let location = nest.location();
             let outcome = ffi::with_context(func, |context| self.tile(context, nest));
             match outcome {
-                Ok(Some(message)) | Err(message) if self.report => report::note(nest, INFO.argument, &message),
+                Ok(Some(message)) | Err(message) if self.report => report::note(location, INFO.argument, &message),
                 _ => {}
             }
         }
@@ -162,7 +164,8 @@ impl RegisterTile {
         // panels reuse it (its rows are also a large stride apart).
         let n_main = n / nr * nr;
         let pack_a = n_main / nr >= 2;
-        let text = kernel_text(&contraction, mr, nv, self.width, kc, mc, (pack, pack_a))?;
+        let shape = Shape { mr, nv, width: self.width, kc, mc, pack, pack_a, parallel: self.cores > 1 };
+        let text = kernel_text(&contraction, &shape)?;
         splice(context, nest, &scop, &contraction, &text, mr, nr)?;
         Ok(Some(format!(
             "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators), cache tile {mc} rows x {kc} \
@@ -268,7 +271,7 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
     let Some(i) = preferred.or_else(|| candidates.last().copied()) else {
         return Err("not register-tiled: every dimension of C also moves B (no row reuse)".into());
     };
-    if !w.indices.iter().any(|e| *e == Aff::Dim(i)) {
+    if !w.indices.contains(&Aff::Dim(i)) {
         return Ok(None);
     }
     let outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j).collect();
@@ -276,15 +279,20 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
 }
 
 /// The MLIR text of the tiled kernel, as a function of the three memrefs.
-fn kernel_text(
-    c: &Contraction,
+/// Sizes and choices of one kernel.
+struct Shape {
     mr: i64,
     nv: i64,
     width: i64,
     kc: i64,
     mc: i64,
-    (pack, pack_a): (bool, bool),
-) -> Result<String, String> {
+    pack: bool,
+    pack_a: bool,
+    parallel: bool,
+}
+
+fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
+    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel } = *shape;
     let s = c.statement;
     let depth = s.loops.len();
     let Roles { i, j, reductions, outer } = &c.roles;
@@ -316,21 +324,21 @@ fn kernel_text(
     let types = vec![vector.clone(); count].join(", ");
     let mut t = String::new();
     t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}) {{\n"));
+    let kernel_top = t.len();
     for d in outer {
         let (lo, hi) = c.bounds[*d];
         t.push_str(&format!("affine.for %o{d} = {lo} to {hi} {{\n"));
     }
     let (k_lo, k_hi) = c.bounds[reductions[0]];
-    // Row blocks are independent (distinct rows of C): a parallel loop,
-    // whose body is an allocation scope for the packed panel.
-    t.push_str(&format!("affine.parallel (%ib) = ({i_lo}) to ({m_main}) step ({mc}) {{\n"));
+    // Row blocks are independent (distinct rows of C): a parallel loop.
+    let mut allocas = String::new();
     let nr = nv * width;
     let inner: Vec<(i64, i64)> = reductions[1..].iter().map(|k| c.bounds[*k]).collect();
     let panel_shape: Vec<String> =
         std::iter::once(kc).chain(inner.iter().map(|(lo, hi)| hi - lo)).chain(std::iter::once(nr)).map(|n| n.to_string()).collect();
     let panel_type = format!("memref<{}xf32>", panel_shape.join("x"));
     if pack {
-        t.push_str(&format!("%P = memref.alloca() {{alignment = 64 : i64}} : {panel_type}\n"));
+        allocas.push_str(&format!("%P = memref.alloca() {{alignment = 64 : i64}} : {panel_type}\n"));
     }
     let a_shape: Vec<String> = [(mc + mr - 1) / mr, kc]
         .into_iter()
@@ -359,7 +367,17 @@ fn kernel_text(
         }
     };
     if pack_a {
-        t.push_str(&format!("%PA = memref.alloca() {{alignment = 64 : i64}} : {a_type}\n"));
+        allocas.push_str(&format!("%PA = memref.alloca() {{alignment = 64 : i64}} : {a_type}\n"));
+    }
+    // Parallel row blocks get their own panels (the body of affine.parallel
+    // is an allocation scope); sequential code allocates them once, at the
+    // top (an alloca inside a sequential loop would grow the stack).
+    if parallel {
+        t.push_str(&format!("affine.parallel (%ib) = ({i_lo}) to ({m_main}) step ({mc}) {{\n"));
+        t.push_str(&allocas);
+    } else {
+        t.insert_str(kernel_top, &allocas);
+        t.push_str(&format!("affine.for %ib = {i_lo} to {m_main} step {mc} {{\n"));
     }
     t.push_str(&format!("affine.for %kb = {k_lo} to {k_hi} step {kc} {{\n"));
     if pack_a {

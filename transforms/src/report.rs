@@ -4,12 +4,14 @@
 //! `file:line:col: note: [pass] message`. Lines are written whole so output
 //! from parallel pass instances does not interleave within a line.
 
-use melior::ir::{operation::OperationLike, OperationRef};
+use melior::ir::Location;
 use pb_support::ffi;
 use std::io::Write;
 
-pub fn note(op: OperationRef, pass: &str, message: &str) {
-    let place = ffi::file_line_col(op.location())
+/// Takes the location (not the op): the op may have been replaced by the
+/// time the decision is reported.
+pub fn note(location: Location, pass: &str, message: &str) {
+    let place = ffi::file_line_col(location)
         .map(|(file, line, column)| format!("{file}:{line}:{column}"))
         .unwrap_or_else(|| "<unknown>".to_string());
     let line = format!("{place}: note: [{pass}] {message}\n");

@@ -1,5 +1,15 @@
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 report=true},canonicalize))' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=1 cache-bytes=65536},canonicalize))' %s | FileCheck %s --check-prefix=SERIAL
+
+// On one core the tiles run in a sequential loop sharing one local buffer,
+// allocated before it (an alloca inside a sequential loop would take new
+// stack space every iteration).
+// SERIAL-LABEL: func.func @blur
+// SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<{{[0-9]+}}x57xf32>
+// SERIAL-NEXT: affine.for
+// SERIAL-NOT: memref.alloca
+// SERIAL-LABEL: func.func @escaping
 
 // A 5-tap blur along columns into a temporary, then along rows: the
 // temporary is contracted to a tile of 36 rows (32 + a halo of 4) computed

@@ -1,15 +1,26 @@
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=1 report=true}),canonicalize)' %s 2>%t.err | FileCheck %s
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=2 report=true}),canonicalize)' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=1}),canonicalize)' %s | FileCheck %s --check-prefix=SERIAL
 
-// C[i][j] += A[i][k] * B[k][j] on 50x140x40: register tiles of 6 rows x 64
+// On one core the row blocks are a sequential loop and the packed buffers
+// are allocated once, before it (never inside a sequential loop, where each
+// iteration would take new stack space).
+// SERIAL-LABEL: func.func @matmul
+// SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
+// SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<{{[0-9]+}}x40x6xf32>
+// SERIAL-NEXT: affine.for %{{.*}} = 0 to 96 step {{[0-9]+}} {
+// SERIAL-NOT: memref.alloca
+// SERIAL-LABEL: func.func @narrow
+
+// C[i][j] += A[i][k] * B[k][j] on 98x140x40: register tiles of 6 rows x 64
 // columns (4 vectors) whose accumulators are carried through the k loop in
 // registers; row blocks of 24 run in parallel; the A block (in register-tile
-// order) and the B micro-panel are packed into local buffers; rows 48..50
+// order) and the B micro-panel are packed into local buffers; rows 96..98
 // and columns 128..140 are left to remainder nests.
 // REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 3 KiB, packed of 1024 KiB L2)
 
 // CHECK-LABEL: func.func @matmul
-// CHECK: affine.parallel (%[[IB:.*]]) = (0) to (48) step (24) {
+// CHECK: affine.parallel (%[[IB:.*]]) = (0) to (96) step (24) {
 // CHECK:   %[[PB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
 // CHECK:   %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x40x6xf32>
 // CHECK:   affine.for %[[KB:.*]] = 0 to 40 step 40 {
@@ -32,21 +43,21 @@
 // CHECK-COUNT-4:   vector.fma
 // CHECK:           affine.yield
 // CHECK-COUNT-24: affine.vector_store %[[R]]#{{[0-9]+}}, %arg2
-// Remainders: columns 128..140 of the first 48 rows, then rows 48..50.
-// CHECK: affine.for %{{.*}} = 0 to 48 {
+// Remainders: columns 128..140 of the first 48 rows, then rows 96..98.
+// CHECK: affine.for %{{.*}} = 0 to 96 {
 // CHECK-NEXT: affine.for %{{.*}} = 128 to 140 {
-// CHECK: affine.for %{{.*}} = 48 to 50 {
+// CHECK: affine.for %{{.*}} = 96 to 98 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 140 {
-func.func @matmul(%a: memref<50x40xf32>, %b: memref<40x140xf32>, %c: memref<50x140xf32>) {
-  affine.for %i = 0 to 50 {
+func.func @matmul(%a: memref<98x40xf32>, %b: memref<40x140xf32>, %c: memref<98x140xf32>) {
+  affine.for %i = 0 to 98 {
     affine.for %j = 0 to 140 {
       affine.for %k = 0 to 40 {
-        %x = affine.load %a[%i, %k] : memref<50x40xf32>
+        %x = affine.load %a[%i, %k] : memref<98x40xf32>
         %y = affine.load %b[%k, %j] : memref<40x140xf32>
-        %acc = affine.load %c[%i, %j] : memref<50x140xf32>
+        %acc = affine.load %c[%i, %j] : memref<98x140xf32>
         %m = arith.mulf %x, %y : f32
         %s = arith.addf %acc, %m : f32
-        affine.store %s, %c[%i, %j] : memref<50x140xf32>
+        affine.store %s, %c[%i, %j] : memref<98x140xf32>
       }
     }
   }
@@ -57,11 +68,11 @@ func.func @matmul(%a: memref<50x40xf32>, %b: memref<40x140xf32>, %c: memref<50x1
 // REPORT-DAG: note: [pb-register-tile] not register-tiled: 7 columns are fewer than one vector of 16
 // CHECK-LABEL: func.func @narrow
 // CHECK-NOT: vector.fma
-func.func @narrow(%a: memref<50x40xf32>, %b: memref<40x7xf32>, %c: memref<50x7xf32>) {
-  affine.for %i = 0 to 50 {
+func.func @narrow(%a: memref<98x40xf32>, %b: memref<40x7xf32>, %c: memref<50x7xf32>) {
+  affine.for %i = 0 to 98 {
     affine.for %j = 0 to 7 {
       affine.for %k = 0 to 40 {
-        %x = affine.load %a[%i, %k] : memref<50x40xf32>
+        %x = affine.load %a[%i, %k] : memref<98x40xf32>
         %y = affine.load %b[%k, %j] : memref<40x7xf32>
         %acc = affine.load %c[%i, %j] : memref<50x7xf32>
         %m = arith.mulf %x, %y : f32
@@ -78,16 +89,16 @@ func.func @narrow(%a: memref<50x40xf32>, %b: memref<40x7xf32>, %c: memref<50x7xf
 // CHECK-LABEL: func.func @shifted
 // CHECK-NOT: vector.fma
 // CHECK: affine.load %arg2[%{{.*}} + 1, %{{.*}}]
-func.func @shifted(%a: memref<50x40xf32>, %b: memref<40x140xf32>, %c: memref<51x140xf32>) {
-  affine.for %i = 0 to 50 {
+func.func @shifted(%a: memref<98x40xf32>, %b: memref<40x140xf32>, %c: memref<99x140xf32>) {
+  affine.for %i = 0 to 98 {
     affine.for %j = 0 to 140 {
       affine.for %k = 0 to 40 {
-        %x = affine.load %a[%i, %k] : memref<50x40xf32>
+        %x = affine.load %a[%i, %k] : memref<98x40xf32>
         %y = affine.load %b[%k, %j] : memref<40x140xf32>
-        %acc = affine.load %c[%i + 1, %j] : memref<51x140xf32>
+        %acc = affine.load %c[%i + 1, %j] : memref<99x140xf32>
         %m = arith.mulf %x, %y : f32
         %s = arith.addf %acc, %m : f32
-        affine.store %s, %c[%i, %j] : memref<51x140xf32>
+        affine.store %s, %c[%i, %j] : memref<99x140xf32>
       }
     }
   }
