@@ -17,9 +17,13 @@
 //! Legality is structural and checked before anything changes:
 //! - contracted arrays are allocated in the function and used only by the
 //!   SCoP's accesses (and deallocations after it);
-//! - producers write only contracted arrays, and read a contracted array they
-//!   write only at the element they write (accumulation);
-//! - consumers write only the output array and read it only where they write;
+//! - a statement reads an array it writes only at the element it writes
+//!   (accumulation);
+//! - consumers (statements touching the output) touch it at one element per
+//!   instance, which places them in a tile; temporaries they write (row sums
+//!   of a softmax) are *owned* by tiles: each element written in one tile
+//!   only, and every instance reading an owned element finds its writer in
+//!   its own tile (checked with ISL);
 //! - nobody else writes an array that is read;
 //! - each nest is perfect with one statement (its loops may be permuted
 //!   inside a tile; the permutation is checked against the dependences).
@@ -89,22 +93,22 @@ pub fn classify(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Result<Groups
             return Err(format!("{} accesses memory through a view", s.name));
         }
         let writes: Vec<_> = s.accesses.iter().filter(|a| a.write).collect();
-        let Some(first) = writes.first() else { return Err(format!("{} writes nothing", s.name)) };
-        let is_consumer = first.array == *output;
-        for w in &writes {
-            if (w.array == *output) != is_consumer {
-                return Err(format!("{} writes both the output and a temporary", s.name));
-            }
+        if writes.is_empty() {
+            return Err(format!("{} writes nothing", s.name));
+        }
+        // Statements touching the output are tiled by that access: all of
+        // their output accesses must be at one element.
+        let output_accesses: Vec<_> = s.accesses.iter().filter(|a| a.array == *output).collect();
+        let is_consumer = !output_accesses.is_empty();
+        if output_accesses.windows(2).any(|w| w[0].indices != w[1].indices) {
+            return Err(format!("{} reads the output at another element than it writes", s.name));
         }
         // Reads of an array this statement writes must be at a written element.
         for r in s.accesses.iter().filter(|a| !a.write) {
-            let own_write = writes.iter().find(|w| w.array == r.array);
-            if let Some(w) = own_write {
+            if let Some(w) = writes.iter().find(|w| w.array == r.array) {
                 if w.indices != r.indices {
                     return Err(format!("{} reads {} at another element than it writes", s.name, scop.arrays[r.array].name));
                 }
-            } else if r.array == *output {
-                return Err(format!("{} reads the output", s.name));
             }
         }
         if is_consumer {
@@ -187,7 +191,7 @@ pub fn plan(
     let mut instances: Vec<Option<Map>> = (0..scop.statements.len()).map(|_| None).collect();
     for &c in &groups.consumers {
         let s = &scop.statements[c];
-        let write = s.accesses.iter().find(|a| a.write).ok_or("consumer without write")?;
+        let write = s.accesses.iter().find(|a| a.array == groups.output).ok_or("consumer without output access")?;
         let d = dims("i", s.loops.len());
         let mut constraints = Vec::new();
         for (position, &dim) in tiling.order.iter().enumerate() {
@@ -251,6 +255,33 @@ pub fn plan(
         };
         add_reads(&mut touched, p, &needed)?;
         instances[p] = Some(needed);
+    }
+
+    // Temporaries written by consumers are owned by tiles.
+    for &array in &groups.contracted {
+        let mut owned: Option<Map> = None;
+        for &c in &groups.consumers {
+            let s = &scop.statements[c];
+            for w in s.accesses.iter().filter(|a| a.write && a.array == array) {
+                let access = texts.access(model, s, &w.indices, array)?;
+                let inst = instances[c].as_ref().ok_or("consumer instances")?;
+                let written = inst.copy().and_then(|i| i.apply_range(access)).map_err(isl_err)?;
+                owned = Some(match owned {
+                    Some(previous) => previous.union(written).map_err(isl_err)?,
+                    None => written,
+                });
+            }
+        }
+        let (Some(owned), Some(read)) = (owned, touched[array].as_ref()) else { continue };
+        let name = &scop.arrays[array].name;
+        if !owned.copy().and_then(|o| o.reverse()).and_then(|r| r.is_single_valued()).map_err(isl_err)? {
+            return Err(format!("tiles would share elements of {name}, which the consumers write"));
+        }
+        let everywhere = owned.copy().and_then(|o| o.range()).map_err(isl_err)?;
+        let needed = read.copy().and_then(|r| r.intersect_range(everywhere)).map_err(isl_err)?;
+        if !needed.is_subset(&owned).map_err(isl_err)? {
+            return Err(format!("a tile reads elements of {name} that another tile's consumers write"));
+        }
     }
 
     // Local buffer boxes.

@@ -473,6 +473,16 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
         }
         if let Ok(result) = OperationResult::try_from(value) {
             let owner = result.owner();
+            if is_named(owner, "arith.constant") {
+                // A constant index operand is a number, not a parameter.
+                if let Some(c) = owner
+                    .attribute("value")
+                    .ok()
+                    .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+                {
+                    return Ok(Aff::Const(c.value()));
+                }
+            }
             if is_named(owner, "affine.apply") {
                 // Folded: the apply's map over its own operands.
                 let map = owner.attribute("map").ok().and_then(ffi::affine_map_of).ok_or_else(|| NotAffine("affine.apply without map".into()))?;

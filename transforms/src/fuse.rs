@@ -19,10 +19,13 @@
 //! dimensions (batch, channels) get tiles of 1; for each power-of-two row
 //! tile `B` (with at least one tile per core), ISL gives the local buffers,
 //! hence the recomputation of each producer (tiles x local size / array
-//! size - 1) and the tile's footprint. Estimated time = arithmetic work
+//! size - 1) and the tile's footprint (local buffers + its block of the
+//! output). Estimated time = arithmetic work
 //! (instances x ops, producers scaled by their recomputation) at the
-//! vector rate + traffic of local buffers that exceed the cache budget;
-//! unfused = the work + writing and reading every temporary in memory. The
+//! vector rate + moving each array outside the tiles once + traffic of
+//! local buffers that exceed the cache budget + a small cost per tile;
+//! unfused = the work + every nest streaming the arrays it touches that
+//! exceed the cache budget + writing and reading every temporary. The
 //! cheapest `B` wins if it beats unfused; `report=true` prints the numbers.
 //!
 //! It refuses (and leaves the nests as they are) when the SCoP has more
@@ -108,6 +111,8 @@ impl Fuse {
 /// not predictions of run time.
 const OPS_PER_LANE_PER_SECOND: f64 = 4.0e9;
 const MEMORY_BYTES_PER_SECOND: f64 = 10.0e9;
+/// Entering a tile (loop set-up, scheduling): ~300 cycles.
+const TILE_OVERHEAD_SECONDS: f64 = 1.0e-7;
 /// Producers with longer reductions are contractions: register tiling them
 /// whole beats recomputing them per tile.
 const MAX_FUSED_REDUCTION: i64 = 64;
@@ -163,7 +168,7 @@ impl Fuse {
         let scop = Scop::extract(run).map_err(|e| Refusal::from(e.to_string()))?;
         let model = Model::new(&scop)?;
         let groups = fusion::classify(&scop, &|array| only_used_by(&scop, array))?;
-        if let Some(p) = groups.producers.iter().find(|p| reduction_trips(&scop.statements[**p]) > MAX_FUSED_REDUCTION) {
+        if let Some(p) = groups.producers.iter().find(|p| is_contraction(&scop.statements[**p])) {
             return Err(Refusal::from(format!(
                 "producer {} is a contraction (reductions of more than {MAX_FUSED_REDUCTION} steps): \
 left whole for pb-register-tile",
@@ -188,13 +193,32 @@ left whole for pb-register-tile",
         let all_work: f64 = work.iter().sum();
         let temporaries_bytes: f64 =
             groups.contracted.iter().map(|a| array_elements(&scop, *a) * scop.arrays[*a].element_bytes as f64).sum();
-        let unfused = all_work / self.ops_per_second() + 2.0 * temporaries_bytes / self.bytes_per_second();
+        // Memory traffic: unfused, every nest streams each array it touches
+        // that is larger than the cache budget (and writes and reads the
+        // temporaries); fused, each array outside the tiles moves once.
+        let array_bytes = |a: usize| array_elements(&scop, a) * scop.arrays[a].element_bytes as f64;
+        let streamed: f64 = scop
+            .statements
+            .iter()
+            .map(|s| {
+                let mut arrays: Vec<usize> = s.accesses.iter().map(|a| a.array).collect();
+                arrays.sort();
+                arrays.dedup();
+                arrays.iter().map(|a| array_bytes(*a)).filter(|b| *b > self.budget as f64).sum::<f64>()
+            })
+            .sum();
+        let outside: f64 = (0..scop.arrays.len()).filter(|a| !groups.contracted.contains(a)).map(array_bytes).sum();
+        let unfused = all_work / self.ops_per_second() + (streamed + 2.0 * temporaries_bytes) / self.bytes_per_second();
         let mut choices = Vec::new();
         let mut size = 4;
         while size < rows * 2 {
             let plan = fusion::plan(&scop, &model, &groups, &tiling_for(size), &permutation)?;
             let tiles = (rows + size - 1) / size * leading;
-            let footprint: i64 = plan.locals.iter().map(|l| l.bytes(scop.arrays[l.array].element_bytes)).sum();
+            // The tile's working set: its local buffers and its block of the
+            // output (consumers may pass over it several times).
+            let output_rows = size.min(rows) * output.shape[rank - 1] * output.element_bytes;
+            let footprint: i64 =
+                plan.locals.iter().map(|l| l.bytes(scop.arrays[l.array].element_bytes)).sum::<i64>() + output_rows;
             let recompute_of = |array: usize| -> f64 {
                 plan.locals.iter().find(|l| l.array == array).map_or(0.0, |l| {
                     let local: i64 = l.shape.iter().product();
@@ -210,7 +234,9 @@ left whole for pb-register-tile",
             }
             // Local buffers beyond the cache budget spill: count their traffic.
             let spill = if footprint > self.budget { 2.0 * (tiles * footprint) as f64 } else { 0.0 };
-            let cost = fused_work / self.ops_per_second() + spill / self.bytes_per_second();
+            let cost = fused_work / self.ops_per_second()
+                + (outside + spill) / self.bytes_per_second()
+                + tiles as f64 * TILE_OVERHEAD_SECONDS / self.cores as f64;
             choices.push(Choice { size, recompute, footprint, tiles, cost });
             if size >= rows {
                 break;
@@ -312,6 +338,22 @@ fn arithmetic_ops(s: &Statement) -> f64 {
 
 fn array_elements(scop: &Scop, array: usize) -> f64 {
     scop.arrays[array].shape.iter().map(|n| (*n).max(1) as f64).product()
+}
+
+/// A contraction (matmul, convolution): a reduction longer than
+/// `MAX_FUSED_REDUCTION` over two operands that both move with it (a row
+/// max or sum reads one).
+fn is_contraction(s: &Statement) -> bool {
+    let Some(write) = s.accesses.iter().find(|a| a.write) else { return false };
+    let reductions: Vec<usize> =
+        (0..s.loops.len()).filter(|d| !write.indices.iter().any(|e| e.uses_dim(*d))).collect();
+    let moving_operands = s
+        .accesses
+        .iter()
+        .filter(|a| !a.write && a.array != write.array)
+        .filter(|a| a.indices.iter().any(|e| reductions.iter().any(|d| e.uses_dim(*d))))
+        .count();
+    reduction_trips(s) > MAX_FUSED_REDUCTION && moving_operands >= 2
 }
 
 /// Iterations of the loops that do not move the statement's write (its
