@@ -170,6 +170,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // a loop with contiguous accesses there instead.
                 passes.push(format!("func.func(pb-interchange{{min-trip={lanes}}})"));
             }
+            // Work that the new innermost loop does not change moves out of
+            // it (attention's exp(s - max) / sum, fused into the P V
+            // contraction by linalg, was computed once per output column).
+            passes.push("func.func(affine-loop-invariant-code-motion)".into());
             if parallel {
                 // Loops of one iteration (batch 1) go first, so that the
                 // parallel loop is one with work to share.

@@ -6,7 +6,8 @@
 //! (f32), the loops get roles from the accesses: `j` moves the last index of
 //! the accumulator `C` with unit stride (vectors of `width` lanes); `B` is
 //! contiguous in `j`; `A` does not depend on `j` (broadcast); `i` is a
-//! dimension of `C` that `B` does not depend on (so a `B` vector is reused
+//! dimension of `C` that `B` does not depend on (`B` may also be read
+//! transposed, `j` moving another index: the packing copy transposes it) (so a `B` vector is reused
 //! for `MR` rows); the dimensions not in `C` are reductions `k`. The output
 //! is, for the full `MR x NR` tiles:
 //!
@@ -129,6 +130,12 @@ struct Contraction<'s, 'c, 'a> {
     b: usize,
     c_read: usize,
     c_write: usize,
+    /// B is read along `j` with a stride (B^T): packing transposes it.
+    b_transposed: bool,
+    /// Factors applied to A and B elements before the product (the packing
+    /// copies apply them).
+    a_scale: Option<Value<'c, 'a>>,
+    b_scale: Option<Value<'c, 'a>>,
 }
 
 impl RegisterTile {
@@ -159,11 +166,11 @@ impl RegisterTile {
         // Pack the B micro-panel into a contiguous tile-local buffer when it is
         // reused by several register tiles (rows of B are a large power-of-two
         // stride apart in typical shapes: they would share a few L1 sets).
-        let pack = mc / mr >= 4;
+        let pack = mc / mr >= 4 || contraction.b_transposed || contraction.b_scale.is_some();
         // Pack the A block into register-tile order when several column
         // panels reuse it (its rows are also a large stride apart).
         let n_main = n / nr * nr;
-        let pack_a = n_main / nr >= 2;
+        let pack_a = n_main / nr >= 2 || contraction.a_scale.is_some();
         let shape = Shape { mr, nv, width: self.width, kc, mc, pack, pack_a, parallel: self.cores > 1 };
         let text = kernel_text(&contraction, &shape)?;
         splice(context, nest, &scop, &contraction, &text, mr, nr)?;
@@ -203,8 +210,26 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
     let shape: Vec<&str> = names.iter().map(String::as_str).collect();
     let loads = s.accesses.iter().enumerate().filter(|(_, a)| !a.write).map(|(k, _)| k).collect::<Vec<_>>();
     let writes = s.accesses.iter().enumerate().filter(|(_, a)| a.write).map(|(k, _)| k).collect::<Vec<_>>();
-    if loads.len() != 3 || writes.len() != 1 || shape.iter().filter(|n| **n == "arith.mulf").count() != 1
-        || shape.iter().filter(|n| **n == "arith.addf").count() != 1 || s.ops.len() != 6
+    let muls = shape.iter().filter(|n| **n == "arith.mulf").count();
+    // Ops computing a loop-invariant value from values defined outside the
+    // nest (a scale converted from f64: `arith.truncf %cst`).
+    let invariant = |op: &OperationRef| {
+        op.region_count() == 0
+            && op.result_count() == 1
+            && !is_named(*op, "arith.mulf")
+            && !is_named(*op, "arith.addf")
+            && !is_named(*op, "affine.load")
+            && !is_named(*op, "affine.store")
+            && op.operands().all(|v| {
+                melior::ir::operation::OperationResult::try_from(v).map_or(true, |r| !s.ops.contains(&r.owner()))
+            })
+    };
+    let invariants = s.ops.iter().filter(|op| invariant(op)).count();
+    if loads.len() != 3
+        || writes.len() != 1
+        || !(1..=3).contains(&muls)
+        || shape.iter().filter(|n| **n == "arith.addf").count() != 1
+        || s.ops.len() != 5 + muls + invariants
     {
         return Ok(None);
     }
@@ -222,22 +247,44 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
     if others.iter().any(|k| s.accesses[*k].array == w.array) {
         return Ok(None);
     }
-    // The data flow: store(addf(load C, mulf(load A, load B))).
-    let add = s.ops.iter().find(|op| is_named(**op, "arith.addf")).copied();
-    let mul = s.ops.iter().find(|op| is_named(**op, "arith.mulf")).copied();
-    let (Some(add), Some(mul)) = (add, mul) else { return Ok(None) };
-    let result_of = |op: OperationRef| op.result(0).map(|r| Value::from(r).to_raw().ptr as usize).unwrap_or(0);
-    let operand_ids = |op: OperationRef| op.operands().map(|v| v.to_raw().ptr as usize).collect::<Vec<_>>();
-    let add_in = operand_ids(add);
-    let mul_in = operand_ids(mul);
-    let c_value = result_of(s.accesses[c_read].op);
-    let flows = store.operand(0).map(|v| v.to_raw().ptr as usize).unwrap_or(0) == result_of(add)
-        && add_in.contains(&c_value)
-        && add_in.contains(&result_of(mul))
-        && others.iter().all(|k| mul_in.contains(&result_of(s.accesses[*k].op)));
-    if !flows {
+    // The data flow: store(addf(load C, mulf(x, y))), x and y each a load
+    // of A or B, possibly scaled by a value from outside the nest
+    // (attention's 1/sqrt(d) on both operands).
+    let Some(add) = s.ops.iter().find(|op| is_named(**op, "arith.addf")).copied() else { return Ok(None) };
+    let key = |v: Value| v.to_raw().ptr as usize;
+    let producer = |v: Value<'c, 'a>| -> Option<OperationRef<'c, 'a>> {
+        let owner = melior::ir::operation::OperationResult::try_from(v).ok()?.owner();
+        s.ops.contains(&owner).then_some(owner)
+    };
+    let load_of = |v: Value<'c, 'a>| producer(v).and_then(|op| others.iter().copied().find(|k| s.accesses[*k].op == op));
+    // (load, scale) of a product operand.
+    let factor = |v: Value<'c, 'a>| -> Option<(usize, Option<Value<'c, 'a>>)> {
+        if let Some(k) = load_of(v) {
+            return Some((k, None));
+        }
+        let op = producer(v).filter(|op| is_named(*op, "arith.mulf"))?;
+        let (x, y) = (op.operand(0).ok()?, op.operand(1).ok()?);
+        let outside = |v: Value<'c, 'a>| producer(v).is_none_or(|op| invariant(&op));
+        match (load_of(x), load_of(y)) {
+            (Some(k), None) if outside(y) => Some((k, Some(y))),
+            (None, Some(k)) if outside(x) => Some((k, Some(x))),
+            _ => None,
+        }
+    };
+    let (Ok(stored), Ok(a0), Ok(a1)) = (store.operand(0), add.operand(0), add.operand(1)) else { return Ok(None) };
+    let c_value = s.accesses[c_read].op.result(0).map(|r| key(r.into())).unwrap_or(0);
+    let product = if key(a0) == c_value { a1 } else { a0 };
+    let add_result = add.result(0).map(|r| key(r.into())).unwrap_or(0);
+    if key(stored) != add_result || (key(a0) != c_value && key(a1) != c_value) {
         return Ok(None);
     }
+    let Some(mul) = producer(product).filter(|op| is_named(*op, "arith.mulf")) else { return Ok(None) };
+    let (Ok(x), Ok(y)) = (mul.operand(0), mul.operand(1)) else { return Ok(None) };
+    let (Some((kx, sx)), Some((ky, sy))) = (factor(x), factor(y)) else { return Ok(None) };
+    if kx == ky || 1 + usize::from(sx.is_some()) + usize::from(sy.is_some()) != muls {
+        return Ok(None);
+    }
+    let scale_of = |k: usize| if k == kx { sx } else { sy };
     // Roles.
     let Some((last, front)) = w.indices.split_last() else { return Ok(None) };
     let Aff::Dim(j) = *last else { return Ok(None) };
@@ -250,12 +297,24 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
             !f.iter().any(|e| e.uses_dim(j)) && l.coefficient(j) == Some(1)
         })
     };
+    // B^T (attention's Q K^T): `j` moves one index of B with unit stride,
+    // not the last; the packing copy transposes it.
+    let transposed = |k: usize| {
+        let indices = &s.accesses[k].indices;
+        let moving: Vec<&Aff> = indices.iter().filter(|e| e.uses_dim(j)).collect();
+        moving.len() == 1
+            && moving[0].coefficient(j) == Some(1)
+            && indices.last().is_some_and(|l| !l.uses_dim(j))
+    };
     let uniform = |k: usize| !s.accesses[k].indices.iter().any(|e| e.uses_dim(j));
-    let (a, b) = match (uniform(others[0]), contiguous(others[1]), uniform(others[1]), contiguous(others[0])) {
+    let b_like = |k: usize| contiguous(k) || transposed(k);
+    let (a, b) = match (uniform(others[0]), b_like(others[1]), uniform(others[1]), b_like(others[0])) {
         (true, true, _, _) => (others[0], others[1]),
         (_, _, true, true) => (others[1], others[0]),
         _ => return Ok(None),
     };
+    let b_transposed = !contiguous(b);
+    let (a_scale, b_scale) = (scale_of(a), scale_of(b));
     let written: Vec<usize> = (0..depth).filter(|d| w.indices.iter().any(|e| e.uses_dim(*d))).collect();
     let reductions: Vec<usize> = (0..depth).filter(|d| !written.contains(d)).collect();
     if reductions.is_empty() {
@@ -275,7 +334,18 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         return Ok(None);
     }
     let outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j).collect();
-    Ok(Some(Contraction { statement: s, bounds, roles: Roles { i, j, reductions, outer }, a, b, c_read, c_write }))
+    Ok(Some(Contraction {
+        statement: s,
+        bounds,
+        roles: Roles { i, j, reductions, outer },
+        a,
+        b,
+        b_transposed,
+        a_scale,
+        b_scale,
+        c_read,
+        c_write,
+    }))
 }
 
 /// The MLIR text of the tiled kernel, as a function of the three memrefs.
@@ -304,9 +374,12 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let (ta, tb, tc) = (ty(c.a).map_err(|e| e.to_string())?, ty(c.b).map_err(|e| e.to_string())?, ty(c.c_write).map_err(|e| e.to_string())?);
     let vector = format!("vector<{width}xf32>");
     // Names of the loop dims in the kernel, per (row r, vector v).
+    // `v < 0`: the column is `%jr + %jj` (the transposing copy).
     let name = |d: usize, r: i64, v: i64| -> String {
         if d == *i {
             format!("%ir + {r}")
+        } else if d == *j && v < 0 {
+            "%jr + %jj".to_string()
         } else if d == *j {
             format!("%jr + {}", v * width)
         } else if let Some(p) = reductions.iter().position(|k| *k == d) {
@@ -323,7 +396,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let accs = |prefix: &str| (0..count).map(|n| format!("%{prefix}{n}")).collect::<Vec<_>>();
     let types = vec![vector.clone(); count].join(", ");
     let mut t = String::new();
-    t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}) {{\n"));
+    t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}, %sa: f32, %sb: f32) {{\n"));
     let kernel_top = t.len();
     for d in outer {
         let (lo, hi) = c.bounds[*d];
@@ -385,7 +458,13 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         k_loops(&mut t);
         for r in 0..mr {
             t.push_str(&format!("%q{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
-            t.push_str(&format!("affine.store %q{r}, %PA[{}] : {a_type}\n", a_index(r)));
+            let packed = if c.a_scale.is_some() {
+                t.push_str(&format!("%qs{r} = arith.mulf %q{r}, %sa : f32\n"));
+                format!("%qs{r}")
+            } else {
+                format!("%q{r}")
+            };
+            t.push_str(&format!("affine.store {packed}, %PA[{}] : {a_type}\n", a_index(r)));
         }
         t.push_str(&"}\n".repeat(inner.len() + 2));
     }
@@ -396,14 +475,33 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         for (p, (lo, _)) in inner.iter().enumerate() {
             parts.push(format!("%k{} - {lo}", p + 1));
         }
-        parts.push((v * width).to_string());
+        parts.push(if v < 0 { "%jj".to_string() } else { (v * width).to_string() });
         parts.join(", ")
     };
-    if pack {
+    if pack && c.b_transposed {
+        k_loops(&mut t);
+        t.push_str(&format!("affine.for %jj = 0 to {nr} {{\n"));
+        t.push_str(&format!("%p0 = affine.load %B[{}] : {tb}\n", index(c.b, 0, -1)));
+        let packed = if c.b_scale.is_some() {
+            t.push_str("%p = arith.mulf %p0, %sb : f32\n");
+            "%p"
+        } else {
+            "%p0"
+        };
+        t.push_str(&format!("affine.store {packed}, %P[{}] : {panel_type}\n}}\n", panel_index(-1)));
+        t.push_str(&"}\n".repeat(inner.len() + 1));
+    } else if pack {
         k_loops(&mut t);
         for v in 0..nv {
             t.push_str(&format!("%p{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
-            t.push_str(&format!("affine.vector_store %p{v}, %P[{}] : {panel_type}, {vector}\n", panel_index(v)));
+            let packed = if c.b_scale.is_some() {
+                t.push_str(&format!("%sbv{v} = vector.broadcast %sb : f32 to {vector}\n"));
+                t.push_str(&format!("%ps{v} = arith.mulf %p{v}, %sbv{v} : {vector}\n"));
+                format!("%ps{v}")
+            } else {
+                format!("%p{v}")
+            };
+            t.push_str(&format!("affine.vector_store {packed}, %P[{}] : {panel_type}, {vector}\n", panel_index(v)));
         }
         t.push_str(&"}\n".repeat(inner.len() + 1));
     }
@@ -480,6 +578,7 @@ fn splice<'c>(
     let func = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()).ok_or("no kernel")?;
     let body = func.region(0).ok().and_then(|r| r.first_block()).ok_or("no kernel body")?;
     let s = c.statement;
+    let parent = nest.block().ok_or("nest outside a block")?;
     let memrefs = [c.a, c.b, c.c_write].map(|k| {
         let a = &s.accesses[k];
         a.op.operand(if a.write { 1 } else { 0 })
@@ -488,6 +587,20 @@ fn splice<'c>(
         let arg = body.argument(position).map_err(|e| e.to_string())?;
         ffi::replace_all_uses(arg.into(), memref.map_err(|e| e.to_string())?);
     }
+    for (position, scale) in [(3, c.a_scale), (4, c.b_scale)] {
+        let Some(scale) = scale else { continue };
+        // A scale computed inside the nest (from outside values) is
+        // recomputed once before it.
+        let value = match melior::ir::operation::OperationResult::try_from(scale) {
+            Ok(result) if c.statement.ops.contains(&result.owner()) => {
+                let hoisted = parent.insert_operation_before(nest, ffi::clone_operation(result.owner()));
+                hoisted.result(0).map_err(|e| e.to_string())?.into()
+            }
+            _ => scale,
+        };
+        let arg = body.argument(position).map_err(|e| e.to_string())?;
+        ffi::replace_all_uses(arg.into(), value);
+    }
     // Remainders: rows past the last full tile (all columns), then columns
     // past the last full tile (rows of full tiles).
     let Roles { i, j, .. } = &c.roles;
@@ -495,7 +608,6 @@ fn splice<'c>(
     let (j_lo, j_hi) = c.bounds[*j];
     let m_main = i_lo + (i_hi - i_lo) / mr * mr;
     let n_main = j_lo + (j_hi - j_lo) / nr * nr;
-    let parent = nest.block().ok_or("nest outside a block")?;
     if m_main < i_hi {
         let rows = parent.insert_operation_after(nest, ffi::clone_operation(nest));
         set_bounds(context, rows, *i, m_main, i_hi)?;
