@@ -104,3 +104,37 @@ func.func @shifted(%a: memref<98x40xf32>, %b: memref<40x140xf32>, %c: memref<99x
   }
   return
 }
+
+// Attention's Q K^T: B is read transposed (j moves its first index) and both
+// operands are scaled by a value computed in the loop from a constant. The
+// packing copies transpose B and apply the scales; the scale is recomputed
+// before the kernel.
+// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 32 reductions (B micro-panel 8 KiB, packed
+// CHECK-LABEL: func.func @scaled_transposed
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: affine.parallel
+// Transposing copy of K, scaled:
+// CHECK: affine.for %[[JJ:.*]] = 0 to 64 {
+// CHECK:   %[[K:.*]] = affine.load %arg1[%{{.*}} + %[[JJ]], %{{.*}}] : memref<128x32xf32>
+// CHECK:   %[[KS:.*]] = arith.mulf %[[K]], %{{.*}} : f32
+// CHECK:   affine.store %[[KS]]
+// CHECK: vector.fma
+func.func @scaled_transposed(%q: memref<96x32xf32>, %k: memref<128x32xf32>, %c: memref<96x128xf32>) {
+  %scale = arith.constant 0.35355339059327373 : f64
+  affine.for %i = 0 to 96 {
+    affine.for %j = 0 to 128 {
+      affine.for %r = 0 to 32 {
+        %x = affine.load %q[%i, %r] : memref<96x32xf32>
+        %y = affine.load %k[%j, %r] : memref<128x32xf32>
+        %acc = affine.load %c[%i, %j] : memref<96x128xf32>
+        %s = arith.truncf %scale : f64 to f32
+        %ys = arith.mulf %y, %s : f32
+        %xs = arith.mulf %x, %s : f32
+        %m = arith.mulf %xs, %ys : f32
+        %t = arith.addf %acc, %m : f32
+        affine.store %t, %c[%i, %j] : memref<96x128xf32>
+      }
+    }
+  }
+  return
+}
