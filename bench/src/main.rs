@@ -2,7 +2,7 @@
 //! compile time of every stage, then run it and report the median run time.
 //!
 //! ```text
-//! cargo run --release -p pb-bench -- [--runs N] [--threads N] [DIR_OR_FILE ...]
+//! cargo run --release -p pb-bench -- [--runs N] [--threads N] [--target OVERRIDES] [--no-fuse] [--upstream] [DIR_OR_FILE ...]
 //! ```
 //! Defaults: `examples/workloads` and `bench/workloads`, 10 runs (after one
 //! warm-up), OpenMP threads = cores. Inputs are deterministic pseudo-random
@@ -20,23 +20,26 @@ struct Settings {
     /// Target overrides, as `pb-compile --target=`.
     target: String,
     no_fuse: bool,
+    /// Affine stage of upstream passes only (`pb-compile --upstream-affine`).
+    upstream: bool,
     threads: Option<usize>,
     inputs: Vec<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<Settings, String> {
-    let mut settings = Settings { runs: 10, target: String::new(), no_fuse: false, threads: None, inputs: vec![] };
+    let mut settings = Settings { runs: 10, target: String::new(), no_fuse: false, upstream: false, threads: None, inputs: vec![] };
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let mut value = |name: &str| iter.next().cloned().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--target" => settings.target = value("--target")?,
             "--no-fuse" => settings.no_fuse = true,
+            "--upstream" => settings.upstream = true,
             "--runs" => settings.runs = value("--runs")?.parse().map_err(|_| "--runs takes a number")?,
             "--threads" => {
                 settings.threads = Some(value("--threads")?.parse().map_err(|_| "--threads takes a number")?)
             }
-            "-h" | "--help" => return Err("usage: pb-bench [--runs N] [--threads N] [--target OVERRIDES] [--no-fuse] [DIR_OR_FILE ...]".into()),
+            "-h" | "--help" => return Err("usage: pb-bench [--runs N] [--threads N] [--target OVERRIDES] [--no-fuse] [--upstream] [DIR_OR_FILE ...]".into()),
             other if other.starts_with('-') => return Err(format!("unknown option '{other}'")),
             other => settings.inputs.push(PathBuf::from(other)),
         }
@@ -135,6 +138,7 @@ fn compile_options(settings: &Settings) -> Result<CompileOptions, String> {
     let mut options = CompileOptions::default();
     options.target.apply_overrides(&settings.target)?;
     options.fuse = !settings.no_fuse;
+    options.upstream_affine = settings.upstream;
     Ok(options)
 }
 

@@ -50,6 +50,8 @@ pub struct CompileOptions {
     pub fuse: bool,
     /// Explain loop-transformation decisions on stderr.
     pub report: bool,
+    /// For comparison: an affine stage of upstream passes only.
+    pub upstream_affine: bool,
     /// LLVM CPU to generate code for (its default features); the host CPU
     /// and all its features when `None`.
     pub llvm_cpu: Option<String>,
@@ -66,6 +68,7 @@ impl Default for CompileOptions {
             vectorize: true,
             fuse: true,
             report: false,
+            upstream_affine: false,
             llvm_cpu: None,
         }
     }
@@ -135,6 +138,7 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
             user_memory: options.user_memory,
             fuse: options.fuse,
             report: options.report,
+            upstream_affine: options.upstream_affine,
         };
     let passes = pb_pipelines::all_passes();
     let registry = Registry { passes: &passes };

@@ -80,6 +80,11 @@ pub struct CpuOptions {
     /// Explain loop-transformation decisions on stderr (`report` option of
     /// the polyhedral passes).
     pub report: bool,
+    /// For comparison only: an `affine` stage of upstream MLIR passes alone
+    /// (fusion, tiling, super-vectorization, parallelization) instead of
+    /// ours. Upstream fusion is known to miscompile some programs (see the
+    /// stage's comments); benchmarks use it to show what our passes add.
+    pub upstream_affine: bool,
 }
 
 impl CpuOptions {
@@ -88,8 +93,34 @@ impl CpuOptions {
     }
 
     pub fn for_target(target: TargetDesc) -> Self {
-        Self { target, vectorize: true, user_memory: false, fuse: true, report: false }
+        Self { target, vectorize: true, user_memory: false, fuse: true, report: false, upstream_affine: false }
     }
+}
+
+/// The `affine` stage with upstream passes only (`CpuOptions::upstream_affine`).
+fn upstream_affine_stage(options: &CpuOptions) -> Vec<String> {
+    let lanes = options.target.f32_lanes();
+    let l1 = options.target.cache_bytes(1).unwrap_or(32 * 1024) / 1024;
+    let mut passes = vec![
+        "func.func(pb-lower-memref-copy)".to_string(),
+        "func.func(convert-linalg-to-affine-loops)".into(),
+        "affine-fold-memref-alias-ops".into(),
+        "func.func(affine-expand-index-ops-as-affine)".into(),
+        "canonicalize".into(),
+        "func.func(affine-loop-fusion)".into(),
+        format!("func.func(affine-loop-tile{{cache-size={l1}}})"),
+        "func.func(affine-scalrep)".into(),
+        "canonicalize".into(),
+        "func.func(affine-loop-invariant-code-motion)".into(),
+    ];
+    if options.target.cores > 1 {
+        passes.push("func.func(affine-parallelize{max-nested=1})".into());
+    }
+    if options.vectorize && lanes > 1 {
+        passes.push(format!("func.func(affine-super-vectorize{{virtual-vector-size={lanes}}})"));
+    }
+    passes.push("canonicalize".into());
+    passes
 }
 
 /// The pass pipeline of one stage (elements of a `builtin.module(...)`).
@@ -122,6 +153,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             passes.push("buffer-deallocation-pipeline".into());
             passes
         }
+        Stage::Affine if options.upstream_affine => upstream_affine_stage(options),
         Stage::Affine => {
             let mut passes = vec![
                 "func.func(pb-lower-memref-copy)".to_string(),

@@ -383,31 +383,29 @@ fn only_used_by(scop: &Scop, array: usize) -> bool {
     })
 }
 
-/// Loop order putting last the loop that moves only the last index of the
-/// statement's write (its contiguous dimension), others in place.
+/// Loop order putting last the loop that moves the last index of the
+/// statement's write with unit stride, when every access is then contiguous
+/// or uniform along it (a row reduction `sum[i] += x[i][j]` keeps `j`
+/// innermost: moving `i` there would read `x` by columns); others in place.
 fn contiguous_last(s: &Statement) -> Vec<usize> {
     let depth = s.loops.len();
     let identity: Vec<usize> = (0..depth).collect();
     let Some(write) = s.accesses.iter().find(|a| a.write) else { return identity };
-    let Some((last, others)) = write.indices.split_last() else { return identity };
-    let candidate = (0..depth).rev().find(|k| {
-        matches!(last, pb_polyhedral::Aff::Dim(d) if d == k)
-            || (last.uses_dim(*k) && last.substitute(&unit(depth, *k)).constant().is_some())
-    });
-    match candidate {
-        Some(k) if !others.iter().any(|e| e.uses_dim(k)) => {
+    let Some(last) = write.indices.last() else { return identity };
+    let along = |k: usize| {
+        s.accesses.iter().all(|a| match a.indices.split_last() {
+            Some((l, front)) => !front.iter().any(|e| e.uses_dim(k)) && matches!(l.coefficient(k), Some(0 | 1)),
+            None => true,
+        })
+    };
+    match (0..depth).rev().find(|k| last.coefficient(*k) == Some(1)) {
+        Some(k) if along(k) => {
             let mut order: Vec<usize> = (0..depth).filter(|d| *d != k).collect();
             order.push(k);
             order
         }
         _ => identity,
     }
-}
-
-/// Dims replaced by zero except `k` by itself: `last.substitute` is then
-/// constant only if `last` uses no other dim.
-fn unit(depth: usize, k: usize) -> Vec<pb_polyhedral::Aff> {
-    (0..depth).map(|d| if d == k { pb_polyhedral::Aff::Const(0) } else { pb_polyhedral::Aff::Dim(d) }).collect()
 }
 
 fn describe(scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, budget: i64, unfused: f64) -> String {

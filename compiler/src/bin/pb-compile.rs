@@ -25,6 +25,8 @@ USAGE: pb-compile <input.mlir> [options]
   --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
   --no-fuse             No producer-consumer fusion (pb-fuse)
   --report              Explain fusion and tiling decisions per loop nest (stderr)
+  --upstream-affine     For comparison: loop optimization by upstream MLIR passes only
+                        (affine-loop-fusion, -tile, -super-vectorize, -parallelize)
   --emit-llvm           Print the optimized LLVM IR to stdout
   -h, --help            This help
 ";
@@ -77,6 +79,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "no-vectorize" => parsed.options.vectorize = false,
             "no-fuse" => parsed.options.fuse = false,
             "report" => parsed.options.report = true,
+            "upstream-affine" => parsed.options.upstream_affine = true,
             "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
             "emit-llvm" => {
                 parsed.emit_llvm = true;
