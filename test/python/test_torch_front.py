@@ -72,6 +72,24 @@ def test_inputs_are_never_written():
     torch.testing.assert_close(result, step(original))
 
 
+def test_large_outputs_are_reused_only_when_free():
+    # Outputs of 1 MB and more come from a pool of buffers already mapped;
+    # a buffer must not be handed out again while a view of it is alive.
+    blur = make_blur(300, 300)
+    compiled = polyblocks_jit_torch()(blur)
+    a, b = torch.rand(3, 300, 300), torch.rand(3, 300, 300)
+    with torch.no_grad():
+        first_row = compiled(a)[0]  # the output tensor dies, its storage lives on in the view
+        second = compiled(b)
+        third = compiled(a)
+        del third
+        fourth = compiled(b)  # may reuse the third's buffer
+    torch.testing.assert_close(first_row, blur(a)[0])
+    torch.testing.assert_close(second, blur(b))
+    torch.testing.assert_close(fourth, blur(b))
+    assert first_row.data_ptr() != second.data_ptr()
+
+
 def test_report_explains_fusion(capfd):
     blur = make_blur(131, 127)
     compiled = polyblocks_jit_torch(compile_options={"report": True})(blur)
