@@ -6,8 +6,9 @@
 //! (f32), the loops get roles from the accesses: `j` moves the last index of
 //! the accumulator `C` with unit stride (vectors of `width` lanes); `B` is
 //! contiguous in `j`; `A` does not depend on `j` (broadcast); `i` is a
-//! dimension of `C` that `B` does not depend on (`B` may also be read
-//! transposed, `j` moving another index: the packing copy transposes it) (so a `B` vector is reused
+//! dimension of `C` that `B` does not depend on (`B` may also be read with a
+//! stride along `j` — transposed, or a stride-2 convolution's input — and
+//! is then gathered by the packing copy) (so a `B` vector is reused
 //! for `MR` rows); the dimensions not in `C` are reductions `k`. The output
 //! is, for the full `MR x NR` tiles:
 //!
@@ -130,7 +131,8 @@ struct Contraction<'s, 'c, 'a> {
     b: usize,
     c_read: usize,
     c_write: usize,
-    /// B is read along `j` with a stride (B^T): packing transposes it.
+    /// B is read along `j` with a stride (B^T, strided convolution): the
+    /// packing copy gathers it.
     b_transposed: bool,
     /// Factors applied to A and B elements before the product (the packing
     /// copies apply them).
@@ -297,14 +299,13 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
             !f.iter().any(|e| e.uses_dim(j)) && l.coefficient(j) == Some(1)
         })
     };
-    // B^T (attention's Q K^T): `j` moves one index of B with unit stride,
-    // not the last; the packing copy transposes it.
+    // B read along `j` with a stride: B^T (attention's Q K^T, `j` moves
+    // another index) or a strided convolution's input (`2w + kw`). The
+    // packing copy gathers it into contiguous vectors.
     let transposed = |k: usize| {
         let indices = &s.accesses[k].indices;
         let moving: Vec<&Aff> = indices.iter().filter(|e| e.uses_dim(j)).collect();
-        moving.len() == 1
-            && moving[0].coefficient(j) == Some(1)
-            && indices.last().is_some_and(|l| !l.uses_dim(j))
+        moving.len() == 1 && moving[0].coefficient(j).is_some_and(|c| c >= 1) && !contiguous(k)
     };
     let uniform = |k: usize| !s.accesses[k].indices.iter().any(|e| e.uses_dim(j));
     let b_like = |k: usize| contiguous(k) || transposed(k);
