@@ -211,6 +211,8 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // parallel loop is one with work to share.
                 passes.push("func.func(affine-loop-normalize{promote-single-iter=true})".into());
                 passes.push("func.func(affine-parallelize{max-nested=1})".into());
+                // ...but not for loops whose work is less than a fork costs.
+                passes.push("func.func(pb-parallel-grain)".into());
             }
             if options.vectorize && lanes > 1 {
                 passes.push(format!("func.func(pb-vectorize{{width={lanes}}})"));

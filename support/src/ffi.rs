@@ -305,3 +305,12 @@ pub fn replace_all_uses(old: melior::ir::Value, new: melior::ir::Value) {
     // (checked by the verifier afterwards).
     unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
 }
+
+/// Moves `op` to the end of `block` (from wherever it is).
+pub fn move_to_end(op: OperationRef, block: melior::ir::BlockRef) {
+    // SAFETY: both are alive; the op is unlinked from its block and appended.
+    unsafe {
+        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+        mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
+    }
+}

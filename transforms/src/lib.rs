@@ -15,6 +15,7 @@ pub mod check_cpu_input;
 pub mod fuse;
 pub mod interchange;
 pub mod isl_roundtrip;
+pub mod parallel_grain;
 pub mod readonly_inputs;
 pub mod register_tile;
 mod report;
@@ -28,6 +29,7 @@ pub static PASSES: &[&PassInfo] =
     &[&allocs_to_pool::INFO, &check_cpu_input::INFO,
     &fuse::INFO, &interchange::INFO,
     &isl_roundtrip::INFO,
+    &parallel_grain::INFO,
     &readonly_inputs::INFO,
     &register_tile::INFO,
     &simplify_quant::INFO, &vectorize::INFO];

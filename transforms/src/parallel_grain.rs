@@ -1,0 +1,167 @@
+//! `pb-parallel-grain`: run small parallel loops sequentially.
+//!
+//! Starting an OpenMP parallel region costs microseconds (waking the other
+//! threads, the barrier at the end): more than the whole loop for small
+//! tensors (an elementwise op on a few thousand elements, a bias add).
+//! `affine-parallelize` has no notion of work, so this pass estimates the
+//! work of each `affine.parallel` — iterations x ops, through nested loops
+//! with constant trip counts — and turns the loop back into an `affine.for`
+//! when it is below `min-work`.
+//!
+//! Only one-dimensional loops with constant single bounds and no reductions
+//! are converted, and never one whose body allocates on the stack (tile
+//! buffers of `pb-fuse`/`pb-register-tile`: as a sequential loop the
+//! allocation would take new stack space every iteration).
+//!
+//! ```mlir
+//! affine.parallel (%i) = (0) to (8) { ... 2 ops ... }
+//! // becomes (16 units of work < min-work)
+//! affine.for %i = 0 to 8 { ... }
+//! ```
+
+use crate::affine_access::constant_map;
+use melior::{
+    ir::{
+        attribute::IntegerAttribute,
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, WalkOrder},
+        Attribute, Block, Identifier, OperationRef, Region, RegionLike, Type, Value,
+    },
+    Context,
+};
+use pb_support::{ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+
+static ID: PassId = PassId::new();
+
+pub static INFO: PassInfo = PassInfo {
+    argument: "pb-parallel-grain",
+    summary: "Turn parallel loops with too little work for a thread fork back into sequential loops",
+    description: "Estimates the work of each one-dimensional affine.parallel (iterations x ops \
+through nested constant-trip loops) and rewrites it as an affine.for when below `min-work`, so \
+small ops do not pay an OpenMP fork/join. Keeps loops whose body allocates on the stack.",
+    anchor: "func.func",
+    options: &[PassOption {
+        name: "min-work",
+        kind: OptionKind::UInt,
+        default: "32768",
+        help: "Least estimated work (loop iterations x ops) worth a parallel region",
+    }],
+    id: &ID,
+    create,
+};
+
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(ParallelGrain { min_work: options.uint("min-work") as f64 })
+}
+
+#[derive(Clone)]
+struct ParallelGrain {
+    min_work: f64,
+}
+
+impl RustPass for ParallelGrain {
+    fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        let loops = ffi::collect_ops(func, WalkOrder::PreOrder, |op| is_named(op, "affine.parallel"));
+        for op in loops {
+            let Some((lower, upper, step)) = simple_bounds(op) else { continue };
+            let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else { continue };
+            let iterations = ((upper - lower + step - 1) / step).max(0) as f64;
+            if allocates(body) || iterations * block_work(body) >= self.min_work {
+                continue;
+            }
+            ffi::with_context(op, |context| to_for(context, op, lower, upper, step));
+        }
+        Ok(())
+    }
+}
+
+/// Constant lower and upper bound and step of a 1-D parallel loop without
+/// reductions.
+fn simple_bounds(op: OperationRef) -> Option<(i64, i64, i64)> {
+    if op.result_count() != 0 || op.operand_count() != 0 {
+        return None;
+    }
+    let single = |name: &str| {
+        let map = ffi::affine_map_of(op.attribute(name).ok()?)?;
+        (map.result_count() == 1 && map.input_count() == 0).then(|| map.single_constant_result())
+    };
+    let steps = op.attribute("steps").ok()?.to_string();
+    let step: i64 = steps.trim_matches(|c| c == '[' || c == ']').trim().parse().ok()?;
+    Some((single("lowerBoundsMap")?, single("upperBoundsMap")?, step))
+}
+
+fn allocates(block: melior::ir::BlockRef) -> bool {
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        if is_named(op, "memref.alloca") || is_named(op, "memref.alloca_scope") {
+            return true;
+        }
+        next = op.next_in_block();
+    }
+    false
+}
+
+/// Ops in the block, loops counted as trip count x their body's work
+/// (non-constant trips count as 64).
+fn block_work(block: melior::ir::BlockRef) -> f64 {
+    let mut work = 0.0;
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if is_named(op, "affine.for") {
+            let lower = crate::affine_access::constant_bound(op, "lowerBoundMap");
+            let upper = crate::affine_access::constant_bound(op, "upperBoundMap");
+            let trip = match (lower, upper) {
+                (Some(l), Some(u)) => (u - l).max(0) as f64,
+                _ => 64.0,
+            };
+            let inner = op.region(0).ok().and_then(|r| r.first_block()).map_or(1.0, block_work);
+            work += trip * inner;
+        } else if op.region_count() > 0 {
+            for k in 0..op.region_count() {
+                if let Some(b) = op.region(k).ok().and_then(|r| r.first_block()) {
+                    work += block_work(b);
+                }
+            }
+        } else {
+            work += 1.0;
+        }
+    }
+    work
+}
+
+/// Replaces the parallel loop by an `affine.for` with the same bounds and
+/// body.
+fn to_for<'c>(context: &'c Context, op: OperationRef<'c, '_>, lower: i64, upper: i64, step: i64) {
+    let location = op.location();
+    let Some(old_body) = op.region(0).ok().and_then(|r| r.first_block()) else { return };
+    let body = Block::new(&[(Type::index(context), location)]);
+    let Ok(old_iv) = old_body.argument(0) else { return };
+    let Ok(new_iv) = body.argument(0) else { return };
+    let new_iv: Value = new_iv.into();
+    ffi::replace_all_uses(old_iv.into(), new_iv);
+    let mut next = old_body.first_operation();
+    let region = Region::new();
+    let body = region.append_block(body);
+    while let Some(inner) = next {
+        next = inner.next_in_block();
+        // The parallel body's terminator is an affine.yield too: move it all.
+        ffi::move_to_end(inner, body);
+    }
+    let segments = Attribute::parse(context, "array<i32: 0, 0, 0>");
+    let Some(segments) = segments else { return };
+    let built = OperationBuilder::new("affine.for", location)
+        .add_attributes(&[
+            (Identifier::new(context, "lowerBoundMap"), constant_map(context, lower)),
+            (Identifier::new(context, "upperBoundMap"), constant_map(context, upper)),
+            (Identifier::new(context, "step"), IntegerAttribute::new(Type::index(context), step).into()),
+            (Identifier::new(context, "operandSegmentSizes"), segments),
+        ])
+        .add_regions([region])
+        .build();
+    let Ok(new_loop) = built else { return };
+    if let Some(block) = op.block() {
+        block.insert_operation_before(op, new_loop);
+        ffi::erase(op);
+    }
+}
