@@ -64,11 +64,17 @@ class Function:
             raise LibraryError(f"{self.name}: libraries built with a user memory pool are for AOT use")
         self._fn = getattr(handle, self.name)
         self._fn.restype = None
+        # Declared argument types let ctypes take addresses as plain ints.
+        if not any(a["by_value"] for a in self.inputs):
+            self._fn.argtypes = [ctypes.c_void_p] * (len(self.inputs) + len(self.outputs))
 
     def call_pointers(self, pointers):
         """Calls with raw addresses (int) or ctypes scalars, inputs then
         outputs; the caller has checked them against `inputs`/`outputs`."""
-        self._fn(*[ctypes.c_void_p(p) if isinstance(p, int) else p for p in pointers])
+        if self._fn.argtypes is not None:
+            self._fn(*pointers)
+        else:
+            self._fn(*[ctypes.c_void_p(p) if isinstance(p, int) else p for p in pointers])
 
     def __call__(self, *args):
         if len(args) != len(self.inputs):

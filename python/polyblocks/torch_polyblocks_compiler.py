@@ -84,27 +84,42 @@ class CompiledGraph:
         self.function = library["graph"]
         self.output_specs = output_specs  # (shape, dtype) per output
         self.library = library
+        # What each argument must be, prepared once: the per-call checks are
+        # tuple comparisons.
+        self._expected = [
+            (
+                frozenset(t for t, m in _TORCH_TO_MLIR.items() if m == spec["dtype"]),
+                torch.Size(spec["shape"]),
+                spec["dtype"],
+            )
+            for spec in self.function.inputs
+        ]
+        self._output_bytes = [
+            math.prod(shape) * torch.empty((), dtype=dtype).element_size() for shape, dtype in output_specs
+        ]
 
     def __call__(self, *args):
-        inputs = self.function.inputs
-        if len(args) != len(inputs):
-            raise UnsupportedInput(f"compiled graph takes {len(inputs)} tensors, got {len(args)}")
+        expected = self._expected
+        if len(args) != len(expected):
+            raise UnsupportedInput(f"compiled graph takes {len(expected)} tensors, got {len(args)}")
         keep, pointers = [], []
-        for position, (arg, spec) in enumerate(zip(args, inputs)):
+        for position, (arg, (dtypes, shape, mlir_dtype)) in enumerate(zip(args, expected)):
             if not isinstance(arg, torch.Tensor):
                 raise UnsupportedInput(f"argument {position} is {type(arg).__name__}, not a tensor")
-            if arg.device.type != "cpu":
-                raise UnsupportedInput(f"argument {position} is on {arg.device}; the cpu target needs host tensors")
-            if _TORCH_TO_MLIR.get(arg.dtype) != spec["dtype"] or tuple(arg.shape) != tuple(spec["shape"]):
+            if arg.dtype not in dtypes or arg.shape != shape or arg.device.type != "cpu":
+                if arg.device.type != "cpu":
+                    raise UnsupportedInput(f"argument {position} is on {arg.device}; the cpu target needs host tensors")
                 raise UnsupportedInput(
-                    f"argument {position} is {arg.dtype}{tuple(arg.shape)}, compiled for {spec['dtype']}{tuple(spec['shape'])}"
+                    f"argument {position} is {arg.dtype}{tuple(arg.shape)}, compiled for {mlir_dtype}{tuple(shape)}"
                 )
-            arg = arg.detach()
             if not arg.is_contiguous():
                 arg = arg.contiguous()
             keep.append(arg)
             pointers.append(arg.data_ptr())
-        outputs = [_empty_output(shape, dtype) for shape, dtype in self.output_specs]
+        outputs = [
+            torch.empty(shape, dtype=dtype) if size < _OutputPool.THRESHOLD else _OUTPUTS.empty(shape, dtype)
+            for (shape, dtype), size in zip(self.output_specs, self._output_bytes)
+        ]
         pointers.extend(o.data_ptr() for o in outputs)
         self.function.call_pointers(pointers)
         return outputs
