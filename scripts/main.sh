@@ -10,3 +10,8 @@ pipeline='builtin.module(func.func(pb-simplify-quant,pb-lower-quant),canonicaliz
 echo
 echo "== pb-opt --pass-pipeline='$pipeline' examples/quantized_chain.mlir"
 target/debug/pb-opt --pass-pipeline="$pipeline" examples/quantized_chain.mlir
+
+echo
+echo "== pb-opt --pb-pipeline=cpu --pb-stop-after=affine --pb-report bench/workloads/blur_x_blur_y_2048.mlir"
+echo "   (the polyhedral passes explain their decisions; the IR goes to /dev/null)"
+target/debug/pb-opt --pb-pipeline=cpu --pb-stop-after=affine --pb-report bench/workloads/blur_x_blur_y_2048.mlir >/dev/null
