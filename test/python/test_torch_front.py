@@ -113,6 +113,26 @@ def test_conv_bias_relu_module_as_decorated_call_site():
     check(polyblocks_jit_torch(model), model, torch.randn(2, 3, 17, 19))
 
 
+@pytest.mark.parametrize("m,k,n", [(257, 131, 509), (1021, 67, 97), (7, 3, 5)])
+def test_matmul_at_prime_sizes(m, k, n):
+    # Register tiles (6 x 64) and cache tiles that divide nothing: the
+    # remainder rows and columns must be computed exactly once.
+    compiled = polyblocks_jit_torch()(torch.mm)
+    check(compiled, torch.mm, torch.randn(m, k), torch.randn(k, n), rtol=1e-4, atol=1e-4)
+
+
+def test_strided_and_transposed_contractions():
+    # Stride-2 convolution (B gathered by the packing copy) and x @ w.T
+    # (B transposed), at odd sizes.
+    conv = torch.nn.Conv2d(5, 24, 3, stride=2).eval()
+    check(polyblocks_jit_torch()(conv), conv, torch.randn(1, 5, 71, 69), rtol=1e-4, atol=1e-4)
+
+    def scaled_scores(q, k):
+        return (q * 0.125) @ (k * 0.125).transpose(-1, -2)
+
+    check(polyblocks_jit_torch()(scaled_scores), scaled_scores, torch.randn(3, 37, 16), torch.randn(3, 131, 16))
+
+
 def test_mlp():
     model = torch.nn.Sequential(torch.nn.Linear(33, 64), torch.nn.ReLU(), torch.nn.Linear(64, 10)).eval()
     check(polyblocks_jit_torch(model), model, torch.randn(7, 33))
