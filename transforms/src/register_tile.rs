@@ -149,15 +149,21 @@ impl RegisterTile {
         let Some(contraction) = recognize(statement)? else { return Ok(None) };
         let Roles { i, j, reductions, .. } = &contraction.roles;
         let (n, m) = (trip(contraction.bounds[*j]), trip(contraction.bounds[*i]));
-        let nv = (n / self.width).min(self.registers / 8);
+        // Narrow outputs (a 7x7 or 14x14 feature map) use shorter vectors
+        // (8 or 4 lanes) rather than none.
+        let mut width = self.width;
+        while n < width && width > 4 {
+            width /= 2;
+        }
+        let nv = (n / width).min(self.registers / 8);
         if nv == 0 {
-            return Err(format!("not register-tiled: {n} columns are fewer than one vector of {}", self.width));
+            return Err(format!("not register-tiled: {n} columns are fewer than one vector of {width}"));
         }
         let mr = (self.registers * 3 / 4 / nv).min(12);
         if m < mr {
             return Err(format!("not register-tiled: {m} rows are fewer than a register tile of {mr}"));
         }
-        let nr = nv * self.width;
+        let nr = nv * width;
         let inner_trips: i64 = reductions[1..].iter().map(|k| trip(contraction.bounds[*k])).product();
         let k0 = trip(contraction.bounds[reductions[0]]);
         let kc = ((self.l1 * 2 / 3) / (nr * 4 * inner_trips).max(1)).clamp(1, k0);
@@ -173,13 +179,13 @@ impl RegisterTile {
         // panels reuse it (its rows are also a large stride apart).
         let n_main = n / nr * nr;
         let pack_a = n_main / nr >= 2 || contraction.a_scale.is_some();
-        let shape = Shape { mr, nv, width: self.width, kc, mc, pack, pack_a, parallel: self.cores > 1 };
+        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel: self.cores > 1 };
         let text = kernel_text(&contraction, &shape)?;
         splice(context, nest, &scop, &contraction, &text, mr, nr)?;
         Ok(Some(format!(
             "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators), cache tile {mc} rows x {kc} \
 reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)",
-            self.width,
+            width,
             mr * nv,
             kc * nr * 4 * inner_trips / 1024,
             if pack { ", packed" } else { "" },

@@ -64,20 +64,39 @@ func.func @matmul(%a: memref<98x40xf32>, %b: memref<40x140xf32>, %c: memref<98x1
   return
 }
 
-// Refused: too few columns for one vector.
-// REPORT-DAG: note: [pb-register-tile] not register-tiled: 7 columns are fewer than one vector of 16
+// Narrow outputs use shorter vectors (7 columns: 4 lanes); fewer columns
+// than the shortest vector (4 lanes) are refused.
+// REPORT-DAG: note: [pb-register-tile] not register-tiled: 3 columns are fewer than one vector of 4
 // CHECK-LABEL: func.func @narrow
 // CHECK-NOT: vector.fma
-func.func @narrow(%a: memref<98x40xf32>, %b: memref<40x7xf32>, %c: memref<50x7xf32>) {
+func.func @narrow(%a: memref<98x40xf32>, %b: memref<40x3xf32>, %c: memref<98x3xf32>) {
+  affine.for %i = 0 to 98 {
+    affine.for %j = 0 to 3 {
+      affine.for %k = 0 to 40 {
+        %x = affine.load %a[%i, %k] : memref<98x40xf32>
+        %y = affine.load %b[%k, %j] : memref<40x3xf32>
+        %acc = affine.load %c[%i, %j] : memref<98x3xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %m : f32
+        affine.store %s, %c[%i, %j] : memref<98x3xf32>
+      }
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @seven
+// CHECK: vector.fma %{{.*}} : vector<4xf32>
+func.func @seven(%a: memref<98x40xf32>, %b: memref<40x7xf32>, %c: memref<98x7xf32>) {
   affine.for %i = 0 to 98 {
     affine.for %j = 0 to 7 {
       affine.for %k = 0 to 40 {
         %x = affine.load %a[%i, %k] : memref<98x40xf32>
         %y = affine.load %b[%k, %j] : memref<40x7xf32>
-        %acc = affine.load %c[%i, %j] : memref<50x7xf32>
+        %acc = affine.load %c[%i, %j] : memref<98x7xf32>
         %m = arith.mulf %x, %y : f32
         %s = arith.addf %acc, %m : f32
-        affine.store %s, %c[%i, %j] : memref<50x7xf32>
+        affine.store %s, %c[%i, %j] : memref<98x7xf32>
       }
     }
   }
