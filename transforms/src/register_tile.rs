@@ -23,7 +23,7 @@
 //! fill a tile (left to `pb-interchange`/`pb-vectorize`).
 //!
 //! The model (from the target description, no search): `NV = min(R / 8, N /
-//! width)` vectors per row and `MR = min(3R / 4 / NV, 12)` rows keep `MR*NV`
+//! width)` vectors per row and `MR = 3R / 4 / NV` rows keep `MR*NV`
 //! accumulators, `NV` `B` vectors and a broadcast within the `R` vector
 //! registers (32 on AVX-512: 6 x 4 vectors); `KC` makes the `B` micro-panel (`KC x NR`, times the
 //! inner reduction trips) fill about 2/3 of L1; `MC` splits the rows into
@@ -159,7 +159,7 @@ impl RegisterTile {
         if nv == 0 {
             return Err(format!("not register-tiled: {n} columns are fewer than one vector of {width}"));
         }
-        let mr = (self.registers * 3 / 4 / nv).min(12);
+        let mr = self.registers * 3 / 4 / nv;
         if m < mr {
             return Err(format!("not register-tiled: {m} rows are fewer than a register tile of {mr}"));
         }
