@@ -13,7 +13,7 @@ use crate::scop::{key, Scop, Statement};
 use melior::{
     ir::{
         attribute::IntegerAttribute, block::BlockLike, operation::OperationBuilder, operation::OperationLike, Attribute,
-        Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
+        Block, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
     },
     Context,
 };
@@ -99,7 +99,7 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
             Some(locals) if !top_loops => self.emit_scope(tree, &staging, &[], &locals.types)?,
             _ => self.emit(tree, &staging, &[])?,
         }
-        let block = first.block().ok_or("SCoP root outside a block")?;
+        first.block().ok_or("SCoP root outside a block")?;
         for op in &self.scop.hoisted {
             ffi::move_before(*op, first);
         }
@@ -109,7 +109,6 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
         for root in &self.scop.roots {
             ffi::erase(*root);
         }
-        let _ = block;
         Ok(())
     }
 
@@ -375,9 +374,4 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
         ffi::set_attribute(clone, "map", map);
         Ok(())
     }
-}
-
-#[allow(dead_code)]
-fn block_ref<'c, 'a>(block: &'a Block<'c>) -> BlockRef<'c, 'a> {
-    unsafe { BlockRef::from_raw(block.to_raw()) }
 }

@@ -181,8 +181,6 @@ pub fn plan(
 ) -> IslResult<Plan> {
     let texts = Texts { scop, params: scop.param_names() };
     let ctx = &model.ctx;
-    let output = &scop.arrays[groups.output];
-    let rank = output.shape.len();
     let n_tiles = tiling.order.len();
     let t = dims("t", n_tiles);
     let tile_space = format!("T[{}]", t.join(", "));
@@ -210,7 +208,6 @@ pub fn plan(
         let map = Map::read_from_str(ctx, &text).and_then(|m| m.intersect_domain(domain)).and_then(|m| m.reverse()).map_err(isl_err)?;
         instances[c] = Some(map);
     }
-    let _ = rank;
 
     // Elements of each contracted array touched per tile: `T[t] -> A[e]`.
     let mut touched: Vec<Option<Map>> = (0..scop.arrays.len()).map(|_| None).collect();
