@@ -403,6 +403,8 @@ fn permutation_is_legal(model: &Model, scop: &Scop, s: &Statement, order: &[usiz
     let domain = isl_rs::UnionSet::read_from_str(&model.ctx, &scop.domain(s)).map_err(isl_err)?;
     let own = model
         .dependences()?
+        .copy()
+        .map_err(isl_err)?
         .intersect_domain_union_set(domain.copy().map_err(isl_err)?)
         .and_then(|d| d.intersect_range_union_set(domain))
         .map_err(isl_err)?;

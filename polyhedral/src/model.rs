@@ -37,6 +37,9 @@ pub struct Model {
     pub reads: UnionMap,
     pub writes: UnionMap,
     pub schedule: UnionMap,
+    /// Computed on first use, then shared (passes ask once per statement
+    /// and per candidate tiling).
+    dependences: std::cell::OnceCell<UnionMap>,
     pub ctx: Context,
 }
 
@@ -52,7 +55,7 @@ impl Model {
         let reads = restrict(scop.accesses(false))?;
         let writes = restrict(scop.accesses(true))?;
         let schedule = restrict(scop.original_schedule())?;
-        Ok(Model { domain, reads, writes, schedule, ctx })
+        Ok(Model { domain, reads, writes, schedule, dependences: std::cell::OnceCell::new(), ctx })
     }
 
     pub fn union_map(&self, text: &str) -> IslResult<UnionMap> {
@@ -61,7 +64,15 @@ impl Model {
 
     /// Memory-based dependences `{ source -> sink }` under the original
     /// schedule.
-    pub fn dependences(&self) -> IslResult<UnionMap> {
+    pub fn dependences(&self) -> IslResult<&UnionMap> {
+        if let Some(dependences) = self.dependences.get() {
+            return Ok(dependences);
+        }
+        let computed = self.compute_dependences()?;
+        Ok(self.dependences.get_or_init(|| computed))
+    }
+
+    fn compute_dependences(&self) -> IslResult<UnionMap> {
         let run = || -> Result<UnionMap, isl_rs::LibISLError> {
             let raw = self.writes.copy()?.apply_range(self.reads.copy()?.reverse()?)?;
             let war = self.reads.copy()?.apply_range(self.writes.copy()?.reverse()?)?;

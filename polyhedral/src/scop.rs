@@ -175,6 +175,7 @@ impl<'c, 'a> Scop<'c, 'a> {
             builder.visit_loop(*root)?;
             builder.beta.pop();
         }
+        scop.finish_aliasing();
         scop.check_ssa_flow()?;
         Ok(scop)
     }
@@ -528,7 +529,6 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
             beta,
             accesses,
         });
-        self.scop.finish_aliasing();
         Ok(())
     }
 }

@@ -75,13 +75,15 @@ views and in-place stencils.",
 };
 
 fn create(options: &PassOptions) -> Box<dyn RustPass> {
-    let host = TargetDesc::host();
+    // The host is probed only for options left at 0 (the cpu pipeline sets both).
+    let host = std::cell::OnceCell::new();
+    let host = || host.get_or_init(TargetDesc::host);
     let cores = match options.uint("cores") {
-        0 => host.cores.max(1) as i64,
+        0 => host().cores.max(1) as i64,
         n => n as i64,
     };
     let budget = match options.uint("cache-bytes") {
-        0 => host.cache_bytes(2).map(|b| b / 2).unwrap_or(512 * 1024) as i64,
+        0 => host().cache_bytes(2).map(|b| b / 2).unwrap_or(512 * 1024) as i64,
         n => n as i64,
     };
     Box::new(Fuse { cores, budget, lanes: options.uint("lanes").max(1) as i64, report: options.bool("report") })
@@ -161,6 +163,7 @@ struct Choice {
     tiles: i64,
     /// Estimated seconds (model).
     cost: f64,
+    plan: Plan,
 }
 
 impl Fuse {
@@ -237,7 +240,7 @@ left whole for pb-register-tile",
             let cost = fused_work / self.ops_per_second()
                 + (outside + spill) / self.bytes_per_second()
                 + tiles as f64 * TILE_OVERHEAD_SECONDS / self.cores as f64;
-            choices.push(Choice { size, recompute, footprint, tiles, cost });
+            choices.push(Choice { size, recompute, footprint, tiles, cost, plan });
             if size >= rows {
                 break;
             }
@@ -260,12 +263,12 @@ left whole for pb-register-tile",
                 unfused * 1e3
             )));
         }
-        let plan = fusion::plan(&scop, &model, &groups, &tiling_for(chosen.size), &permutation)?;
-        let message = describe(&scop, &groups, &plan, chosen, self.budget, unfused);
+        let plan = &chosen.plan;
+        let message = describe(&scop, &groups, plan, chosen, self.budget, unfused);
         // The outermost generated loop is a tile loop when some tile loop
         // has more than one iteration (ISL drops single-valued ones).
         let parallel = chosen.tiles > 1 && self.cores > 1;
-        self.apply(context, &scop, &model, &groups, &plan, parallel).map_err(Refusal::Failed)?;
+        self.apply(context, &scop, &model, &groups, plan, parallel).map_err(Refusal::Failed)?;
         Ok(message)
     }
 

@@ -82,7 +82,7 @@ fn print_model(model: &Model) -> Result<(), String> {
         text(&model.reads),
         text(&model.writes),
         text(&model.schedule),
-        text(&dependences)
+        text(dependences)
     );
     Ok(())
 }
