@@ -37,7 +37,6 @@ import os
 import pathlib
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -51,6 +50,9 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python"))
 from polyblocks import polyblocks_jit_torch  # noqa: E402
 from polyblocks.common_utils import validate_outputs  # noqa: E402
+
+sys.path.insert(0, str(REPO / "bench"))
+from torch_bench import timed  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # Image pipelines. Every function is shape-generic over (..., H, W), so the
@@ -210,18 +212,6 @@ def fma_peak(attempts=3):
                 best = float(values["peak_gflops"])
                 detail = ", ".join(f"{k} {v}" for k, v in values.items() if k != "peak_gflops")
         return best, detail
-
-
-def timed(fn, inputs, runs):
-    start = time.perf_counter()
-    out = fn(*inputs)
-    first = time.perf_counter() - start
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn(*inputs)
-        times.append(time.perf_counter() - start)
-    return out, first, statistics.median(times)
 
 
 def _engine_description() -> str:

@@ -196,10 +196,8 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                     target.cores.max(1),
                     options.report
                 ));
-            }
-            if options.vectorize && lanes > 1 {
-                // Contractions arrive with the reduction loop innermost; put
-                // a loop with contiguous accesses there instead.
+                // Contractions left untiled arrive with the reduction loop
+                // innermost; put a loop with contiguous accesses there instead.
                 passes.push(format!("func.func(pb-interchange{{min-trip={lanes}}})"));
             }
             // Work that the new innermost loop does not change moves out of

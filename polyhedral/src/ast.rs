@@ -112,12 +112,8 @@ impl Reader {
             ASTNodeType::Mark => self.node(&node.mark_get_node().map_err(isl_err)?),
             ASTNodeType::User => {
                 let call = node.user_get_expr().map_err(isl_err)?;
-                let n = call.get_op_n_arg().map_err(isl_err)?;
                 let statement = id_name(&call.get_op_arg(0).map_err(isl_err)?)?;
-                let mut args = Vec::new();
-                for i in 1..n {
-                    args.push(self.expr(&call.get_op_arg(i).map_err(isl_err)?)?);
-                }
+                let args = self.op_args(&call, 1)?;
                 Ok(Tree::Call { statement, args })
             }
             ASTNodeType::Error => Err("ISL AST error".into()),
@@ -190,6 +186,12 @@ impl Reader {
         Ok(vec![Condition { expr, equality }])
     }
 
+    /// The arguments of an operation expression from position `first` on.
+    fn op_args(&mut self, expr: &ASTExpr, first: i32) -> IslResult<Vec<Aff>> {
+        let count = expr.get_op_n_arg().map_err(isl_err)?;
+        (first..count).map(|i| self.expr(&expr.get_op_arg(i).map_err(isl_err)?)).collect()
+    }
+
     fn expr(&mut self, expr: &ASTExpr) -> IslResult<Aff> {
         match expr.get_type().map_err(isl_err)? {
             ASTExprType::Int => {
@@ -209,11 +211,7 @@ impl Reader {
             }
             ASTExprType::Op => {
                 let op = expr.get_op_type().map_err(isl_err)?;
-                let n = expr.get_op_n_arg().map_err(isl_err)?;
-                let mut args = Vec::new();
-                for i in 0..n {
-                    args.push(self.expr(&expr.get_op_arg(i).map_err(isl_err)?)?);
-                }
+                let args = self.op_args(expr, 0)?;
                 let constant = |a: &Aff| a.constant().filter(|c| *c > 0).ok_or_else(|| unsupported("division by a non-constant"));
                 match (op, args.as_slice()) {
                     (ASTExprOpType::Minus, [a]) => Ok(a.clone().scale(-1)),

@@ -78,6 +78,16 @@ pub struct LoopBounds {
     pub step: i64,
 }
 
+impl LoopBounds {
+    /// `(lower, upper)` when both are single constants.
+    pub fn constant(&self) -> Option<(i64, i64)> {
+        match (self.lower.as_slice(), self.upper.as_slice()) {
+            ([lower], [upper]) => lower.constant().zip(upper.constant()),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct Array<'c, 'a> {
     pub name: String,
@@ -354,17 +364,8 @@ pub fn view_root(memref: Value) -> usize {
     // SAFETY: walks the defining ops of live values.
     while let Ok(result) = OperationResult::try_from(unsafe { Value::from_raw(current) }) {
         let owner = result.owner();
-        let name = op_name(owner);
-        let is_view = matches!(
-            name.as_str(),
-            "memref.subview"
-                | "memref.cast"
-                | "memref.reinterpret_cast"
-                | "memref.collapse_shape"
-                | "memref.expand_shape"
-                | "memref.transpose"
-                | "memref.view"
-        );
+        // Slices of one byte buffer (`memref.view`, pooled temporaries) share it too.
+        let is_view = pb_support::ir::is_view_op(owner) || is_named(owner, "memref.view");
         match (is_view, owner.operand(0)) {
             (true, Ok(source)) => current = source.to_raw(),
             _ => break,

@@ -13,6 +13,21 @@ pub fn is_named(op: OperationRef, name: &str) -> bool {
     op.name().as_string_ref().as_str() == Ok(name)
 }
 
+/// Does `op` make a view of its first operand (another memref value for
+/// memory of that buffer, aliasing it)? `memref.view` (a typed slice of a byte
+/// buffer) is not included: callers decide how to treat it.
+pub fn is_view_op(op: OperationRef) -> bool {
+    matches!(
+        op.name().as_string_ref().as_str(),
+        Ok("memref.subview"
+            | "memref.cast"
+            | "memref.reinterpret_cast"
+            | "memref.collapse_shape"
+            | "memref.expand_shape"
+            | "memref.transpose")
+    )
+}
+
 /// The `sym_name` of a symbol op (`func.func @name`), or "".
 pub fn symbol_name(op: OperationRef) -> String {
     op.attribute("sym_name")

@@ -93,18 +93,7 @@ pub fn same_address(a: OperationRef, b: OperationRef) -> bool {
 
 /// Memrefs that may overlap another memref value: views of other buffers.
 pub fn is_view(memref: Value) -> bool {
-    let Ok(result) = melior::ir::operation::OperationResult::try_from(memref) else { return false };
-    let owner = result.owner();
-    let name = owner.name();
-    matches!(
-        name.as_string_ref().as_str(),
-        Ok("memref.subview"
-            | "memref.cast"
-            | "memref.reinterpret_cast"
-            | "memref.collapse_shape"
-            | "memref.expand_shape"
-            | "memref.transpose")
-    )
+    melior::ir::operation::OperationResult::try_from(memref).is_ok_and(|r| pb_support::ir::is_view_op(r.owner()))
 }
 
 /// The attribute of the constant affine map `() -> (value)`: a loop bound.

@@ -315,11 +315,9 @@ left whole for pb-register-tile",
 fn instances(scop: &Scop, s: &Statement) -> f64 {
     let mut count = 1.0;
     for bounds in &s.bounds {
-        match (bounds.lower.as_slice(), bounds.upper.as_slice()) {
-            ([l], [u]) if l.constant().is_some() && u.constant().is_some() => {
-                count *= (u.constant().unwrap_or(0) - l.constant().unwrap_or(0)).max(0) as f64 / bounds.step as f64
-            }
-            _ => return s.accesses.iter().find(|a| a.write).map_or(1.0, |a| array_elements(scop, a.array)),
+        match bounds.constant() {
+            Some((lower, upper)) => count *= (upper - lower).max(0) as f64 / bounds.step as f64,
+            None => return s.accesses.iter().find(|a| a.write).map_or(1.0, |a| array_elements(scop, a.array)),
         }
     }
     count
@@ -368,10 +366,7 @@ fn reduction_trips(s: &Statement) -> i64 {
         if write.indices.iter().any(|e| e.uses_dim(d)) {
             continue;
         }
-        let trip = match (bounds.lower.as_slice(), bounds.upper.as_slice()) {
-            ([l], [u]) => l.constant().zip(u.constant()).map(|(l, u)| u - l),
-            _ => None,
-        };
+        let trip = bounds.constant().map(|(lower, upper)| upper - lower);
         trips = trips.saturating_mul(trip.unwrap_or(i64::MAX));
     }
     trips

@@ -204,16 +204,8 @@ fn trip((lower, upper): (i64, i64)) -> i64 {
 /// The contraction pattern, or `None`.
 fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<'s, 'c, 'a>>, String> {
     let depth = s.loops.len();
-    let mut bounds = Vec::new();
-    for b in &s.bounds {
-        match (b.lower.as_slice(), b.upper.as_slice(), b.step) {
-            ([lower], [upper], 1) => match (lower.constant(), upper.constant()) {
-                (Some(l), Some(u)) => bounds.push((l, u)),
-                _ => return Ok(None),
-            },
-            _ => return Ok(None),
-        }
-    }
+    let bounds: Option<Vec<(i64, i64)>> = s.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect();
+    let Some(bounds) = bounds else { return Ok(None) };
     let names: Vec<String> = s.ops.iter().map(|op| op.name().as_string_ref().as_str().unwrap_or("").to_string()).collect();
     let shape: Vec<&str> = names.iter().map(String::as_str).collect();
     let loads = s.accesses.iter().enumerate().filter(|(_, a)| !a.write).map(|(k, _)| k).collect::<Vec<_>>();
@@ -465,12 +457,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         k_loops(&mut t);
         for r in 0..mr {
             t.push_str(&format!("%q{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
-            let packed = if c.a_scale.is_some() {
-                t.push_str(&format!("%qs{r} = arith.mulf %q{r}, %sa : f32\n"));
-                format!("%qs{r}")
-            } else {
-                format!("%q{r}")
-            };
+            let packed = scaled(&mut t, &format!("%q{r}"), c.a_scale.map(|_| "%sa"), "f32");
             t.push_str(&format!("affine.store {packed}, %PA[{}] : {a_type}\n", a_index(r)));
         }
         t.push_str(&"}\n".repeat(inner.len() + 2));
@@ -489,25 +476,17 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         k_loops(&mut t);
         t.push_str(&format!("affine.for %jj = 0 to {nr} {{\n"));
         t.push_str(&format!("%p0 = affine.load %B[{}] : {tb}\n", index(c.b, 0, -1)));
-        let packed = if c.b_scale.is_some() {
-            t.push_str("%p = arith.mulf %p0, %sb : f32\n");
-            "%p"
-        } else {
-            "%p0"
-        };
+        let packed = scaled(&mut t, "%p0", c.b_scale.map(|_| "%sb"), "f32");
         t.push_str(&format!("affine.store {packed}, %P[{}] : {panel_type}\n}}\n", panel_index(-1)));
         t.push_str(&"}\n".repeat(inner.len() + 1));
     } else if pack {
+        if c.b_scale.is_some() {
+            t.push_str(&format!("%sbv = vector.broadcast %sb : f32 to {vector}\n"));
+        }
         k_loops(&mut t);
         for v in 0..nv {
             t.push_str(&format!("%p{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
-            let packed = if c.b_scale.is_some() {
-                t.push_str(&format!("%sbv{v} = vector.broadcast %sb : f32 to {vector}\n"));
-                t.push_str(&format!("%ps{v} = arith.mulf %p{v}, %sbv{v} : {vector}\n"));
-                format!("%ps{v}")
-            } else {
-                format!("%p{v}")
-            };
+            let packed = scaled(&mut t, &format!("%p{v}"), c.b_scale.map(|_| "%sbv"), &vector);
             t.push_str(&format!("affine.vector_store {packed}, %P[{}] : {panel_type}, {vector}\n", panel_index(v)));
         }
         t.push_str(&"}\n".repeat(inner.len() + 1));
@@ -567,6 +546,18 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     }
     t.push_str("return\n}\n");
     Ok(t)
+}
+
+/// `value` times `factor` (when there is one) as a new SSA value; the name
+/// to use.
+fn scaled(t: &mut String, value: &str, factor: Option<&str>, ty: &str) -> String {
+    match factor {
+        Some(factor) => {
+            t.push_str(&format!("{value}s = arith.mulf {value}, {factor} : {ty}\n"));
+            format!("{value}s")
+        }
+        None => value.to_string(),
+    }
 }
 
 /// Parses the kernel, moves it before `nest`, adds the remainder nests and
