@@ -136,9 +136,9 @@ fn bench(file: &Path, settings: &Settings, out_dir: &Path) -> Result<String, Str
 
 fn compile_options(settings: &Settings) -> Result<CompileOptions, String> {
     let mut options = CompileOptions::default();
-    options.target.apply_overrides(&settings.target)?;
-    options.fuse = !settings.no_fuse;
-    options.upstream_affine = settings.upstream;
+    options.pipeline.target.apply_overrides(&settings.target)?;
+    options.pipeline.fuse = !settings.no_fuse;
+    options.pipeline.upstream_affine = settings.upstream;
     Ok(options)
 }
 

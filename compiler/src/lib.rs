@@ -24,7 +24,6 @@ use pb_support::{
     ffi,
     pass_builder::{add_pipeline, Registry},
     source::parse_module,
-    target::TargetDesc,
 };
 use std::{
     fmt,
@@ -35,23 +34,15 @@ use std::{
 /// How to compile.
 #[derive(Clone, Debug)]
 pub struct CompileOptions {
-    pub target: TargetDesc,
+    /// The cpu pipeline's options: target description, vectorization,
+    /// fusion, user memory pool, report.
+    pub pipeline: CpuOptions,
     /// LLVM optimization level, 0 to 3.
     pub opt_level: u8,
-    /// Take all temporary memory from a caller-supplied pool argument.
-    pub user_memory: bool,
     /// Write the IR after each stage (and the LLVM IR) into this folder.
     pub debug_dir: Option<PathBuf>,
     /// Keep the optimized LLVM IR in the result.
     pub keep_llvm_ir: bool,
-    /// Vectorize innermost loops (`pb-vectorize`, on by default).
-    pub vectorize: bool,
-    /// Fuse producer nests into consumers (`pb-fuse`, on by default).
-    pub fuse: bool,
-    /// Explain loop-transformation decisions on stderr.
-    pub report: bool,
-    /// For comparison: an affine stage of upstream passes only.
-    pub upstream_affine: bool,
     /// LLVM CPU to generate code for (its default features); the host CPU
     /// and all its features when `None`.
     pub llvm_cpu: Option<String>,
@@ -59,18 +50,7 @@ pub struct CompileOptions {
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self {
-            target: TargetDesc::host(),
-            opt_level: 3,
-            user_memory: false,
-            debug_dir: None,
-            keep_llvm_ir: false,
-            vectorize: true,
-            fuse: true,
-            report: false,
-            upstream_affine: false,
-            llvm_cpu: None,
-        }
+        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None }
     }
 }
 
@@ -131,15 +111,7 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
         .map(|f| (pb_support::ir::symbol_name(f), pb_support::ir::function_type(f).map_or(0, |t| t.input_count())))
         .collect();
 
-    let cpu_options =
-        CpuOptions {
-            target: options.target.clone(),
-            vectorize: options.vectorize,
-            user_memory: options.user_memory,
-            fuse: options.fuse,
-            report: options.report,
-            upstream_affine: options.upstream_affine,
-        };
+    let cpu_options = &options.pipeline;
     let passes = pb_pipelines::all_passes();
     let registry = Registry { passes: &passes };
     let mut timings = Vec::new();
@@ -150,7 +122,7 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
         add_pipeline(
             manager.as_operation_pass_manager(),
             "builtin.module",
-            &cpu::stage_pipeline(stage, &cpu_options),
+            &cpu::stage_pipeline(stage, cpu_options),
             registry,
         )
         .map_err(|e| CompileError::Stage { stage: stage.to_string(), diagnostics: e.message })?;
@@ -164,7 +136,7 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
             || module.as_operation().to_string(),
         )?;
         if stage == Stage::Graph {
-            functions = abi_after_bufferization(&module, &inputs, options.user_memory);
+            functions = abi_after_bufferization(&module, &inputs, cpu_options.user_memory);
         }
     }
 

@@ -72,14 +72,14 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "o" => parsed.output = Some(PathBuf::from(value(arg, &mut iter, "-o")?)),
             "aot" => parsed.aot = true,
             "aot-name" => parsed.aot_name = Some(value(arg, &mut iter, "-aot-name")?),
-            "aot-user-memory" => parsed.options.user_memory = true,
-            "target" => parsed.options.target.apply_overrides(&value(arg, &mut iter, "--target")?)?,
+            "aot-user-memory" => parsed.options.pipeline.user_memory = true,
+            "target" => parsed.options.pipeline.target.apply_overrides(&value(arg, &mut iter, "--target")?)?,
             "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
             "timing" => parsed.timing = true,
-            "no-vectorize" => parsed.options.vectorize = false,
-            "no-fuse" => parsed.options.fuse = false,
-            "report" => parsed.options.report = true,
-            "upstream-affine" => parsed.options.upstream_affine = true,
+            "no-vectorize" => parsed.options.pipeline.vectorize = false,
+            "no-fuse" => parsed.options.pipeline.fuse = false,
+            "report" => parsed.options.pipeline.report = true,
+            "upstream-affine" => parsed.options.pipeline.upstream_affine = true,
             "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
             "emit-llvm" => {
                 parsed.emit_llvm = true;
@@ -96,7 +96,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
         }
     }
     parsed.input = input.ok_or("no input file (see pb-compile --help)")?;
-    if parsed.options.user_memory && !parsed.aot {
+    if parsed.options.pipeline.user_memory && !parsed.aot {
         return Err("'-aot-user-memory' needs '-aot'".into());
     }
     Ok(Some(parsed))

@@ -74,7 +74,8 @@ fn matmul_runs_and_matches_a_naive_product() {
 #[test]
 fn user_memory_pool_serves_the_temporary() {
     let dir = temp_dir("pool");
-    let options = CompileOptions { user_memory: true, ..CompileOptions::default() };
+    let mut options = CompileOptions::default();
+    options.pipeline.user_memory = true;
     let library = build(WITH_TEMPORARY, &options, &dir, "chain");
     let needed = library.function("chain").unwrap().user_memory_bytes.unwrap();
     assert!(needed >= 4 * 6 * 4, "the 4x6 temporary lives in the pool ({needed} bytes)");
