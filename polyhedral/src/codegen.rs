@@ -203,22 +203,8 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
         step: i64,
         region: Region<'c>,
     ) -> Result<melior::ir::Operation<'c>, String> {
-        let count = operands.len() as i32;
-        OperationBuilder::new("affine.for", self.location)
-            .add_operands(operands)
-            .add_operands(operands)
-            .add_attributes(&[
-                (Identifier::new(self.context, "lowerBoundMap"), self.map_attribute(dims, lower)?),
-                (Identifier::new(self.context, "upperBoundMap"), self.map_attribute(dims, upper)?),
-                (Identifier::new(self.context, "step"), IntegerAttribute::new(Type::index(self.context), step).into()),
-                (
-                    Identifier::new(self.context, "operandSegmentSizes"),
-                    Attribute::parse(self.context, &format!("array<i32: {count}, {count}, 0>")).ok_or("segment sizes")?,
-                ),
-            ])
-            .add_regions([region])
-            .build()
-            .map_err(|e| e.to_string())
+        let bounds = (self.map_attribute(dims, lower)?, self.map_attribute(dims, upper)?);
+        pb_support::builder::affine_for(self.context, self.location, bounds, operands, step, region)
     }
 
     /// A one-dimensional `affine.parallel` (outermost: no enclosing loops).

@@ -119,3 +119,30 @@ impl<'c> Emitter<'c, '_> {
         IntegerType::new(self.context, 64).into()
     }
 }
+
+/// A detached `affine.for` with bound maps `lower`/`upper` (both applied to
+/// `operands`), `step` and body `region` (its block takes the induction
+/// variable and ends with `affine.yield`).
+pub fn affine_for<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    (lower, upper): (Attribute<'c>, Attribute<'c>),
+    operands: &[Value<'c, '_>],
+    step: i64,
+    region: Region<'c>,
+) -> Result<melior::ir::Operation<'c>, String> {
+    let count = operands.len();
+    let segments = Attribute::parse(context, &format!("array<i32: {count}, {count}, 0>")).ok_or("segment sizes")?;
+    OperationBuilder::new("affine.for", location)
+        .add_operands(operands)
+        .add_operands(operands)
+        .add_attributes(&[
+            (Identifier::new(context, "lowerBoundMap"), lower),
+            (Identifier::new(context, "upperBoundMap"), upper),
+            (Identifier::new(context, "step"), IntegerAttribute::new(Type::index(context), step).into()),
+            (Identifier::new(context, "operandSegmentSizes"), segments),
+        ])
+        .add_regions([region])
+        .build()
+        .map_err(|e| e.to_string())
+}

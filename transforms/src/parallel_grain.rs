@@ -22,10 +22,9 @@
 use crate::affine_access::constant_map;
 use melior::{
     ir::{
-        attribute::IntegerAttribute,
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, WalkOrder},
-        Attribute, Block, Identifier, OperationRef, Region, RegionLike, Type, Value,
+        operation::{OperationLike, WalkOrder},
+        Block, OperationRef, Region, RegionLike, Type, Value,
     },
     Context,
 };
@@ -148,18 +147,8 @@ fn to_for<'c>(context: &'c Context, op: OperationRef<'c, '_>, lower: i64, upper:
         // The parallel body's terminator is an affine.yield too: move it all.
         ffi::move_to_end(inner, body);
     }
-    let segments = Attribute::parse(context, "array<i32: 0, 0, 0>");
-    let Some(segments) = segments else { return };
-    let built = OperationBuilder::new("affine.for", location)
-        .add_attributes(&[
-            (Identifier::new(context, "lowerBoundMap"), constant_map(context, lower)),
-            (Identifier::new(context, "upperBoundMap"), constant_map(context, upper)),
-            (Identifier::new(context, "step"), IntegerAttribute::new(Type::index(context), step).into()),
-            (Identifier::new(context, "operandSegmentSizes"), segments),
-        ])
-        .add_regions([region])
-        .build();
-    let Ok(new_loop) = built else { return };
+    let bounds = (constant_map(context, lower), constant_map(context, upper));
+    let Ok(new_loop) = pb_support::builder::affine_for(context, location, bounds, &[], step, region) else { return };
     if let Some(block) = op.block() {
         block.insert_operation_before(op, new_loop);
         ffi::erase(op);
