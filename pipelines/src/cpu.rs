@@ -139,6 +139,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "func.func(linalg-fuse-elementwise-ops)".to_string(),
                 "canonicalize".into(),
                 "cse".into(),
+                // Slice assignments through several slicing steps: one
+                // update of the whole tensor (one copy, not one per level).
+                "func.func(pb-compose-insert-slices)".into(),
                 // Inputs belong to the caller: bufferization must copy, not
                 // write into them.
                 "pb-readonly-inputs".into(),
@@ -167,10 +170,15 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // part of the access maps the polyhedral passes read.
                 "func.func(affine-expand-index-ops-as-affine)".into(),
             ];
+            // Temporaries copied into a part of another buffer (slice
+            // assignments) are computed there directly.
+            passes.push(format!("func.func(pb-forward-copies{{report={}}})", options.report));
             if options.fuse {
                 let cache = options.target.cache_bytes(2).map_or(0, |b| b / 2);
+                // 1 = no shared cache (0 would probe the host).
+                let outer = options.target.cache_bytes(3).unwrap_or(1);
                 passes.push(format!(
-                    "func.func(pb-fuse{{cores={} cache-bytes={cache} lanes={lanes} report={}}})",
+                    "func.func(pb-fuse{{cores={} cache-bytes={cache} outer-cache-bytes={outer} lanes={lanes} report={}}})",
                     options.target.cores.max(1),
                     options.report
                 ));

@@ -341,11 +341,6 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
     /// Points a cloned access at the redirect's memref and indices.
     fn redirect<'b>(&self, clone: OperationRef, redirect: &Redirect<'c, 'a>, args: &[Aff], ivs: &[Value<'c, 'b>]) -> Result<(), String> {
         let indices: Vec<Aff> = redirect.indices.iter().map(|e| e.substitute(args)).collect();
-        let map = self.map_attribute(ivs.len(), &indices)?;
-        let mut operands: Vec<Value> = Vec::new();
-        if is_named(clone, "affine.store") {
-            operands.push(clone.operand(0).map_err(|e| e.to_string())?);
-        }
         let memref = match &redirect.target {
             Target::Memref(value) => melior::ir::ValueLike::to_raw(value),
             Target::Local(k) => {
@@ -354,10 +349,32 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
             }
         };
         // SAFETY: the memref is defined before the SCoP or at the start of the tile.
-        operands.push(unsafe { Value::from_raw(memref) });
-        operands.extend(self.map_operands(ivs).into_iter().map(|v| unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&v)) }));
-        ffi::set_operands(clone, &operands);
-        ffi::set_attribute(clone, "map", map);
-        Ok(())
+        let memref: Value = unsafe { Value::from_raw(memref) };
+        retarget_access(self.context, clone, memref, &indices, &self.map_operands(ivs), ivs.len())
     }
+}
+
+/// Points access op `op` (`affine.load` or `affine.store`) at
+/// `memref[indices]`; the indices are over `operands`, whose first `dims`
+/// are dimensions (`Dim`) and the rest symbols (`Sym`).
+pub fn retarget_access(
+    context: &Context,
+    op: OperationRef,
+    memref: Value,
+    indices: &[Aff],
+    operands: &[Value],
+    dims: usize,
+) -> Result<(), String> {
+    let text = mlir_map(dims, operands.len() - dims, indices);
+    let map = Attribute::parse(context, &text).ok_or_else(|| format!("could not build {text}"))?;
+    let mut all: Vec<Value> = Vec::new();
+    if is_named(op, "affine.store") {
+        all.push(op.operand(0).map_err(|e| e.to_string())?);
+    }
+    // SAFETY of the lifetime casts: every value is alive where `op` is.
+    all.push(unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&memref)) });
+    all.extend(operands.iter().map(|v| unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(v)) }));
+    ffi::set_operands(op, &all);
+    ffi::set_attribute(op, "map", map);
+    Ok(())
 }

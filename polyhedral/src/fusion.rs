@@ -32,6 +32,7 @@ use crate::aff::Aff;
 use crate::model::{isl_err, IslResult, Model};
 use crate::scop::{Scop, Statement};
 use isl_rs::{Map, Set, UnionMap};
+use melior::ir::{r#type::{MemRefType, ShapedTypeLike}, ValueLike};
 
 /// What to tile and how.
 #[derive(Clone, Debug)]
@@ -147,13 +148,21 @@ impl Texts<'_, '_, '_> {
 
     /// `{ S[i] -> A[f(i)] }` of one access, restricted to the domain.
     fn access(&self, model: &Model, s: &Statement, indices: &[Aff], array: usize) -> IslResult<Map> {
-        let d = dims("i", s.loops.len());
-        let target: Vec<String> = indices.iter().map(|e| e.to_isl(&d, &self.params)).collect();
-        let text =
-            format!("{}{{ {}[{}] -> {}[{}] }}", self.prefix(), s.name, d.join(", "), self.scop.arrays[array].name, target.join(", "));
         let domain = Set::read_from_str(&model.ctx, &self.scop.domain(s)).map_err(isl_err)?;
-        Map::read_from_str(&model.ctx, &text).and_then(|m| m.intersect_domain(domain)).map_err(isl_err)
+        Map::read_from_str(&model.ctx, &self.scop.access_relation(s, indices, array))
+            .and_then(|m| m.intersect_domain(domain))
+            .map_err(isl_err)
     }
+}
+
+/// A tile-local allocation shared by locals whose lifetimes in the tile do
+/// not overlap (a chain of stencil steps needs two buffers, not one per
+/// step).
+#[derive(Clone, Debug)]
+pub struct Slot {
+    pub shape: Vec<i64>,
+    /// One of the arrays it holds (they all have its element type).
+    pub array: usize,
 }
 
 /// The planned fusion of one SCoP.
@@ -161,6 +170,9 @@ pub struct Plan {
     /// `{ S[t.., x..] -> [t.., nest, x permuted.., 0..] }` for all statements.
     pub schedule: UnionMap,
     pub locals: Vec<LocalBuffer>,
+    /// The allocations, and the slot of each local.
+    pub slots: Vec<Slot>,
+    pub slot_of: Vec<usize>,
     /// Tile loop count (the leading arguments of every call).
     pub tile_dims: usize,
     /// Redirected accesses: (statement, access position, local buffer, indices
@@ -209,36 +221,52 @@ pub fn plan(
         instances[c] = Some(map);
     }
 
-    // Elements of each contracted array touched per tile: `T[t] -> A[e]`.
-    let mut touched: Vec<Option<Map>> = (0..scop.arrays.len()).map(|_| None).collect();
-    let add_reads = |touched: &mut Vec<Option<Map>>, index: usize, inst: &Map| -> IslResult<()> {
-        let s = &scop.statements[index];
-        for a in &s.accesses {
-            if !groups.contracted.contains(&a.array) {
-                continue;
-            }
-            let access = texts.access(model, s, &a.indices, a.array)?;
-            let elements = inst.copy().and_then(|i| i.apply_range(access)).map_err(isl_err)?;
-            touched[a.array] = Some(match touched[a.array].take() {
-                Some(previous) => previous.union(elements).map_err(isl_err)?,
-                None => elements,
-            });
-        }
+    // Per tile (`T[t] -> A[e]`) and contracted array: `demand`, the elements
+    // later instances of the tile still need from earlier writers, and
+    // `footprint`, every element the tile touches (the local buffer's box).
+    let mut demand: Vec<Option<Map>> = (0..scop.arrays.len()).map(|_| None).collect();
+    let mut footprint: Vec<Option<Map>> = (0..scop.arrays.len()).map(|_| None).collect();
+    let union_into = |maps: &mut Vec<Option<Map>>, array: usize, elements: Map| -> IslResult<()> {
+        maps[array] = Some(match maps[array].take() {
+            Some(previous) => previous.union(elements).map_err(isl_err)?,
+            None => elements,
+        });
         Ok(())
+    };
+    // The elements of contracted arrays a statement's instances access.
+    let accessed = |index: usize, inst: &Map, write: Option<bool>| -> IslResult<Vec<(usize, Map)>> {
+        let s = &scop.statements[index];
+        let mut all = Vec::new();
+        for a in s.accesses.iter().filter(|a| groups.contracted.contains(&a.array) && write.is_none_or(|w| a.write == w)) {
+            let access = texts.access(model, s, &a.indices, a.array)?;
+            all.push((a.array, inst.copy().and_then(|i| i.apply_range(access)).map_err(isl_err)?));
+        }
+        Ok(all)
     };
     for &c in &groups.consumers {
         let inst = instances[c].as_ref().ok_or("consumer instances")?.copy().map_err(isl_err)?;
-        add_reads(&mut touched, c, &inst)?;
+        for (array, elements) in accessed(c, &inst, None)? {
+            union_into(&mut footprint, array, elements.copy().map_err(isl_err)?)?;
+            union_into(&mut demand, array, elements)?;
+        }
     }
+    // Arrays consumers write (owned by tiles) keep their whole demand for
+    // the ownership check below.
+    let consumer_written: Vec<usize> = groups
+        .consumers
+        .iter()
+        .flat_map(|c| scop.statements[*c].accesses.iter().filter(|a| a.write).map(|a| a.array))
+        .collect();
+    let first_consumer = groups.consumers.iter().map(|c| scop.statements[*c].beta[0]).min().unwrap_or(usize::MAX);
     // Producers, last first: the instances writing an element some later
-    // instance of the tile touches.
+    // instance of the tile needs.
     let mut producers = groups.producers.clone();
     producers.sort_by_key(|p| std::cmp::Reverse(scop.statements[*p].beta[0]));
     for &p in &producers {
         let s = &scop.statements[p];
         let mut needed: Option<Map> = None;
         for w in s.accesses.iter().filter(|a| a.write) {
-            let Some(elements) = touched[w.array].as_ref() else { continue };
+            let Some(elements) = demand[w.array].as_ref() else { continue };
             let access = texts.access(model, s, &w.indices, w.array)?;
             let inst = elements.copy().and_then(|e| e.apply_range(access.reverse()?)).map_err(isl_err)?;
             needed = Some(match needed {
@@ -250,7 +278,26 @@ pub fn plan(
             Some(n) => n.coalesce().map_err(isl_err)?,
             None => return Err(format!("{} computes values no tile uses", s.name)),
         };
-        add_reads(&mut touched, p, &needed)?;
+        for (array, elements) in accessed(p, &needed, None)? {
+            union_into(&mut footprint, array, elements)?;
+        }
+        // What this producer writes, earlier writers need not: when every
+        // instance that demanded it runs after this one (all consumers
+        // follow it), the copy of a border-and-interior update only
+        // computes the border.
+        if s.beta[0] < first_consumer {
+            for (array, written) in accessed(p, &needed, Some(true))? {
+                if consumer_written.contains(&array) {
+                    continue;
+                }
+                if let Some(current) = demand[array].take() {
+                    demand[array] = Some(current.subtract(written).and_then(|d| d.coalesce()).map_err(isl_err)?);
+                }
+            }
+        }
+        for (array, elements) in accessed(p, &needed, Some(false))? {
+            union_into(&mut demand, array, elements)?;
+        }
         instances[p] = Some(needed);
     }
 
@@ -269,7 +316,7 @@ pub fn plan(
                 });
             }
         }
-        let (Some(owned), Some(read)) = (owned, touched[array].as_ref()) else { continue };
+        let (Some(owned), Some(read)) = (owned, demand[array].as_ref()) else { continue };
         let name = &scop.arrays[array].name;
         if !owned.copy().and_then(|o| o.reverse()).and_then(|r| r.is_single_valued()).map_err(isl_err)? {
             return Err(format!("tiles would share elements of {name}, which the consumers write"));
@@ -284,7 +331,7 @@ pub fn plan(
     // Local buffer boxes.
     let mut locals = Vec::new();
     for &array in &groups.contracted {
-        let Some(elements) = touched[array].as_ref() else { continue };
+        let Some(elements) = footprint[array].as_ref() else { continue };
         locals.push(local_box(ctx, &texts, scop, array, elements, tiling, &t)?);
     }
 
@@ -337,7 +384,51 @@ pub fn plan(
             redirects.push((index, position, local, indices));
         }
     }
-    Ok(Plan { schedule: schedule.ok_or("empty SCoP")?, locals, tile_dims: n_tiles, redirects, permutations })
+    let (slots, slot_of) = share_buffers(scop, &locals);
+    Ok(Plan { schedule: schedule.ok_or("empty SCoP")?, locals, slots, slot_of, tile_dims: n_tiles, redirects, permutations })
+}
+
+/// Assigns locals to slots: inside a tile the nests run one after the
+/// other in textual order, so a local is live from the first nest touching
+/// it to the last; locals of one element type and rank whose live ranges
+/// do not overlap share a slot (the largest extent in each dimension).
+/// A local's contents at its first nest are undefined either way (tiles
+/// reuse their buffers), and producers write every element read.
+fn share_buffers(scop: &Scop, locals: &[LocalBuffer]) -> (Vec<Slot>, Vec<usize>) {
+    let live = |array: usize| -> (usize, usize) {
+        let nests = scop.statements.iter().filter(|s| s.accesses.iter().any(|a| a.array == array)).map(|s| s.beta[0]);
+        nests.fold((usize::MAX, 0), |(first, last), b| (first.min(b), last.max(b)))
+    };
+    let element = |array: usize| MemRefType::try_from(scop.arrays[array].values[0].r#type()).ok().map(|t| t.element());
+    let mut order: Vec<usize> = (0..locals.len()).collect();
+    order.sort_by_key(|l| live(locals[*l].array).0);
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut busy_until: Vec<usize> = Vec::new();
+    let mut slot_of = vec![0; locals.len()];
+    for l in order {
+        let local = &locals[l];
+        let (first, last) = live(local.array);
+        let same_kind = |slot: &Slot| {
+            slot.shape.len() == local.shape.len() && element(slot.array).is_some() && element(slot.array) == element(local.array)
+        };
+        let free = (0..slots.len()).find(|k| busy_until[*k] < first && same_kind(&slots[*k]));
+        let k = match free {
+            Some(k) => {
+                for (extent, own) in slots[k].shape.iter_mut().zip(&local.shape) {
+                    *extent = (*extent).max(*own);
+                }
+                k
+            }
+            None => {
+                slots.push(Slot { shape: local.shape.clone(), array: local.array });
+                busy_until.push(0);
+                slots.len() - 1
+            }
+        };
+        busy_until[k] = last;
+        slot_of[l] = k;
+    }
+    (slots, slot_of)
 }
 
 /// The smallest box holding the tile's elements of `array`, each dimension

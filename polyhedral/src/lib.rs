@@ -17,5 +17,7 @@ pub mod model;
 pub mod scop;
 
 pub use aff::Aff;
+/// The ISL bindings the layer uses, for passes that ask ISL questions of a [`Model`].
+pub use isl_rs;
 pub use model::Model;
 pub use scop::{NotAffine, Scop};

@@ -26,7 +26,7 @@
 use crate::aff::Aff;
 use melior::ir::{
     block::BlockLike,
-    operation::{OperationLike, OperationResult},
+    operation::OperationLike,
     r#type::{DimSize, MemRefType, ShapedTypeLike},
     BlockRef, OperationRef, RegionLike, Value, ValueLike,
 };
@@ -202,11 +202,11 @@ impl<'c, 'a> Scop<'c, 'a> {
         for (index, statement) in self.statements.iter().enumerate() {
             for op in &statement.ops {
                 for operand in op.operands() {
-                    if let Ok(result) = OperationResult::try_from(operand) {
-                        if owner.get(&op_key(result.owner())).is_some_and(|s| *s != index) {
+                    if let Some(defining) = ffi::defining_op(operand) {
+                        if owner.get(&op_key(defining)).is_some_and(|s| *s != index) {
                             return Err(NotAffine(format!(
                                 "value of '{}' flows between statements",
-                                op_name(result.owner())
+                                op_name(defining)
                             )));
                         }
                     }
@@ -259,6 +259,24 @@ impl<'c, 'a> Scop<'c, 'a> {
     pub fn domains(&self) -> String {
         let parts: Vec<String> = self.statements.iter().map(|s| strip_braces(&self.domain(s))).collect();
         format!("{}{{ {} }}", self.param_prefix(), parts.join("; "))
+    }
+
+    /// `{ S[i] -> A[f(i)] }` of one exact access of `s` (not restricted to
+    /// the domain).
+    pub fn access_relation(&self, s: &Statement, indices: &[Aff], array: usize) -> String {
+        let params = self.param_names();
+        let dims: Vec<String> = (0..s.loops.len()).map(|k| format!("i{k}")).collect();
+        let target: Vec<String> = indices.iter().map(|e| e.to_isl(&dims, &params)).collect();
+        format!("{}{{ {}[{}] -> {}[{}] }}", self.param_prefix(), s.name, dims.join(", "), self.arrays[array].name, target.join(", "))
+    }
+
+    /// Is `array` a buffer used only by this SCoP's accesses (and its
+    /// deallocation)? Such temporaries may be renamed, contracted or removed.
+    pub fn is_private(&self, array: usize) -> bool {
+        let accesses: Vec<usize> = self.statements.iter().flat_map(|s| s.accesses.iter().map(|a| op_key(a.op))).collect();
+        self.arrays[array].values.iter().all(|value| {
+            ffi::users(*value).iter().all(|user| is_named(*user, "memref.dealloc") || accesses.contains(&op_key(*user)))
+        })
     }
 
     /// Access relations (`{ S[i] -> A[f(i)] }`) of the reads or the writes,
@@ -325,7 +343,7 @@ impl<'c, 'a> Scop<'c, 'a> {
             .collect();
         let element = ty.element();
         let element_bytes = if melior::ir::TypeLike::is_index(&element) { 8 } else { (bit_width(element) + 7) / 8 };
-        let local = OperationResult::try_from(root_value).is_ok_and(|r| is_named(r.owner(), "memref.alloc") || is_named(r.owner(), "memref.alloca"));
+        let local = ffi::defining_op(root_value).is_some_and(|owner| is_named(owner, "memref.alloc") || is_named(owner, "memref.alloca"));
         self.arrays.push(Array { name: format!("A{}", self.arrays.len()), values: vec![memref], shape, element_bytes, local });
         Ok((self.arrays.len() - 1, key(memref) == root))
     }
@@ -362,12 +380,11 @@ fn bit_width(ty: melior::ir::Type) -> i64 {
 pub fn view_root(memref: Value) -> usize {
     let mut current = memref.to_raw();
     // SAFETY: walks the defining ops of live values.
-    while let Ok(result) = OperationResult::try_from(unsafe { Value::from_raw(current) }) {
-        let owner = result.owner();
+    while let Some(owner) = ffi::defining_op(unsafe { Value::from_raw(current) }) {
         // Slices of one byte buffer (`memref.view`, pooled temporaries) share it too.
         let is_view = pb_support::ir::is_view_op(owner) || is_named(owner, "memref.view");
-        match (is_view, owner.operand(0)) {
-            (true, Ok(source)) => current = source.to_raw(),
+        match ffi::operand(owner, 0) {
+            Some(source) if is_view => current = source.to_raw(),
             _ => break,
         }
     }
@@ -473,8 +490,7 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
         if let Some(depth) = self.ivs.iter().position(|iv| key(*iv) == key(value)) {
             return Ok(Aff::Dim(depth));
         }
-        if let Ok(result) = OperationResult::try_from(value) {
-            let owner = result.owner();
+        if let Some(owner) = ffi::defining_op(value) {
             if is_named(owner, "arith.constant") {
                 // A constant index operand is a number, not a parameter.
                 if let Some(c) = owner
@@ -549,9 +565,9 @@ fn check_statement_op(op: OperationRef) -> Result<(), NotAffine> {
 
 /// Is `value` defined by an op (or a block) nested in one of `roots`?
 fn defined_inside(value: Value, roots: &[OperationRef]) -> bool {
-    let mut op = match OperationResult::try_from(value) {
-        Ok(result) => Some(result.owner()),
-        Err(_) => {
+    let mut op = match ffi::defining_op(value) {
+        Some(owner) => Some(owner),
+        None => {
             // A block argument: its block's parent op.
             let block = unsafe { mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()) };
             let parent = unsafe { mlir_sys::mlirBlockGetParentOperation(block) };

@@ -314,3 +314,26 @@ pub fn move_to_end(op: OperationRef, block: melior::ir::BlockRef) {
         mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
     }
 }
+
+/// The op defining `value`, or `None` for a block argument. Use this, not
+/// melior's `OperationResult::try_from`: on a block argument that one
+/// prints the value into its error, which builds the printer state of the
+/// whole enclosing function (quadratic compile time on large functions).
+pub fn defining_op<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    use melior::ir::ValueLike;
+    // SAFETY: `value` is alive; its owner op is alive as long as it is.
+    unsafe {
+        if !mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
+            return None;
+        }
+        Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())))
+    }
+}
+
+/// Operand `index` of `op`, or `None` past the last. melior's
+/// `operand(index)` prints the whole op into its out-of-range error (see
+/// [`defining_op`]).
+pub fn operand<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Option<melior::ir::Value<'c, 'a>> {
+    use melior::ir::operation::OperationLike;
+    (index < op.operand_count()).then(|| op.operand(index).ok()).flatten()
+}

@@ -73,9 +73,8 @@ pub fn access_kind(op: OperationRef, first_index: usize, iv: Value, body: BlockR
 }
 
 pub fn defined_in(value: Value, block: BlockRef) -> bool {
-    melior::ir::operation::OperationResult::try_from(value)
-        .ok()
-        .and_then(|r| r.owner().block())
+    ffi::defining_op(value)
+        .and_then(|owner| owner.block())
         .is_some_and(|b| b.to_raw().ptr == block.to_raw().ptr)
 }
 
@@ -93,7 +92,7 @@ pub fn same_address(a: OperationRef, b: OperationRef) -> bool {
 
 /// Memrefs that may overlap another memref value: views of other buffers.
 pub fn is_view(memref: Value) -> bool {
-    melior::ir::operation::OperationResult::try_from(memref).is_ok_and(|r| pb_support::ir::is_view_op(r.owner()))
+    ffi::defining_op(memref).is_some_and(pb_support::ir::is_view_op)
 }
 
 /// The attribute of the constant affine map `() -> (value)`: a loop bound.

@@ -35,7 +35,7 @@
 
 use crate::report;
 use melior::{
-    ir::{operation::OperationLike, r#type::{MemRefType, ShapedTypeLike}, OperationRef, Type, Value, ValueLike},
+    ir::{operation::OperationLike, r#type::{MemRefType, ShapedTypeLike}, OperationRef, Type, ValueLike},
     Context,
 };
 use pb_polyhedral::{
@@ -45,7 +45,7 @@ use pb_polyhedral::{
     scop::Statement,
     Model, Scop,
 };
-use pb_support::{ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::{ffi, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 use pb_support::target::TargetDesc;
 
 static ID: PassId = PassId::new();
@@ -67,7 +67,19 @@ views and in-place stencils.",
             default: "0",
             help: "Per-core cache the tile's local buffers should fit in (0: half the host's L2)",
         },
+        PassOption {
+            name: "outer-cache-bytes",
+            kind: OptionKind::UInt,
+            default: "0",
+            help: "Shared last-level cache that takes what spills from the per-core budget (0: the host's L3; none: 1)",
+        },
         PassOption { name: "lanes", kind: OptionKind::UInt, default: "16", help: "f32 vector lanes (the model's arithmetic rate)" },
+        PassOption {
+            name: "row-tile",
+            kind: OptionKind::UInt,
+            default: "0",
+            help: "Use this row tile (a power of two from 4) instead of the model's choice (0: the model's)",
+        },
         PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
     ],
     id: &ID,
@@ -86,14 +98,29 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
         0 => host().cache_bytes(2).map(|b| b / 2).unwrap_or(512 * 1024) as i64,
         n => n as i64,
     };
-    Box::new(Fuse { cores, budget, lanes: options.uint("lanes").max(1) as i64, report: options.bool("report") })
+    let outer = match options.uint("outer-cache-bytes") {
+        0 => host().cache_bytes(3).unwrap_or(0) as i64,
+        n => n as i64,
+    };
+    Box::new(Fuse {
+        cores,
+        budget,
+        outer,
+        lanes: options.uint("lanes").max(1) as i64,
+        row_tile: options.uint("row-tile") as i64,
+        report: options.bool("report"),
+    })
 }
 
 #[derive(Clone)]
 struct Fuse {
     cores: i64,
     budget: i64,
+    /// Shared cache beyond the per-core one (bytes; 0 or 1: none).
+    outer: i64,
     lanes: i64,
+    /// A row tile forced by the user (0: the model's choice).
+    row_tile: i64,
     report: bool,
 }
 
@@ -105,6 +132,16 @@ impl Fuse {
     fn bytes_per_second(&self) -> f64 {
         MEMORY_BYTES_PER_SECOND
     }
+
+    /// Rate of the traffic of tile buffers beyond the per-core budget: the
+    /// shared cache's when every core's tile fits there, else memory's.
+    fn spill_bytes_per_second(&self, footprint: i64) -> f64 {
+        if footprint * self.cores <= self.outer / 2 {
+            OUTER_CACHE_BYTES_PER_SECOND
+        } else {
+            MEMORY_BYTES_PER_SECOND
+        }
+    }
 }
 
 /// Machine rates of the model: vector arithmetic per core (lanes x 2 ops
@@ -113,6 +150,8 @@ impl Fuse {
 /// not predictions of run time.
 const OPS_PER_LANE_PER_SECOND: f64 = 4.0e9;
 const MEMORY_BYTES_PER_SECOND: f64 = 10.0e9;
+/// A shared last-level cache (L3): several times memory's bandwidth.
+const OUTER_CACHE_BYTES_PER_SECOND: f64 = 40.0e9;
 /// Entering a tile (loop set-up, scheduling): ~300 cycles.
 const TILE_OVERHEAD_SECONDS: f64 = 1.0e-7;
 /// Producers with longer reductions are contractions: register tiling them
@@ -170,7 +209,7 @@ impl Fuse {
     fn fuse_run<'c>(&self, context: &'c Context, run: &[OperationRef<'c, '_>]) -> Result<String, Refusal> {
         let scop = Scop::extract(run).map_err(|e| Refusal::from(e.to_string()))?;
         let model = Model::new(&scop)?;
-        let groups = fusion::classify(&scop, &|array| only_used_by(&scop, array))?;
+        let groups = fusion::classify(&scop, &|array| scop.is_private(array))?;
         if let Some(p) = groups.producers.iter().find(|p| is_contraction(&scop.statements[**p])) {
             return Err(Refusal::from(format!(
                 "producer {} is a contraction (reductions of more than {MAX_FUSED_REDUCTION} steps): \
@@ -221,7 +260,8 @@ left whole for pb-register-tile",
             // output (consumers may pass over it several times).
             let output_rows = size.min(rows) * output.shape[rank - 1] * output.element_bytes;
             let footprint: i64 =
-                plan.locals.iter().map(|l| l.bytes(scop.arrays[l.array].element_bytes)).sum::<i64>() + output_rows;
+                plan.slots.iter().map(|l| l.shape.iter().product::<i64>() * scop.arrays[l.array].element_bytes).sum::<i64>()
+                    + output_rows;
             let recompute_of = |array: usize| -> f64 {
                 plan.locals.iter().find(|l| l.array == array).map_or(0.0, |l| {
                     let local: i64 = l.shape.iter().product();
@@ -235,13 +275,16 @@ left whole for pb-register-tile",
                 let extra = if groups.producers.contains(&index) { written.map_or(0.0, recompute_of) } else { 0.0 };
                 fused_work += work[index] * (1.0 + extra.max(0.0));
             }
-            // Local buffers beyond the cache budget spill: count their traffic.
-            let spill = if footprint > self.budget { 2.0 * (tiles * footprint) as f64 } else { 0.0 };
+            // What exceeds the cache budget spills (written and read back
+            // once per tile), to the shared cache if it fits there.
+            let spill = 2.0 * (tiles * (footprint - self.budget).max(0)) as f64;
             let cost = fused_work / self.ops_per_second()
-                + (outside + spill) / self.bytes_per_second()
+                + outside / self.bytes_per_second()
+                + spill / self.spill_bytes_per_second(footprint)
                 + tiles as f64 * TILE_OVERHEAD_SECONDS / self.cores as f64;
             choices.push(Choice { size, recompute, footprint, tiles, cost, plan });
-            if size >= rows {
+            // Larger tiles only grow the footprint past the stack limit.
+            if size >= rows || footprint > MAX_LOCAL_BYTES {
                 break;
             }
             size *= 2;
@@ -249,12 +292,16 @@ left whole for pb-register-tile",
         let parallel_enough = |c: &Choice| (rows + c.size - 1) / c.size >= self.cores.min(rows);
         let chosen = choices
             .iter()
+            .filter(|c| self.row_tile == 0 || c.size == self.row_tile)
             .filter(|c| c.footprint <= MAX_LOCAL_BYTES && parallel_enough(c))
             .min_by(|a, b| a.cost.total_cmp(&b.cost));
         let Some(chosen) = chosen else {
+            if self.row_tile != 0 {
+                return Err(Refusal::from(format!("row tile {} is not a candidate (a power of two from 4 within the rows, local buffers within a thread's stack)", self.row_tile)));
+            }
             return Err(Refusal::from("tile-local buffers would not fit on a thread's stack".to_string()));
         };
-        if chosen.cost >= unfused {
+        if self.row_tile == 0 && chosen.cost >= unfused {
             return Err(Refusal::from(format!(
                 "the model prefers the nests apart: fused ~{:.2} ms (row tile {}, recomputation {:.0}%) vs unfused ~{:.2} ms",
                 chosen.cost * 1e3,
@@ -284,12 +331,12 @@ left whole for pb-register-tile",
         let mut redirects = Redirects::new();
         for (statement, position, local, indices) in &plan.redirects {
             let op = scop.statements[*statement].accesses[*position].op;
-            redirects.insert(pb_polyhedral::codegen::op_id(op), Redirect { target: Target::Local(*local), indices: indices.clone() });
+            redirects.insert(pb_polyhedral::codegen::op_id(op), Redirect { target: Target::Local(plan.slot_of[*local]), indices: indices.clone() });
         }
         let mut types = Vec::new();
-        for local in &plan.locals {
-            let element = MemRefType::try_from(scop.arrays[local.array].values[0].r#type()).map_err(|e| e.to_string())?.element();
-            types.push(Type::from(MemRefType::new(element, &local.shape, None, None)));
+        for slot in &plan.slots {
+            let element = MemRefType::try_from(scop.arrays[slot.array].values[0].r#type()).map_err(|e| e.to_string())?.element();
+            types.push(Type::from(MemRefType::new(element, &slot.shape, None, None)));
         }
         let params = format!("[{}] -> {{ : }}", scop.param_names().join(", "));
         let tree = pb_polyhedral::ast::generate(&model.ctx, &params, &plan.schedule)?;
@@ -302,8 +349,8 @@ left whole for pb-register-tile",
             for user in ffi::users(value) {
                 ffi::erase(user);
             }
-            if let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
-                ffi::erase(result.owner());
+            if let Some(owner) = ffi::defining_op(value) {
+                ffi::erase(owner);
             }
         }
         Ok(())
@@ -372,15 +419,6 @@ fn reduction_trips(s: &Statement) -> i64 {
     trips
 }
 
-/// Is the local array of `array` used only by accesses inside the SCoP and
-/// deallocations?
-fn only_used_by(scop: &Scop, array: usize) -> bool {
-    let accesses: Vec<OperationRef> = scop.statements.iter().flat_map(|s| s.accesses.iter().map(|a| a.op)).collect();
-    scop.arrays[array].values.iter().all(|value: &Value| {
-        ffi::users(*value).iter().all(|user| is_named(*user, "memref.dealloc") || accesses.contains(user))
-    })
-}
-
 /// Loop order putting last the loop that moves the last index of the
 /// statement's write with unit stride, when every access is then contiguous
 /// or uniform along it (a row reduction `sum[i] += x[i][j]` keeps `j`
@@ -417,7 +455,7 @@ fn describe(scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, budget: 
         })
         .collect();
     format!(
-        "fused producers {} into consumers {} of {}: row tile {} ({} parallel tiles), tile-local {} = {} KiB \
+        "fused producers {} into consumers {} of {}: row tile {} ({} parallel tiles), tile-local {} in {} buffer{} = {} KiB \
 (budget {} KiB), recomputation {:.1}%; model: ~{:.2} ms fused vs ~{:.2} ms unfused",
         names(&groups.producers),
         names(&groups.consumers),
@@ -425,6 +463,8 @@ fn describe(scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, budget: 
         chosen.size,
         chosen.tiles,
         locals.join(" "),
+        plan.slots.len(),
+        if plan.slots.len() == 1 { "" } else { "s" },
         chosen.footprint / 1024,
         budget / 1024,
         chosen.recompute * 100.0,

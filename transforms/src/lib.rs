@@ -10,8 +10,11 @@
 //! or tools.
 
 mod affine_access;
+mod operand_expr;
 pub mod allocs_to_pool;
 pub mod check_cpu_input;
+pub mod compose_insert_slices;
+pub mod forward_copies;
 pub mod fuse;
 pub mod interchange;
 pub mod isl_roundtrip;
@@ -27,6 +30,8 @@ use pb_support::PassInfo;
 /// Every transformation pass, alphabetical by argument.
 pub static PASSES: &[&PassInfo] =
     &[&allocs_to_pool::INFO, &check_cpu_input::INFO,
+    &compose_insert_slices::INFO,
+    &forward_copies::INFO,
     &fuse::INFO, &interchange::INFO,
     &isl_roundtrip::INFO,
     &parallel_grain::INFO,

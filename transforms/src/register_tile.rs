@@ -38,6 +38,7 @@
 //! differ from the two-rounding loop within float tolerance.
 
 use crate::affine_access::constant_map;
+use crate::operand_expr::{self, OperandExpr};
 use crate::report;
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike, Value, ValueLike},
@@ -138,6 +139,9 @@ struct Contraction<'s, 'c, 'a> {
     /// copies apply them).
     a_scale: Option<Value<'c, 'a>>,
     b_scale: Option<Value<'c, 'a>>,
+    /// A computed by an expression (of loads not moving with `j`): the A
+    /// block is always packed, evaluating it once per element.
+    a_expr: Option<OperandExpr<'c, 'a>>,
 }
 
 impl RegisterTile {
@@ -178,7 +182,7 @@ impl RegisterTile {
         // Pack the A block into register-tile order when several column
         // panels reuse it (its rows are also a large stride apart).
         let n_main = n / nr * nr;
-        let pack_a = n_main / nr >= 2 || contraction.a_scale.is_some();
+        let pack_a = n_main / nr >= 2 || contraction.a_scale.is_some() || contraction.a_expr.is_some();
         let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel: self.cores > 1 };
         let text = kernel_text(&contraction, &shape)?;
         splice(context, nest, &scop, &contraction, &text, mr, nr)?;
@@ -206,11 +210,8 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
     let depth = s.loops.len();
     let bounds: Option<Vec<(i64, i64)>> = s.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect();
     let Some(bounds) = bounds else { return Ok(None) };
-    let names: Vec<String> = s.ops.iter().map(|op| op.name().as_string_ref().as_str().unwrap_or("").to_string()).collect();
-    let shape: Vec<&str> = names.iter().map(String::as_str).collect();
     let loads = s.accesses.iter().enumerate().filter(|(_, a)| !a.write).map(|(k, _)| k).collect::<Vec<_>>();
     let writes = s.accesses.iter().enumerate().filter(|(_, a)| a.write).map(|(k, _)| k).collect::<Vec<_>>();
-    let muls = shape.iter().filter(|n| **n == "arith.mulf").count();
     // Ops computing a loop-invariant value from values defined outside the
     // nest (a scale converted from f64: `arith.truncf %cst`).
     let invariant = |op: &OperationRef| {
@@ -221,16 +222,10 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
             && !is_named(*op, "affine.load")
             && !is_named(*op, "affine.store")
             && op.operands().all(|v| {
-                melior::ir::operation::OperationResult::try_from(v).map_or(true, |r| !s.ops.contains(&r.owner()))
+                ffi::defining_op(v).is_none_or(|owner| !s.ops.contains(&owner))
             })
     };
-    let invariants = s.ops.iter().filter(|op| invariant(op)).count();
-    if loads.len() != 3
-        || writes.len() != 1
-        || !(1..=3).contains(&muls)
-        || shape.iter().filter(|n| **n == "arith.addf").count() != 1
-        || s.ops.len() != 5 + muls + invariants
-    {
+    if writes.len() != 1 || loads.len() < 3 {
         return Ok(None);
     }
     let c_write = writes[0];
@@ -253,7 +248,7 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
     let Some(add) = s.ops.iter().find(|op| is_named(**op, "arith.addf")).copied() else { return Ok(None) };
     let key = |v: Value| v.to_raw().ptr as usize;
     let producer = |v: Value<'c, 'a>| -> Option<OperationRef<'c, 'a>> {
-        let owner = melior::ir::operation::OperationResult::try_from(v).ok()?.owner();
+        let owner = ffi::defining_op(v)?;
         s.ops.contains(&owner).then_some(owner)
     };
     let load_of = |v: Value<'c, 'a>| producer(v).and_then(|op| others.iter().copied().find(|k| s.accesses[*k].op == op));
@@ -280,8 +275,34 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
     }
     let Some(mul) = producer(product).filter(|op| is_named(*op, "arith.mulf")) else { return Ok(None) };
     let (Ok(x), Ok(y)) = (mul.operand(0), mul.operand(1)) else { return Ok(None) };
-    let (Some((kx, sx)), Some((ky, sy))) = (factor(x), factor(y)) else { return Ok(None) };
-    if kx == ky || 1 + usize::from(sx.is_some()) + usize::from(sy.is_some()) != muls {
+    // Each product operand is a load, possibly scaled; at most one (then A)
+    // may be any expression of loads (packing evaluates it).
+    let (fx, fy) = (factor(x), factor(y));
+    let (kx, sx, ky, sy, a_expr) = match (fx, fy) {
+        (Some((kx, sx)), Some((ky, sy))) => (kx, sx, ky, sy, None),
+        (Some((k, scale)), None) | (None, Some((k, scale))) => {
+            let other = if fx.is_some() { y } else { x };
+            let Some(expr) = operand_expr::slice(s, other) else { return Ok(None) };
+            let Some(&first) = expr.loads.first() else { return Ok(None) };
+            (first, None, k, scale, Some(expr))
+        }
+        (None, None) => return Ok(None),
+    };
+    // Every op of the statement is accounted for: C's load, the add, the
+    // product, its operands (scales computed from outside values included)
+    // and index arithmetic.
+    let mut known: Vec<OperationRef> = vec![store, s.accesses[c_read].op, add, mul];
+    for (k, scale) in [(kx, sx), (ky, sy)] {
+        known.push(s.accesses[k].op);
+        if let Some(scale) = scale {
+            known.extend(producer(scale).filter(|op| invariant(op)));
+            known.extend(s.ops.iter().copied().filter(|op| is_named(*op, "arith.mulf") && op.operands().any(|v| key(v) == key(scale))));
+        }
+    }
+    if let Some(expr) = &a_expr {
+        known.extend(expr.ops.iter().copied());
+    }
+    if kx == ky || s.ops.iter().any(|op| !known.contains(op) && !is_named(*op, "affine.apply")) {
         return Ok(None);
     }
     let scale_of = |k: usize| if k == kx { sx } else { sy };
@@ -307,10 +328,15 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
     };
     let uniform = |k: usize| !s.accesses[k].indices.iter().any(|e| e.uses_dim(j));
     let b_like = |k: usize| contiguous(k) || transposed(k);
-    let (a, b) = match (uniform(others[0]), b_like(others[1]), uniform(others[1]), b_like(others[0])) {
-        (true, true, _, _) => (others[0], others[1]),
-        (_, _, true, true) => (others[1], others[0]),
-        _ => return Ok(None),
+    let (a, b) = match &a_expr {
+        // The expression is A: none of its loads may move with `j`.
+        Some(expr) if expr.loads.iter().all(|k| uniform(*k)) && b_like(ky) => (kx, ky),
+        Some(_) => return Ok(None),
+        None => match (uniform(kx), b_like(ky), uniform(ky), b_like(kx)) {
+            (true, true, _, _) => (kx, ky),
+            (_, _, true, true) => (ky, kx),
+            _ => return Ok(None),
+        },
     };
     let b_transposed = !contiguous(b);
     let (a_scale, b_scale) = (scale_of(a), scale_of(b));
@@ -342,6 +368,7 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         b_transposed,
         a_scale,
         b_scale,
+        a_expr,
         c_read,
         c_write,
     }))
@@ -395,7 +422,17 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let accs = |prefix: &str| (0..count).map(|n| format!("%{prefix}{n}")).collect::<Vec<_>>();
     let types = vec![vector.clone(); count].join(", ");
     let mut t = String::new();
-    t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}, %sa: f32, %sb: f32) {{\n"));
+    // An expression for A reads its own memrefs (%X..) and outside values (%V..).
+    let mut extra = String::new();
+    if let Some(expr) = &c.a_expr {
+        for (n, k) in expr.loads.iter().enumerate() {
+            extra.push_str(&format!(", %X{n}: {}", ty(*k).map_err(|e| e.to_string())?));
+        }
+        for (n, v) in expr.outside.iter().enumerate() {
+            extra.push_str(&format!(", %V{n}: {}", v.r#type()));
+        }
+    }
+    t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}, %sa: f32, %sb: f32{extra}) {{\n"));
     let kernel_top = t.len();
     for d in outer {
         let (lo, hi) = c.bounds[*d];
@@ -456,8 +493,13 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         t.push_str(&rows_loop);
         k_loops(&mut t);
         for r in 0..mr {
-            t.push_str(&format!("%q{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
-            let packed = scaled(&mut t, &format!("%q{r}"), c.a_scale.map(|_| "%sa"), "f32");
+            let packed = match &c.a_expr {
+                Some(expr) => expr.emit(s, &mut t, &format!("e{r}"), "X", "V", &|k| index(k, r, 0))?,
+                None => {
+                    t.push_str(&format!("%q{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
+                    scaled(&mut t, &format!("%q{r}"), c.a_scale.map(|_| "%sa"), "f32")
+                }
+            };
             t.push_str(&format!("affine.store {packed}, %PA[{}] : {a_type}\n", a_index(r)));
         }
         t.push_str(&"}\n".repeat(inner.len() + 2));
@@ -589,15 +631,23 @@ fn splice<'c>(
         let Some(scale) = scale else { continue };
         // A scale computed inside the nest (from outside values) is
         // recomputed once before it.
-        let value = match melior::ir::operation::OperationResult::try_from(scale) {
-            Ok(result) if c.statement.ops.contains(&result.owner()) => {
-                let hoisted = parent.insert_operation_before(nest, ffi::clone_operation(result.owner()));
+        let value = match ffi::defining_op(scale) {
+            Some(owner) if c.statement.ops.contains(&owner) => {
+                let hoisted = parent.insert_operation_before(nest, ffi::clone_operation(owner));
                 hoisted.result(0).map_err(|e| e.to_string())?.into()
             }
             _ => scale,
         };
         let arg = body.argument(position).map_err(|e| e.to_string())?;
         ffi::replace_all_uses(arg.into(), value);
+    }
+    if let Some(expr) = &c.a_expr {
+        let memrefs = expr.loads.iter().map(|k| s.accesses[*k].op.operand(0));
+        let values = expr.outside.iter().map(|v| Ok(*v));
+        for (position, value) in memrefs.chain(values).enumerate() {
+            let arg = body.argument(5 + position).map_err(|e| e.to_string())?;
+            ffi::replace_all_uses(arg.into(), value.map_err(|e: melior::Error| e.to_string())?);
+        }
     }
     // Remainders: rows past the last full tile (all columns), then columns
     // past the last full tile (rows of full tiles).

@@ -168,7 +168,7 @@ fn try_fold_in<'c>(context: &'c melior::Context, quant: QuantOp<'c, '_>) -> bool
 
 /// The op defining an operation result value.
 fn op_defining<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner())
+    ffi::defining_op(value)
 }
 
 /// Erases the pbq ops whose results are unused; false if there were none.

@@ -103,7 +103,7 @@ use melior::{
     ir::{
         attribute::IntegerAttribute,
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, OperationResult, WalkOrder},
+        operation::{OperationBuilder, OperationLike, WalkOrder},
         r#type::IntegerType,
         Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value,
         ValueLike,
@@ -308,7 +308,7 @@ fn use_count(body: BlockRef, value: Value) -> usize {
 
 /// The op of `body` defining `value`, if any.
 fn defining_op<'c, 'a>(value: Value<'c, 'a>, body: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    defined_in(value, body).then(|| OperationResult::try_from(value).ok().map(|r| r.owner())).flatten()
+    defined_in(value, body).then(|| ffi::defining_op(value)).flatten()
 }
 
 /// If `next` (used once, by the store or yield) is `<op> accumulator, x`

@@ -1,6 +1,7 @@
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 report=true},canonicalize))' %s 2>%t.err | FileCheck %s
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 outer-cache-bytes=1 report=true},canonicalize))' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=1 cache-bytes=65536},canonicalize))' %s | FileCheck %s --check-prefix=SERIAL
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=1 cache-bytes=65536 outer-cache-bytes=1},canonicalize))' %s | FileCheck %s --check-prefix=SERIAL
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 row-tile=8 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
 
 // On one core the tiles run in a sequential loop sharing one local buffer,
 // allocated before it (an alloca inside a sequential loop would take new
@@ -18,7 +19,7 @@
 // of the 261-row temporary = 30%, cheaper in the model than streaming the
 // temporary through memory. The footprint counts the local buffer and the
 // tile's 16 output rows.
-// REPORT-DAG: note: [pb-fuse] fused producers S0 into consumers S1 of A3: row tile 16 (17 parallel tiles), tile-local A2[20x257] = 36 KiB (budget 64 KiB), recomputation 30.3%; model: ~0.06 ms fused vs ~0.17 ms unfused
+// REPORT-DAG: note: [pb-fuse] fused producers S0 into consumers S1 of A3: row tile 16 (17 parallel tiles), tile-local A2[20x257] in 1 buffer = 36 KiB (budget 64 KiB), recomputation 30.3%; model: ~0.06 ms fused vs ~0.17 ms unfused
 
 // CHECK-LABEL: func.func @blur
 // CHECK-NOT: memref.alloc()
@@ -192,5 +193,109 @@ func.func @next_row_sum(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
     }
   }
   memref.dealloc %s : memref<65xf32>
+  return
+}
+
+// Three time steps of a 4-point stencil, each a copy of the previous step
+// (for its borders) and an update of its interior: what pb-forward-copies
+// leaves of PyTorch's `b = a.clone(); b[1:-1, 1:-1] = ...`. B1 and B3 are
+// never live together in a tile and share one buffer (2 buffers for 3
+// locals), and each copy computes only the border elements the update
+// after it does not overwrite (columns 0 and 129 of the tile's rows).
+// REPORT-DAG: note: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 32 (5 parallel tiles), tile-local A1[38x130] A2[36x130] A3[34x130] in 2 buffers
+// With `row-tile`, the user's tile instead of the model's:
+// FORCED: note: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 8 (17 parallel tiles)
+// CHECK-LABEL: func.func @steps
+// CHECK: affine.parallel
+// CHECK-NEXT: %[[B1:.*]] = memref.alloca() {alignment = 64 : i64} : memref<38x130xf32>
+// CHECK-NEXT: memref.alloca() {alignment = 64 : i64} : memref<36x130xf32>
+// CHECK-NEXT: affine.for
+// CHECK-NEXT: affine.if
+// CHECK-NEXT: affine.load %arg0[%{{.*}}, 0]
+// CHECK-NEXT: affine.store %{{.*}}, %[[B1]][%{{.*}}, 0]
+// CHECK-NEXT: affine.load %arg0[%{{.*}}, 129]
+// CHECK-NEXT: affine.store %{{.*}}, %[[B1]][%{{.*}}, 129]
+// CHECK-NEXT: } else {
+// CHECK-NOT: memref.alloc
+// CHECK: return
+func.func @steps(%in: memref<130x130xf32>, %out: memref<130x130xf32>) {
+  %b1 = memref.alloc() : memref<130x130xf32>
+  %b2 = memref.alloc() : memref<130x130xf32>
+  %b3 = memref.alloc() : memref<130x130xf32>
+  affine.for %i = 0 to 130 {
+    affine.for %j = 0 to 130 {
+      %x = affine.load %in[%i, %j] : memref<130x130xf32>
+      affine.store %x, %b1[%i, %j] : memref<130x130xf32>
+    }
+  }
+  affine.for %i = 0 to 128 {
+    affine.for %j = 0 to 128 {
+      %n = affine.load %in[%i, %j + 1] : memref<130x130xf32>
+      %s = affine.load %in[%i + 2, %j + 1] : memref<130x130xf32>
+      %w = affine.load %in[%i + 1, %j] : memref<130x130xf32>
+      %e = affine.load %in[%i + 1, %j + 2] : memref<130x130xf32>
+      %a = arith.addf %n, %s : f32
+      %b = arith.addf %w, %e : f32
+      %c = arith.addf %a, %b : f32
+      affine.store %c, %b1[%i + 1, %j + 1] : memref<130x130xf32>
+    }
+  }
+  affine.for %i = 0 to 130 {
+    affine.for %j = 0 to 130 {
+      %x = affine.load %b1[%i, %j] : memref<130x130xf32>
+      affine.store %x, %b2[%i, %j] : memref<130x130xf32>
+    }
+  }
+  affine.for %i = 0 to 128 {
+    affine.for %j = 0 to 128 {
+      %n = affine.load %b1[%i, %j + 1] : memref<130x130xf32>
+      %s = affine.load %b1[%i + 2, %j + 1] : memref<130x130xf32>
+      %w = affine.load %b1[%i + 1, %j] : memref<130x130xf32>
+      %e = affine.load %b1[%i + 1, %j + 2] : memref<130x130xf32>
+      %a = arith.addf %n, %s : f32
+      %b = arith.addf %w, %e : f32
+      %c = arith.addf %a, %b : f32
+      affine.store %c, %b2[%i + 1, %j + 1] : memref<130x130xf32>
+    }
+  }
+  affine.for %i = 0 to 130 {
+    affine.for %j = 0 to 130 {
+      %x = affine.load %b2[%i, %j] : memref<130x130xf32>
+      affine.store %x, %b3[%i, %j] : memref<130x130xf32>
+    }
+  }
+  affine.for %i = 0 to 128 {
+    affine.for %j = 0 to 128 {
+      %n = affine.load %b2[%i, %j + 1] : memref<130x130xf32>
+      %s = affine.load %b2[%i + 2, %j + 1] : memref<130x130xf32>
+      %w = affine.load %b2[%i + 1, %j] : memref<130x130xf32>
+      %e = affine.load %b2[%i + 1, %j + 2] : memref<130x130xf32>
+      %a = arith.addf %n, %s : f32
+      %b = arith.addf %w, %e : f32
+      %c = arith.addf %a, %b : f32
+      affine.store %c, %b3[%i + 1, %j + 1] : memref<130x130xf32>
+    }
+  }
+  affine.for %i = 0 to 130 {
+    affine.for %j = 0 to 130 {
+      %x = affine.load %b3[%i, %j] : memref<130x130xf32>
+      affine.store %x, %out[%i, %j] : memref<130x130xf32>
+    }
+  }
+  affine.for %i = 0 to 128 {
+    affine.for %j = 0 to 128 {
+      %n = affine.load %b3[%i, %j + 1] : memref<130x130xf32>
+      %s = affine.load %b3[%i + 2, %j + 1] : memref<130x130xf32>
+      %w = affine.load %b3[%i + 1, %j] : memref<130x130xf32>
+      %e = affine.load %b3[%i + 1, %j + 2] : memref<130x130xf32>
+      %a = arith.addf %n, %s : f32
+      %b = arith.addf %w, %e : f32
+      %c = arith.addf %a, %b : f32
+      affine.store %c, %out[%i + 1, %j + 1] : memref<130x130xf32>
+    }
+  }
+  memref.dealloc %b1 : memref<130x130xf32>
+  memref.dealloc %b2 : memref<130x130xf32>
+  memref.dealloc %b3 : memref<130x130xf32>
   return
 }

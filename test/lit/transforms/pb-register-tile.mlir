@@ -157,3 +157,62 @@ func.func @scaled_transposed(%q: memref<96x32xf32>, %k: memref<128x32xf32>, %c: 
   }
   return
 }
+
+// Attention's P V after elementwise fusion: A is an expression of loads
+// that do not move with j (the row's normalizer and mask, the exponentials
+// e[i][k]). Packing evaluates it once per (i, k) into the A block; the
+// micro-kernel stays a broadcast-and-fma.
+// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 96 reductions (B micro-panel 24 KiB, packed of 48 KiB L1, A block 9 KiB, packed
+// CHECK-LABEL: func.func @expression_a
+// CHECK: affine.parallel
+// Packing A: the expression, per row of the register tile:
+// CHECK: affine.load %arg0[%{{.*}}, %{{.*}}] : memref<96x96xf32>
+// CHECK: affine.load %arg1[%{{.*}}] : memref<96xf32>
+// CHECK: arith.divf
+// CHECK: affine.load %arg2[%{{.*}}] : memref<96xi1>
+// CHECK: arith.select
+// CHECK: affine.store
+// CHECK: vector.fma
+func.func @expression_a(%e: memref<96x96xf32>, %s: memref<96xf32>, %m: memref<96xi1>, %v: memref<96x64xf32>, %c: memref<96x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 96 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 96 {
+        %x = affine.load %e[%i, %k] : memref<96x96xf32>
+        %n = affine.load %s[%i] : memref<96xf32>
+        %p = arith.divf %x, %n : f32
+        %keep = affine.load %m[%i] : memref<96xi1>
+        %a = arith.select %keep, %p, %zero : f32
+        %b = affine.load %v[%k, %j] : memref<96x64xf32>
+        %acc = affine.load %c[%i, %j] : memref<96x64xf32>
+        %prod = arith.mulf %a, %b : f32
+        %t = arith.addf %acc, %prod : f32
+        affine.store %t, %c[%i, %j] : memref<96x64xf32>
+      }
+    }
+  }
+  return
+}
+
+// Not a contraction: the expression for A reads x[i][j], which moves with
+// the vectorized dimension (no broadcast operand): left as is.
+// CHECK-LABEL: func.func @expression_moving_with_j
+// CHECK-NOT: vector.fma
+// CHECK: return
+func.func @expression_moving_with_j(%e: memref<96x96xf32>, %x: memref<96x64xf32>, %v: memref<96x64xf32>, %c: memref<96x64xf32>) {
+  affine.for %i = 0 to 96 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 96 {
+        %y = affine.load %e[%i, %k] : memref<96x96xf32>
+        %z = affine.load %x[%i, %j] : memref<96x64xf32>
+        %a = arith.mulf %y, %z : f32
+        %b = affine.load %v[%k, %j] : memref<96x64xf32>
+        %acc = affine.load %c[%i, %j] : memref<96x64xf32>
+        %prod = arith.mulf %a, %b : f32
+        %t = arith.addf %acc, %prod : f32
+        affine.store %t, %c[%i, %j] : memref<96x64xf32>
+      }
+    }
+  }
+  return
+}

@@ -1,0 +1,116 @@
+//! An operand of a statement computed by an expression: the backward slice
+//! of one value inside the statement (loads, `arith`/`math` ops, values from
+//! outside the nest), and its text for generated kernels that recompute it
+//! at other indices (the packing copy of `pb-register-tile`).
+//!
+//! Example: attention's `P V` after elementwise fusion multiplies `V` by
+//! `select(m[i], e[i][k] / s[i], 0)`; packing evaluates that expression per
+//! `(i, k)` once, and the micro-kernel stays a plain multiply-accumulate.
+
+use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
+use pb_polyhedral::scop::Statement;
+use pb_support::{ffi, ir::is_named};
+
+pub struct OperandExpr<'c, 'a> {
+    /// The ops computing the value, in statement order (index arithmetic
+    /// excluded: loads are re-indexed from their access relations).
+    pub ops: Vec<OperationRef<'c, 'a>>,
+    /// Positions in the statement's accesses of the loads among `ops`.
+    pub loads: Vec<usize>,
+    /// Values from outside the statement the ops use.
+    pub outside: Vec<Value<'c, 'a>>,
+    pub result: Value<'c, 'a>,
+}
+
+fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+/// The slice of `value` in `s`, or `None` if it stores, has regions, or
+/// computes indices from data.
+pub fn slice<'c, 'a>(s: &Statement<'c, 'a>, value: Value<'c, 'a>) -> Option<OperandExpr<'c, 'a>> {
+    let inside = |v: Value<'c, 'a>| ffi::defining_op(v).filter(|op| s.ops.contains(op));
+    let mut members: Vec<OperationRef> = Vec::new();
+    let mut work = vec![value];
+    while let Some(v) = work.pop() {
+        let Some(op) = inside(v) else { continue };
+        if members.contains(&op) {
+            continue;
+        }
+        if is_named(op, "affine.store") || is_named(op, "affine.apply") || op.region_count() != 0 || op.result_count() != 1 {
+            return None;
+        }
+        members.push(op);
+        if !is_named(op, "affine.load") {
+            work.extend(op.operands());
+        }
+    }
+    let ops: Vec<OperationRef> = s.ops.iter().copied().filter(|op| members.contains(op)).collect();
+    let loads = ops.iter().filter_map(|op| s.accesses.iter().position(|a| a.op == *op)).collect::<Vec<_>>();
+    if loads.len() != ops.iter().filter(|op| is_named(**op, "affine.load")).count() {
+        return None;
+    }
+    let mut outside: Vec<Value> = Vec::new();
+    for op in ops.iter().filter(|op| !is_named(**op, "affine.load")) {
+        for operand in op.operands() {
+            if inside(operand).is_none() && !outside.iter().any(|v| key(*v) == key(operand)) {
+                outside.push(operand);
+            }
+        }
+    }
+    Some(OperandExpr { ops, loads, outside, result: value })
+}
+
+impl OperandExpr<'_, '_> {
+    /// Appends MLIR text computing the expression to `t` and returns the
+    /// name of its result. Loads read memref `%{memref_prefix}{n}` (the n-th
+    /// of `loads`) at `index(access)`; outside values are
+    /// `%{value_prefix}{n}`; results are named `%{prefix}_{n}`.
+    pub fn emit(
+        &self,
+        s: &Statement,
+        t: &mut String,
+        prefix: &str,
+        memref_prefix: &str,
+        value_prefix: &str,
+        index: &dyn Fn(usize) -> String,
+    ) -> Result<String, String> {
+        let mut names: Vec<(usize, String)> = Vec::new();
+        let name_of = |names: &Vec<(usize, String)>, v: Value| -> Result<String, String> {
+            if let Some((_, n)) = names.iter().find(|(k, _)| *k == key(v)) {
+                return Ok(n.clone());
+            }
+            self.outside
+                .iter()
+                .position(|o| key(*o) == key(v))
+                .map(|p| format!("%{value_prefix}{p}"))
+                .ok_or_else(|| "operand expression uses a value it does not define".to_string())
+        };
+        for (n, op) in self.ops.iter().enumerate() {
+            let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+            let name = format!("%{prefix}_{n}");
+            let result_type = result.r#type().to_string();
+            if is_named(*op, "affine.load") {
+                let access = s.accesses.iter().position(|a| a.op == *op).ok_or("load without access")?;
+                let slot = self.loads.iter().position(|l| *l == access).ok_or("load outside the slice")?;
+                let memref_type = op.operand(0).map_err(|e| e.to_string())?.r#type().to_string();
+                t.push_str(&format!("{name} = affine.load %{memref_prefix}{slot}[{}] : {memref_type}\n", index(access)));
+            } else {
+                let operands: Vec<Value> = op.operands().collect();
+                let operand_names: Vec<String> = operands.iter().map(|v| name_of(&names, *v)).collect::<Result<_, _>>()?;
+                let operand_types: Vec<String> = operands.iter().map(|v| v.r#type().to_string()).collect();
+                let attributes: Vec<String> = op.attributes().map(|(n, a)| format!("{} = {a}", n.as_string_ref().as_str().unwrap_or("?"))).collect();
+                let attributes = if attributes.is_empty() { String::new() } else { format!(" {{{}}}", attributes.join(", ")) };
+                // The generic form: any op prints and parses the same way.
+                t.push_str(&format!(
+                    "{name} = \"{}\"({}){attributes} : ({}) -> {result_type}\n",
+                    op.name().as_string_ref().as_str().unwrap_or("?"),
+                    operand_names.join(", "),
+                    operand_types.join(", ")
+                ));
+            }
+            names.push((key(result), name));
+        }
+        name_of(&names, self.result)
+    }
+}
