@@ -314,12 +314,13 @@ def make_backend(compile_options: dict | None = None):
     """A torch.compile backend compiling with the engine under `compile_options`."""
     from torch._dynamo.backends.common import aot_autograd
 
-    from torch_mlir.fx import get_decomposition_table
+    from . import torch_decompositions
 
     options = option_parsing.parse(compile_options)
-    # The decompositions torch-mlir's own export path applies: composite
-    # operators (batch norm, ...) become ones it lowers to linalg.
-    return aot_autograd(fw_compiler=_fx_compiler(options), decompositions=get_decomposition_table())
+    # The decompositions torch-mlir's own export path applies (composite
+    # operators such as batch norm become ones it lowers to linalg), with
+    # variance kept in the input's precision.
+    return aot_autograd(fw_compiler=_fx_compiler(options), decompositions=torch_decompositions.table())
 
 
 def polyblocks_backend(gm, example_inputs):

@@ -151,6 +151,21 @@ def test_layernorm_gelu():
     check(polyblocks_jit_torch(model), model, torch.randn(5, 768))
 
 
+def test_variance_stays_in_input_precision(tmp_path):
+    """LayerNorm, GroupNorm and torch.var compute in float32 (torch-mlir's
+    own lowering converts the input to float64), with eager's results."""
+    model = torch.nn.Sequential(torch.nn.LayerNorm(33), torch.nn.GroupNorm(3, 6)).eval()
+    options = {"debug": True, "debug_dir": str(tmp_path), "cache": False}
+    check(polyblocks_jit_torch(model, compile_options=options), model, torch.randn(2, 6, 7, 33))
+    graphs = list(tmp_path.rglob("2-graph.mlir"))
+    assert graphs and not any("xf64>" in g.read_text() for g in graphs)
+
+    def variance(x):
+        return torch.var(x, dim=1, correction=1), torch.var_mean(x, dim=(0, 2), keepdim=True)
+
+    check(polyblocks_jit_torch(variance), variance, torch.randn(4, 9, 5))
+
+
 def test_scaled_dot_product_attention():
     def attention(q, k, v):
         return torch.nn.functional.scaled_dot_product_attention(q, k, v)

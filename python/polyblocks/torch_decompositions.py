@@ -1,0 +1,54 @@
+"""Decompositions the PyTorch front applies on top of torch-mlir's table.
+
+torch-mlir lowers `aten.var_mean.correction` and `aten.var.correction` (what
+`LayerNorm`, `GroupNorm` and `torch.var` become) by converting float32
+inputs to float64 for the whole computation: a full float64 copy of the
+input and float64 arithmetic at half the vector rate (LayerNorm+GELU on
+512x768 spent most of its time there). PyTorch computes these in the
+input's precision; so do we, with two passes (mean, then the mean of the
+squared deviations), which is as accurate as PyTorch's float32 Welford
+update for the sizes models use.
+"""
+
+from __future__ import annotations
+
+import torch
+
+aten = torch.ops.aten
+
+
+def _dims(x: torch.Tensor, dim) -> list[int]:
+    if dim is None:
+        return list(range(x.dim()))
+    if isinstance(dim, int):
+        dim = [dim]
+    return [d % max(x.dim(), 1) for d in dim] or list(range(x.dim()))
+
+
+def var_mean_correction(x, dim=None, *, correction=None, keepdim=False):
+    dims = _dims(x, dim)
+    count = 1
+    for d in dims:
+        count *= x.shape[d]
+    correction = 1 if correction is None else correction
+    mean = aten.mean.dim(x, dims, True)
+    centered = x - mean
+    # Like PyTorch: a divisor of 0 or less gives inf or nan.
+    var = aten.sum.dim_IntList(centered * centered, dims, keepdim) / max(count - correction, 0)
+    if not keepdim:
+        mean = aten.squeeze.dims(mean, dims)
+    return var, mean
+
+
+def var_correction(x, dim=None, *, correction=None, keepdim=False):
+    return var_mean_correction(x, dim, correction=correction, keepdim=keepdim)[0]
+
+
+def table() -> dict:
+    """torch-mlir's decomposition table with ours in place of its entries."""
+    from torch_mlir.fx import get_decomposition_table
+
+    decompositions = dict(get_decomposition_table())
+    decompositions[aten.var_mean.correction] = var_mean_correction
+    decompositions[aten.var.correction] = var_correction
+    return decompositions
