@@ -10,9 +10,19 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
 import pathlib
 
 import numpy as np
+
+# Compiled code runs its parallel loops on LLVM's OpenMP runtime, whose
+# threads by default spin for 200 ms after each parallel region waiting for
+# the next. Frameworks run their own thread pools: an eager PyTorch op right
+# after a compiled call ran several times slower while ours spun. 1 ms keeps
+# back-to-back compiled calls as fast (sleeping at once, 0, made a 0.08 ms
+# call take 0.23 ms) and gives the cores back quickly. Set KMP_BLOCKTIME
+# yourself to choose otherwise; it is read when the first library loads.
+os.environ.setdefault("KMP_BLOCKTIME", "1")
 
 _DTYPES = {
     "f16": np.float16,

@@ -1,7 +1,8 @@
 """Image pipelines and a stencil through the PyTorch front, at small and odd
 sizes, against eager PyTorch: the very definitions that
 bench/polyhedral_bench.py times at full size (blur_x_blur_y, PolyMage's
-unsharp mask and harris corner, PolyBench jacobi-2d)."""
+unsharp mask and harris corner, written with slices and with conv2d,
+PolyBench jacobi-2d)."""
 
 import importlib.util
 import pathlib
@@ -79,6 +80,22 @@ def test_unsharp_mask_takes_both_branches():
 @pytest.mark.parametrize("shape", [(3, 37, 41), (1, 1021, 1019), (5, 5)])
 def test_harris(shape):
     check(bench.harris, torch.rand(*shape))
+
+
+@pytest.mark.parametrize("shape", [(3, 37, 41), (1, 1021, 1019)])
+def test_harris_conv2d(shape):
+    check(bench.harris_conv, torch.rand(*shape))
+
+
+@pytest.mark.parametrize("shape", [(3, 37, 41), (2, 1021, 1019)])
+def test_unsharp_mask_conv2d(shape):
+    check(bench.unsharp_mask_conv, torch.rand(*shape))
+
+
+def test_conv2d_and_slice_formulations_agree():
+    img = torch.rand(3, 37, 41)
+    torch.testing.assert_close(bench.harris(img), bench.harris_conv(img))
+    torch.testing.assert_close(bench.unsharp_mask(img), bench.unsharp_mask_conv(img))
 
 
 def test_harris_matches_conv2d_formulation():
