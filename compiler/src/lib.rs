@@ -135,8 +135,9 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
             &format!("{}-{stage}.mlir", Stage::ALL.iter().position(|s| *s == stage).unwrap_or(0) + 1),
             || module.as_operation().to_string(),
         )?;
-        if stage == Stage::Graph {
-            functions = abi_after_bufferization(&module, &inputs, cpu_options.user_memory);
+        // The calling convention is final once the pool argument is added.
+        if stage == Stage::Lower {
+            functions = abi_of_public_functions(&module, &inputs, cpu_options.user_memory || cpu_options.pool);
         }
     }
 
@@ -163,7 +164,7 @@ pub fn engine_version() -> String {
     format!("polyblocks-rs {}", env!("CARGO_PKG_VERSION"))
 }
 
-fn abi_after_bufferization(module: &Module, inputs: &[(String, usize)], user_memory: bool) -> Vec<abi::Function> {
+fn abi_of_public_functions(module: &Module, inputs: &[(String, usize)], user_memory: bool) -> Vec<abi::Function> {
     pb_support::ir::public_functions(module.as_operation())
         .into_iter()
         .filter_map(|f| {

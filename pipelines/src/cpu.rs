@@ -72,8 +72,13 @@ pub struct CpuOptions {
     /// a fill fused into a 1x1x1 matmul).
     pub vectorize: bool,
     /// Take every temporary buffer from a caller-supplied pool argument
-    /// (`pb-allocs-to-pool`): the generated code allocates nothing.
+    /// (`pb-allocs-to-pool`): the generated code allocates nothing (AOT;
+    /// an error where an allocation cannot go in the pool).
     pub user_memory: bool,
+    /// Take the temporaries that can go in a pool from a trailing pool
+    /// argument, the others from the heap (the JIT runtime keeps one pool
+    /// per thread: no allocation, no page faults per call).
+    pub pool: bool,
     /// Fuse producer nests into consumers by overlapped tiling (`pb-fuse`,
     /// on by default).
     pub fuse: bool,
@@ -93,7 +98,7 @@ impl CpuOptions {
     }
 
     pub fn for_target(target: TargetDesc) -> Self {
-        Self { target, vectorize: true, user_memory: false, fuse: true, report: false, upstream_affine: false }
+        Self { target, vectorize: true, user_memory: false, pool: false, fuse: true, report: false, upstream_affine: false }
     }
 }
 
@@ -150,9 +155,6 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}".into(),
                 "canonicalize".into(),
             ];
-            if options.user_memory {
-                passes.push("pb-allocs-to-pool".into());
-            }
             passes.push("buffer-deallocation-pipeline".into());
             passes
         }
@@ -227,7 +229,13 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             passes
         }
         Stage::Lower => {
-            let mut passes = vec!["lower-affine".to_string()];
+            let mut passes = Vec::new();
+            // After the loop optimizers: they see each temporary as its own
+            // buffer (as views of one pool, every access would alias).
+            if options.user_memory || options.pool {
+                passes.push(format!("pb-allocs-to-pool{{strict={}}}", options.user_memory));
+            }
+            passes.push("lower-affine".to_string());
             if parallel {
                 passes.push("convert-scf-to-openmp".into());
             }

@@ -21,7 +21,10 @@ def build_cached(key: str, make_text, options, what: str = "graph") -> Library:
         started = time.perf_counter()
         text = make_text()
         timings["import"] = (time.perf_counter() - started) * 1e3
-        timings.update(engine.build_library(folder, text, "module", options.engine_args(), debug_dir))
+        # JIT libraries take their temporaries from per-thread pools that
+        # the runtime keeps between calls (runtime.Function).
+        args = [*options.engine_args(), "--pool"]
+        timings.update(engine.build_library(folder, text, "module", args, debug_dir))
 
     # A report explains a compilation: compile even when the cache has it.
     use_cache = bool(options.get("cache")) and not options.get("report")

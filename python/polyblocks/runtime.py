@@ -12,6 +12,7 @@ import ctypes
 import json
 import os
 import pathlib
+import threading
 
 import numpy as np
 
@@ -70,17 +71,33 @@ class Function:
         self.name = spec["name"]
         self.inputs = [a for a in spec["args"] if a["role"] == "input"]
         self.outputs = [a for a in spec["args"] if a["role"] == "output"]
-        if any(a["role"] == "user_memory" for a in spec["args"]):
-            raise LibraryError(f"{self.name}: libraries built with a user memory pool are for AOT use")
+        # Libraries built with `--pool` take their temporaries from a
+        # trailing buffer: one per thread, kept between calls (already
+        # mapped, so a call allocates nothing and takes no page faults).
+        pools = [a for a in spec["args"] if a["role"] == "user_memory"]
+        self.pool_bytes = max(int(pools[0]["shape"][0]), 1) if pools else None
+        self._pools = threading.local()
         self._fn = getattr(handle, self.name)
         self._fn.restype = None
         # Declared argument types let ctypes take addresses as plain ints.
         if not any(a["by_value"] for a in self.inputs):
-            self._fn.argtypes = [ctypes.c_void_p] * (len(self.inputs) + len(self.outputs))
+            self._fn.argtypes = [ctypes.c_void_p] * (len(self.inputs) + len(self.outputs) + len(pools))
+
+    def _pool(self) -> list:
+        """The pool argument of this thread's calls ([] without a pool)."""
+        if self.pool_bytes is None:
+            return []
+        pool = getattr(self._pools, "buffer", None)
+        if pool is None:
+            pool = aligned_empty((self.pool_bytes,), np.uint8)
+            pool.fill(0)  # map the pages now, not during the first call
+            self._pools.buffer = pool
+        return [pool.ctypes.data]
 
     def call_pointers(self, pointers):
         """Calls with raw addresses (int) or ctypes scalars, inputs then
         outputs; the caller has checked them against `inputs`/`outputs`."""
+        pointers = list(pointers) + self._pool()
         if self._fn.argtypes is not None:
             self._fn(*pointers)
         else:
@@ -107,6 +124,7 @@ class Function:
             pointers.append(ctypes.c_void_p(array.ctypes.data))
         outputs = [aligned_empty(tuple(s["shape"]), _DTYPES[s["dtype"]]) for s in self.outputs]
         pointers.extend(ctypes.c_void_p(o.ctypes.data) for o in outputs)
+        pointers.extend(ctypes.c_void_p(p) for p in self._pool())
         self._fn(*pointers)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 

@@ -1,8 +1,15 @@
 //! `pb-allocs-to-pool`: take every temporary buffer of a public function
 //! from one caller-supplied memory pool, so the generated code allocates
-//! nothing (the spec's AOT "user-provided memory pool").
+//! nothing (the spec's AOT "user-provided memory pool"). The JIT uses it
+//! too (`strict=false`): its runtime keeps a pool per thread, so a call
+//! neither allocates nor page-faults fresh memory (attention 12x512x64 spent
+//! two thirds of its time faulting in its 25 MB of temporaries).
 //!
-//! Runs on memrefs, after bufferization and before deallocation insertion.
+//! Runs on memrefs, after the loop optimizers (which need each temporary
+//! as its own buffer) and deallocation insertion (it erases deallocations).
+//! Only allocations in the function body itself (one per call) go in the
+//! pool; with `strict` (default) any other is an error, without it they
+//! stay heap allocations.
 //! Each public function gets a trailing `memref<Nxi8>` argument (the pool;
 //! `N` is the bytes the caller must provide, also written as the function
 //! attribute `pb.user_memory_bytes`), and each statically shaped
@@ -35,7 +42,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
-use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{builder::Emitter, ffi, ir, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -47,7 +54,13 @@ each static `memref.alloc` into a `memref.view` of it at a 64-byte-aligned offse
 deallocations; records the size in `pb.user_memory_bytes`. Errors on dynamic or strided \
 allocations and on public functions called from inside the module.",
     anchor: "builtin.module",
-    options: &[],
+    options: &[PassOption {
+        name: "strict",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "Error on allocations that cannot go in the pool (dynamic, strided, inside loops); \
+with false they stay heap allocations (the JIT's pools are an optimization, not a contract)",
+    }],
     id: &ID,
     create,
 };
@@ -55,12 +68,14 @@ allocations and on public functions called from inside the module.",
 /// Offsets in the pool are multiples of this (a cache line, AVX-512 width).
 pub const ALIGNMENT: u64 = 64;
 
-fn create(_: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(AllocsToPool)
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(AllocsToPool { strict: options.bool("strict") })
 }
 
 #[derive(Clone)]
-struct AllocsToPool;
+struct AllocsToPool {
+    strict: bool,
+}
 
 impl RustPass for AllocsToPool {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
@@ -76,7 +91,7 @@ impl RustPass for AllocsToPool {
                 ok = false;
                 continue;
             }
-            ok &= ffi::with_context(func, |context| pool_function(context, func));
+            ok &= ffi::with_context(func, |context| pool_function(context, func, self.strict));
         }
         PassFailed::unless(ok)
     }
@@ -112,17 +127,23 @@ fn element_bytes(element: Type) -> Option<u64> {
 
 /// Plans and rewrites one function; false (after emitting errors) if some
 /// allocation cannot go in the pool.
-fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>) -> bool {
-    let allocs = ffi::collect_ops(func, WalkOrder::PreOrder, |op| ir::is_named(op, "memref.alloc"));
+fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>, strict: bool) -> bool {
+    let mut allocs = ffi::collect_ops(func, WalkOrder::PreOrder, |op| ir::is_named(op, "memref.alloc"));
     let mut plan = Vec::new();
     let mut total = 0u64;
     let mut ok = true;
+    let mut kept = Vec::new();
     for alloc in &allocs {
-        match alloc_bytes(*alloc) {
+        // One offset per allocation: only those that run once per call (in
+        // the function body, not in a loop that would share it).
+        let placed = alloc.parent_operation().is_some_and(|parent| parent == func);
+        match alloc_bytes(*alloc).and_then(|bytes| if placed { Ok(bytes) } else { Err("it is inside a loop".into()) }) {
             Ok(bytes) => {
                 plan.push(total);
                 total += bytes.div_ceil(ALIGNMENT) * ALIGNMENT;
+                kept.push(*alloc);
             }
+            Err(_) if !strict => {}
             Err(reason) => {
                 ffi::emit_error(
                     alloc.location(),
@@ -135,6 +156,7 @@ fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>) -> bool {
     if !ok {
         return false;
     }
+    allocs = kept;
 
     let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { return true };
     let pool_type: Type = MemRefType::new(IntegerType::new(context, 8).into(), &[total as i64], None, None).into();

@@ -25,6 +25,8 @@ USAGE: pb-compile <input.mlir> [options]
   --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
   --no-fuse             No producer-consumer fusion (pb-fuse)
   --report              Explain fusion and tiling decisions per loop nest (stderr)
+  --pool                Temporaries (those the pool can take) from a trailing pool argument that
+                        the caller keeps between calls (what the Python runtime does)
   --upstream-affine     For comparison: loop optimization by upstream MLIR passes only
                         (affine-loop-fusion, -tile, -super-vectorize, -parallelize)
   --emit-llvm           Print the optimized LLVM IR to stdout
@@ -73,6 +75,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "aot" => parsed.aot = true,
             "aot-name" => parsed.aot_name = Some(value(arg, &mut iter, "-aot-name")?),
             "aot-user-memory" => parsed.options.pipeline.user_memory = true,
+            "pool" => parsed.options.pipeline.pool = true,
             "target" => parsed.options.pipeline.target.apply_overrides(&value(arg, &mut iter, "--target")?)?,
             "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
             "timing" => parsed.timing = true,
