@@ -258,6 +258,40 @@ def test_concurrent_builds_of_one_key_build_once(tmp_path):
     assert all((folder / "artifact").read_text() == "x" for folder, _ in results)
 
 
+def test_threads_call_one_compiled_function_with_their_own_pools():
+    """JIT temporaries come from a pool per thread (runtime.Function): calls
+    from several threads at once must not share one."""
+    import threading
+
+    def pipeline(x):
+        # Temporaries between the reductions and the elementwise ops.
+        t = torch.softmax(x * 2.0, dim=-1)
+        return torch.relu(t - t.mean(dim=-1, keepdim=True)) + torch.tanh(x)
+
+    compiled = polyblocks_jit_torch(pipeline)
+    inputs = [torch.randn(64, 257) for _ in range(8)]
+    with torch.no_grad():
+        compiled(inputs[0])
+        results, errors = {}, []
+
+        def work(index):
+            try:
+                for _ in range(20):
+                    results[index] = compiled(inputs[index])
+            except Exception as error:  # noqa: BLE001 - reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(len(inputs))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not errors, errors
+        for index, x in enumerate(inputs):
+            report = validate_outputs(results[index], pipeline(x), rtol=1e-4, atol=1e-5, verbose=False)
+            assert report.ok, f"thread {index}: max abs {report.max_abs_error}"
+
+
 def test_unsupported_operator_runs_in_pytorch_with_one_warning():
     def model(x):
         y = torch.sort(x, dim=-1).values  # no linalg lowering for sort
