@@ -30,8 +30,10 @@
 //!
 //! It refuses (and leaves the nests as they are) when the SCoP has more
 //! than one live-out array, a temporary is read outside it or through a
-//! view, a statement reads the array it writes at another element, or a
-//! nest holds more than one statement.
+//! view, a statement reads the array it writes at another element, a nest
+//! holds more than one statement, or a contraction (matmul, convolution)
+//! is among the producers (recomputing it per tile costs too much) or the
+//! consumers (it would lose pb-register-tile's micro-kernel).
 
 use crate::report;
 use melior::{
@@ -57,7 +59,7 @@ pub static INFO: PassInfo = PassInfo {
 the consumer along the output rows, recomputes the needed parts of the temporaries per tile (halos \
 included) in tile-local buffers and runs the row tiles in parallel. Tile size from a model of \
 recomputation and per-core cache capacity. Refuses multiple live-outs, escaping temporaries, \
-views and in-place stencils.",
+views, in-place stencils and contractions (left to pb-register-tile).",
     anchor: "func.func",
     options: &[
         PassOption { name: "cores", kind: OptionKind::UInt, default: "0", help: "Cores to share tiles among (0: the host's)" },
@@ -157,6 +159,11 @@ const TILE_OVERHEAD_SECONDS: f64 = 1.0e-7;
 /// Producers with longer reductions are contractions: register tiling them
 /// whole beats recomputing them per tile.
 const MAX_FUSED_REDUCTION: i64 = 64;
+/// Consumers with longer reductions over two moving operands are
+/// contractions left to pb-register-tile (Q K^T's 64, a convolution's
+/// channels x taps); shorter ones (a 3x3 or 5x5 filter on one channel) are
+/// worth fusing more than register tiling.
+const MIN_TILED_REDUCTION: i64 = 32;
 /// Local buffers live on the stack of a worker thread.
 const MAX_LOCAL_BYTES: i64 = 2 << 20;
 
@@ -210,11 +217,20 @@ impl Fuse {
         let scop = Scop::extract(run).map_err(|e| Refusal::from(e.to_string()))?;
         let model = Model::new(&scop)?;
         let groups = fusion::classify(&scop, &|array| scop.is_private(array))?;
-        if let Some(p) = groups.producers.iter().find(|p| is_contraction(&scop.statements[**p])) {
+        // Contractions are left whole for pb-register-tile, whose
+        // micro-kernels beat anything a fused tile of them would run
+        // (a transpose fused into Q K^T ran at a fifth of the rate).
+        // A producer with a short reduction is cheap to recompute; a
+        // consumer that is a contraction at all would lose its kernel.
+        let contraction = |s: &usize| {
+            let longer_than = if groups.producers.contains(s) { MAX_FUSED_REDUCTION } else { MIN_TILED_REDUCTION };
+            is_contraction(&scop.statements[*s], longer_than)
+        };
+        if let Some(s) = groups.producers.iter().chain(&groups.consumers).find(|s| contraction(s)) {
+            let role = if groups.producers.contains(s) { "producer" } else { "consumer" };
             return Err(Refusal::from(format!(
-                "producer {} is a contraction (reductions of more than {MAX_FUSED_REDUCTION} steps): \
-left whole for pb-register-tile",
-                scop.statements[*p].name
+                "{role} {} is a contraction: left whole for pb-register-tile",
+                scop.statements[*s].name
             )));
         }
         let output = &scop.arrays[groups.output];
@@ -389,9 +405,9 @@ fn array_elements(scop: &Scop, array: usize) -> f64 {
 }
 
 /// A contraction (matmul, convolution): a reduction longer than
-/// `MAX_FUSED_REDUCTION` over two operands that both move with it (a row
-/// max or sum reads one).
-fn is_contraction(s: &Statement) -> bool {
+/// `longer_than` steps over two operands that both move with it (a row max
+/// or sum reads one).
+fn is_contraction(s: &Statement, longer_than: i64) -> bool {
     let Some(write) = s.accesses.iter().find(|a| a.write) else { return false };
     let reductions: Vec<usize> =
         (0..s.loops.len()).filter(|d| !write.indices.iter().any(|e| e.uses_dim(*d))).collect();
@@ -401,7 +417,7 @@ fn is_contraction(s: &Statement) -> bool {
         .filter(|a| !a.write && a.array != write.array)
         .filter(|a| a.indices.iter().any(|e| reductions.iter().any(|d| e.uses_dim(*d))))
         .count();
-    reduction_trips(s) > MAX_FUSED_REDUCTION && moving_operands >= 2
+    reduction_trips(s) > longer_than && moving_operands >= 2
 }
 
 /// Iterations of the loops that do not move the statement's write (its

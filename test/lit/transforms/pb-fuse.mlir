@@ -299,3 +299,35 @@ func.func @steps(%in: memref<130x130xf32>, %out: memref<130x130xf32>) {
   memref.dealloc %b3 : memref<130x130xf32>
   return
 }
+
+// Refused: the consumer is a contraction (a 40-step reduction over two
+// operands that move with it, like attention's Q K^T after the transpose of
+// K): fused into row tiles it would lose pb-register-tile's micro-kernel.
+// REPORT-DAG: note: [pb-fuse] not fused: consumer S1 is a contraction: left whole for pb-register-tile
+// CHECK-LABEL: func.func @contraction_consumer
+// CHECK: memref.alloc() : memref<40x64xf32>
+// CHECK-NOT: affine.parallel
+// CHECK: return
+func.func @contraction_consumer(%a: memref<64x40xf32>, %b: memref<64x40xf32>, %c: memref<64x64xf32>) {
+  %t = memref.alloc() : memref<40x64xf32>
+  affine.for %k = 0 to 40 {
+    affine.for %j = 0 to 64 {
+      %x = affine.load %b[%j, %k] : memref<64x40xf32>
+      affine.store %x, %t[%k, %j] : memref<40x64xf32>
+    }
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 40 {
+        %x = affine.load %a[%i, %k] : memref<64x40xf32>
+        %y = affine.load %t[%k, %j] : memref<40x64xf32>
+        %acc = affine.load %c[%i, %j] : memref<64x64xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %m : f32
+        affine.store %s, %c[%i, %j] : memref<64x64xf32>
+      }
+    }
+  }
+  memref.dealloc %t : memref<40x64xf32>
+  return
+}
