@@ -6,6 +6,7 @@
 // are allocated once, before it (never inside a sequential loop, where each
 // iteration would take new stack space).
 // SERIAL-LABEL: func.func @matmul
+// SERIAL-NEXT: arith.constant dense<0.000000e+00> : vector<16xf32>
 // SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
 // SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<{{[0-9]+}}x40x6xf32>
 // SERIAL-NEXT: affine.for %{{.*}} = 0 to 96 step {{[0-9]+}} {
@@ -35,14 +36,18 @@
 // CHECK:         affine.vector_load %arg1[%[[K1]], %[[JR]]]
 // CHECK:         affine.vector_store %{{.*}}, %[[PB]][%[[K1]] - %[[KB]], 0]
 // CHECK:       affine.for %[[IR2:.*]] = {{.*}} step 6 {
-// CHECK-COUNT-24: affine.vector_load %arg2
-// CHECK:         %[[R:.*]]:24 = affine.for %[[K2:.*]] = 0 to 40 iter_args(
+// The accumulators start at zero; the block's sums are added to C after the
+// reduction (two-level summation, as BLAS kernels do).
+// CHECK:         %[[R:.*]]:24 = affine.for %[[K2:.*]] = 0 to 40 iter_args(%{{[^ ]*}} = %[[ZERO:[^,]*]],
 // CHECK-COUNT-4:   affine.vector_load %[[PB]][%[[K2]] - %[[KB]], {{[0-9]+}}] : memref<40x64xf32>, vector<16xf32>
 // CHECK:           affine.load %[[PA]][(%[[IR2]] - %[[IB]]) floordiv 6, %[[K2]] - %[[KB]], 0]
 // CHECK:           vector.broadcast
 // CHECK-COUNT-4:   vector.fma
 // CHECK:           affine.yield
-// CHECK-COUNT-24: affine.vector_store %[[R]]#{{[0-9]+}}, %arg2
+// CHECK:         %[[C0:.*]] = affine.vector_load %arg2
+// CHECK-NEXT:    %[[S0:.*]] = arith.addf %[[C0]], %[[R]]#0
+// CHECK-NEXT:    affine.vector_store %[[S0]], %arg2
+// CHECK-COUNT-23: affine.vector_store %{{.*}}, %arg2
 // Remainders: columns 128..140 of the first 48 rows, then rows 96..98.
 // CHECK: affine.for %{{.*}} = 0 to 96 {
 // CHECK-NEXT: affine.for %{{.*}} = 128 to 140 {
