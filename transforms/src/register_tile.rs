@@ -14,10 +14,10 @@
 //!
 //! ```text
 //! for outer dims; for ib (MC rows); for kb (KC of k0); for jr (NR cols); for ir (MR rows):
-//!   acc[MR][NV] = C tile (vector loads)
+//!   prefetch the C tile; acc[MR][NV] = 0
 //!   for k0 in kb..kb+KC, k1.., ...  (iter_args: the accumulators stay in registers)
 //!     b[v] = B vectors; a = broadcast A[ir + r]; acc[r][v] = fma(a, b[v], acc[r][v])
-//!   C tile = acc
+//!   C tile += acc   (two-level summation: each KC block summed, then added)
 //! ```
 //! plus the original nest restricted to the rows and columns that do not
 //! fill a tile (left to `pb-interchange`/`pb-vectorize`).
@@ -539,6 +539,13 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // levels of summation, as BLAS kernels do; accumulating into C's running
     // total made the rounding error of a 2048-long sum 6x eager's).
     t.push_str(&format!("%zv = arith.constant dense<0.000000e+00> : {vector}\n"));
+    // C is read only after the reduction: ask for its lines now, so that
+    // read does not wait on memory (a 2048x2048 C lives in L3 or DRAM).
+    for r in 0..mr {
+        for v in 0..nv {
+            t.push_str(&format!("affine.prefetch %C[{}], write, locality<3>, data : {tc}\n", index(c.c_read, r, v)));
+        }
+    }
     let levels = reductions.len();
     for (p, k) in reductions.iter().enumerate() {
         let inits = if p == 0 { vec!["%zv".to_string(); count as usize] } else { accs(&format!("a{}_", p - 1)) };

@@ -37,7 +37,9 @@
 // CHECK:         affine.vector_store %{{.*}}, %[[PB]][%[[K1]] - %[[KB]], 0]
 // CHECK:       affine.for %[[IR2:.*]] = {{.*}} step 6 {
 // The accumulators start at zero; the block's sums are added to C after the
-// reduction (two-level summation, as BLAS kernels do).
+// reduction (two-level summation, as BLAS kernels do); C's lines are
+// prefetched before it.
+// CHECK-COUNT-24: affine.prefetch %arg2[{{.*}}], write, locality<3>, data
 // CHECK:         %[[R:.*]]:24 = affine.for %[[K2:.*]] = 0 to 40 iter_args(%{{[^ ]*}} = %[[ZERO:[^,]*]],
 // CHECK-COUNT-4:   affine.vector_load %[[PB]][%[[K2]] - %[[KB]], {{[0-9]+}}] : memref<40x64xf32>, vector<16xf32>
 // CHECK:           affine.load %[[PA]][(%[[IR2]] - %[[IB]]) floordiv 6, %[[K2]] - %[[KB]], 0]
