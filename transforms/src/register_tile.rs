@@ -548,7 +548,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     }
     let levels = reductions.len();
     for (p, k) in reductions.iter().enumerate() {
-        let inits = if p == 0 { vec!["%zv".to_string(); count as usize] } else { accs(&format!("a{}_", p - 1)) };
+        let inits = if p == 0 { vec!["%zv".to_string(); count] } else { accs(&format!("a{}_", p - 1)) };
         let args: Vec<String> = accs(&format!("a{p}_")).iter().zip(&inits).map(|(a, i)| format!("{a} = {i}")).collect();
         let bounds = if p == 0 {
             format!("affine_map<(d0) -> (d0)>(%kb) to min affine_map<(d0) -> (d0 + {kc}, {k_hi})>(%kb)")
