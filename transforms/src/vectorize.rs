@@ -38,7 +38,9 @@
 //! the same order, and splitting into `width` partial sums usually lowers
 //! it), so the option defaults to true and the cpu pipeline keeps it;
 //! `reassociate=false` leaves float sums and products scalar and every
-//! rewrite bit-exact. The final `vector.reduction` of a float sum carries
+//! rewrite bit-exact. With it, a vectorized division by a loop-invariant
+//! value is also marked `arcp` (multiplied by the reciprocal, computed once:
+//! a softmax's normalization, within 1 ulp of the division). The final `vector.reduction` of a float sum carries
 //! `fastmath<reassoc>` so LLVM combines the lanes as a tree.
 //!
 //! A single vector accumulator would make the loop a chain of dependent
@@ -183,6 +185,22 @@ impl RustPass for Vectorize {
     }
 }
 
+/// Marks a division `arcp`: LLVM then multiplies by the divisor's
+/// reciprocal, computed once outside the loop (a softmax's division by the
+/// row sum, as PyTorch's own kernel does; within 1 ulp of the division).
+fn allow_reciprocal(context: &Context, divf: OperationRef) {
+    let flags = divf.attribute("fastmath").map(|a| a.to_string()).unwrap_or_default();
+    let inner = flags.trim_start_matches("#arith.fastmath<").trim_end_matches('>');
+    let mut list: Vec<&str> = inner.split(',').map(str::trim).filter(|f| !f.is_empty() && *f != "none").collect();
+    if list.contains(&"arcp") || list.contains(&"fast") {
+        return;
+    }
+    list.push("arcp");
+    if let Some(attribute) = Attribute::parse(context, &format!("#arith.fastmath<{}>", list.join(","))) {
+        ffi::set_attribute(divf, "fastmath", attribute);
+    }
+}
+
 /// How the scalar loop maps to the vector loop.
 struct Plan<'c, 'a> {
     lower: i64,
@@ -191,6 +209,9 @@ struct Plan<'c, 'a> {
     /// Loop-carried values first (in `iter_args` order), then those through
     /// memory; the vector loop carries `accumulators` vectors for each.
     reductions: Vec<Reduction<'c, 'a>>,
+    /// Divisions by a loop-invariant value may become multiplications by
+    /// its reciprocal (with `reassociate`).
+    reciprocals: bool,
 }
 
 /// A reduction of the scalar loop.
@@ -411,7 +432,7 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
         }
     }
     let main_end = lower + trip / width as i64 * width as i64;
-    Some(Plan { lower, main_end, upper, reductions })
+    Some(Plan { lower, main_end, upper, reductions, reciprocals: reassociate })
 }
 
 /// A store at an address free of `iv` that is a reduction through memory:
@@ -577,6 +598,9 @@ fn apply<'c, 'a>(
                 let clone = new_body.append_operation(ffi::clone_operation(op));
                 for (i, value) in values.iter().enumerate() {
                     ffi::set_operand(clone, i, *value);
+                }
+                if plan.reciprocals && varying && name == "arith.divf" && matches!(operands.get(1), Some(Lane::Uniform(_))) {
+                    allow_reciprocal(context, clone);
                 }
                 for (result, old) in clone.results().zip(op.results()) {
                     if varying {

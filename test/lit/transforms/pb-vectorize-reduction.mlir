@@ -245,3 +245,30 @@ func.func @last(%in: memref<64xf32>, %init: f32) -> f32 {
   }
   return %r : f32
 }
+
+// -----
+
+// Division by a loop-invariant value (a softmax's normalization by its row
+// sum): with reassociate the vector division is marked `arcp`, so LLVM
+// multiplies by the reciprocal computed once; a division by a varying
+// value is left as is; without reassociate nothing is marked.
+// CHECK-LABEL: func.func @normalize
+// CHECK: affine.for %{{.*}} = 0 to 32 step 16 {
+// CHECK:   arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : vector<16xf32>
+// CHECK:   arith.divf %{{[0-9]+}}, %{{[0-9]+}} : vector<16xf32>
+// CHECK-NOT: fastmath
+// CHECK: return
+// EXACT-LABEL: func.func @normalize
+// EXACT-NOT: arcp
+// EXACT: return
+func.func @normalize(%x: memref<32xf32>, %y: memref<32xf32>, %s: memref<1xf32>, %out: memref<32xf32>) {
+  affine.for %i = 0 to 32 {
+    %v = affine.load %x[%i] : memref<32xf32>
+    %w = affine.load %y[%i] : memref<32xf32>
+    %d = affine.load %s[0] : memref<1xf32>
+    %q = arith.divf %v, %d : f32
+    %r = arith.divf %q, %w : f32
+    affine.store %r, %out[%i] : memref<32xf32>
+  }
+  return
+}
