@@ -29,7 +29,7 @@
 //!   inside a tile; the permutation is checked against the dependences).
 
 use crate::aff::Aff;
-use crate::model::{isl_err, IslResult, Model};
+use crate::model::{access_map, isl_err, IslResult, Model};
 use crate::scop::{Scop, Statement};
 use isl_rs::{Map, Set, UnionMap};
 use melior::ir::{r#type::{MemRefType, ShapedTypeLike}, ValueLike};
@@ -55,11 +55,6 @@ pub struct LocalBuffer {
     pub origin: Vec<(Option<usize>, i64, i64)>,
 }
 
-impl LocalBuffer {
-    pub fn bytes(&self, element_bytes: i64) -> i64 {
-        self.shape.iter().product::<i64>() * element_bytes
-    }
-}
 
 #[derive(Debug)]
 pub struct Groups {
@@ -136,25 +131,6 @@ fn dims(prefix: &str, n: usize) -> Vec<String> {
     (0..n).map(|k| format!("{prefix}{k}")).collect()
 }
 
-struct Texts<'s, 'c, 'a> {
-    scop: &'s Scop<'c, 'a>,
-    params: Vec<String>,
-}
-
-impl Texts<'_, '_, '_> {
-    fn prefix(&self) -> String {
-        format!("[{}] -> ", self.params.join(", "))
-    }
-
-    /// `{ S[i] -> A[f(i)] }` of one access, restricted to the domain.
-    fn access(&self, model: &Model, s: &Statement, indices: &[Aff], array: usize) -> IslResult<Map> {
-        let domain = Set::read_from_str(&model.ctx, &self.scop.domain(s)).map_err(isl_err)?;
-        Map::read_from_str(&model.ctx, &self.scop.access_relation(s, indices, array))
-            .and_then(|m| m.intersect_domain(domain))
-            .map_err(isl_err)
-    }
-}
-
 /// A tile-local allocation shared by locals whose lifetimes in the tile do
 /// not overlap (a chain of stencil steps needs two buffers, not one per
 /// step).
@@ -163,6 +139,12 @@ pub struct Slot {
     pub shape: Vec<i64>,
     /// One of the arrays it holds (they all have its element type).
     pub array: usize,
+}
+
+impl Slot {
+    pub fn bytes(&self, element_bytes: i64) -> i64 {
+        self.shape.iter().product::<i64>() * element_bytes
+    }
 }
 
 /// The planned fusion of one SCoP.
@@ -191,7 +173,7 @@ pub fn plan(
     tiling: &Tiling,
     permutation: &dyn Fn(&Statement) -> Vec<usize>,
 ) -> IslResult<Plan> {
-    let texts = Texts { scop, params: scop.param_names() };
+    let params = scop.param_names();
     let ctx = &model.ctx;
     let n_tiles = tiling.order.len();
     let t = dims("t", n_tiles);
@@ -205,13 +187,13 @@ pub fn plan(
         let d = dims("i", s.loops.len());
         let mut constraints = Vec::new();
         for (position, &dim) in tiling.order.iter().enumerate() {
-            let index = write.indices[dim].to_isl(&d, &texts.params);
+            let index = write.indices[dim].to_isl(&d, &params);
             let size = tiling.sizes[dim].ok_or("an untiled dimension in the tile order")?;
             constraints.push(format!("{} = floor(({index})/{size})", t[position]));
         }
         let text = format!(
             "{}{{ {}[{}] -> {tile_space} : {} }}",
-            texts.prefix(),
+            scop.param_prefix(),
             s.name,
             d.join(", "),
             constraints.join(" and ")
@@ -227,10 +209,7 @@ pub fn plan(
     let mut demand: Vec<Option<Map>> = (0..scop.arrays.len()).map(|_| None).collect();
     let mut footprint: Vec<Option<Map>> = (0..scop.arrays.len()).map(|_| None).collect();
     let union_into = |maps: &mut Vec<Option<Map>>, array: usize, elements: Map| -> IslResult<()> {
-        maps[array] = Some(match maps[array].take() {
-            Some(previous) => previous.union(elements).map_err(isl_err)?,
-            None => elements,
-        });
+        maps[array] = Some(union(maps[array].take(), elements)?);
         Ok(())
     };
     // The elements of contracted arrays a statement's instances access.
@@ -238,7 +217,7 @@ pub fn plan(
         let s = &scop.statements[index];
         let mut all = Vec::new();
         for a in s.accesses.iter().filter(|a| groups.contracted.contains(&a.array) && write.is_none_or(|w| a.write == w)) {
-            let access = texts.access(model, s, &a.indices, a.array)?;
+            let access = access_map(ctx, scop, s, &a.indices, a.array)?;
             all.push((a.array, inst.copy().and_then(|i| i.apply_range(access)).map_err(isl_err)?));
         }
         Ok(all)
@@ -267,12 +246,9 @@ pub fn plan(
         let mut needed: Option<Map> = None;
         for w in s.accesses.iter().filter(|a| a.write) {
             let Some(elements) = demand[w.array].as_ref() else { continue };
-            let access = texts.access(model, s, &w.indices, w.array)?;
+            let access = access_map(ctx, scop, s, &w.indices, w.array)?;
             let inst = elements.copy().and_then(|e| e.apply_range(access.reverse()?)).map_err(isl_err)?;
-            needed = Some(match needed {
-                Some(previous) => previous.union(inst).map_err(isl_err)?,
-                None => inst,
-            });
+            needed = Some(union(needed, inst)?);
         }
         let needed = match needed {
             Some(n) => n.coalesce().map_err(isl_err)?,
@@ -302,21 +278,15 @@ pub fn plan(
     }
 
     // Temporaries written by consumers are owned by tiles.
-    for &array in &groups.contracted {
-        let mut owned: Option<Map> = None;
-        for &c in &groups.consumers {
-            let s = &scop.statements[c];
-            for w in s.accesses.iter().filter(|a| a.write && a.array == array) {
-                let access = texts.access(model, s, &w.indices, array)?;
-                let inst = instances[c].as_ref().ok_or("consumer instances")?;
-                let written = inst.copy().and_then(|i| i.apply_range(access)).map_err(isl_err)?;
-                owned = Some(match owned {
-                    Some(previous) => previous.union(written).map_err(isl_err)?,
-                    None => written,
-                });
-            }
+    let mut owned: Vec<Option<Map>> = (0..scop.arrays.len()).map(|_| None).collect();
+    for &c in &groups.consumers {
+        let inst = instances[c].as_ref().ok_or("consumer instances")?;
+        for (array, written) in accessed(c, inst, Some(true))? {
+            union_into(&mut owned, array, written)?;
         }
-        let (Some(owned), Some(read)) = (owned, demand[array].as_ref()) else { continue };
+    }
+    for &array in &groups.contracted {
+        let (Some(owned), Some(read)) = (owned[array].take(), demand[array].as_ref()) else { continue };
         let name = &scop.arrays[array].name;
         if !owned.copy().and_then(|o| o.reverse()).and_then(|r| r.is_single_valued()).map_err(isl_err)? {
             return Err(format!("tiles would share elements of {name}, which the consumers write"));
@@ -332,7 +302,7 @@ pub fn plan(
     let mut locals = Vec::new();
     for &array in &groups.contracted {
         let Some(elements) = footprint[array].as_ref() else { continue };
-        locals.push(local_box(ctx, &texts, scop, array, elements, tiling, &t)?);
+        locals.push(local_box(ctx, scop, array, elements, tiling, &t)?);
     }
 
     // Extended domains and the schedule.
@@ -352,7 +322,7 @@ pub fn plan(
         time.extend(order.iter().map(|k| x[*k].clone()));
         time.extend((s.loops.len()..depth).map(|_| "0".to_string()));
         let all: Vec<String> = t.iter().chain(x.iter()).cloned().collect();
-        let text = format!("{}{{ {}[{}] -> [{}] }}", texts.prefix(), s.name, all.join(", "), time.join(", "));
+        let text = format!("{}{{ {}[{}] -> [{}] }}", scop.param_prefix(), s.name, all.join(", "), time.join(", "));
         let map = Map::read_from_str(ctx, &text).and_then(|m| m.intersect_domain(domain)).map_err(isl_err)?;
         let map = UnionMap::from_map(map).map_err(isl_err)?;
         schedule = Some(match schedule {
@@ -386,6 +356,14 @@ pub fn plan(
     }
     let (slots, slot_of) = share_buffers(scop, &locals);
     Ok(Plan { schedule: schedule.ok_or("empty SCoP")?, locals, slots, slot_of, tile_dims: n_tiles, redirects, permutations })
+}
+
+/// `previous ∪ map` (just `map` if there is no `previous`).
+fn union(previous: Option<Map>, map: Map) -> IslResult<Map> {
+    match previous {
+        Some(previous) => previous.union(map).map_err(isl_err),
+        None => Ok(map),
+    }
 }
 
 /// Assigns locals to slots: inside a tile the nests run one after the
@@ -435,7 +413,6 @@ fn share_buffers(scop: &Scop, locals: &[LocalBuffer]) -> (Vec<Slot>, Vec<usize>)
 /// anchored to the tile loop it moves with (when one bounds it best).
 fn local_box(
     ctx: &isl_rs::Context,
-    texts: &Texts,
     scop: &Scop,
     array: usize,
     elements: &Map,
@@ -446,7 +423,7 @@ fn local_box(
     let e = dims("e", info.shape.len());
     let wrapped = format!("[T[{}] -> {}[{}]]", t.join(", "), info.name, e.join(", "));
     let range = |expr: String| -> IslResult<Option<(i64, i64)>> {
-        let text = format!("{}{{ {wrapped} -> [{expr}] }}", texts.prefix());
+        let text = format!("{}{{ {wrapped} -> [{expr}] }}", scop.param_prefix());
         let offsets = elements
             .copy()
             .and_then(|m| m.wrap())

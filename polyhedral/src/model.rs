@@ -8,8 +8,9 @@
 //! particular it keeps the write-after-read dependences that upstream
 //! `affine-loop-fusion` was seen to break.
 
-use crate::scop::Scop;
-use isl_rs::{Context, UnionMap, UnionSet};
+use crate::aff::Aff;
+use crate::scop::{Scop, Statement};
+use isl_rs::{Context, Map, Set, UnionMap, UnionSet};
 
 pub type IslResult<T> = Result<T, String>;
 
@@ -22,6 +23,13 @@ extern "C" {
 }
 #[allow(non_camel_case_types)]
 type libc_ptr = usize;
+
+/// `{ S[i] -> A[f(i)] }` of one exact access of statement `s` (`indices`
+/// into `array`), restricted to the statement's domain.
+pub fn access_map(ctx: &Context, scop: &Scop, s: &Statement, indices: &[Aff], array: usize) -> IslResult<Map> {
+    let domain = Set::read_from_str(ctx, &scop.domain(s)).map_err(isl_err)?;
+    Map::read_from_str(ctx, &scop.access_relation(s, indices, array)).and_then(|m| m.intersect_domain(domain)).map_err(isl_err)
+}
 
 /// An ISL context that reports errors through results instead of printing.
 pub fn new_context() -> Context {

@@ -226,7 +226,8 @@ impl<'c, 'a> Scop<'c, 'a> {
         (0..self.params.len()).map(|p| format!("P{p}")).collect()
     }
 
-    fn param_prefix(&self) -> String {
+    /// `[P0, ..] -> `: the parameter list that starts an ISL text.
+    pub fn param_prefix(&self) -> String {
         format!("[{}] -> ", self.param_names().join(", "))
     }
 

@@ -69,3 +69,19 @@ pub fn public_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRe
     }
     result
 }
+
+/// Erases a buffer nothing uses any more but its deallocations: those and
+/// the op defining it. False (and nothing erased) if it has other users.
+pub fn erase_dead_buffer(buffer: melior::ir::Value) -> bool {
+    let users = crate::ffi::users(buffer);
+    if !users.iter().all(|user| is_named(*user, "memref.dealloc")) {
+        return false;
+    }
+    for user in users {
+        crate::ffi::erase(user);
+    }
+    if let Some(owner) = crate::ffi::defining_op(buffer) {
+        crate::ffi::erase(owner);
+    }
+    true
+}

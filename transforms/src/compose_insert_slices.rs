@@ -103,9 +103,6 @@ impl Slice {
     }
 }
 
-fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    ffi::defining_op(value)
-}
 
 fn rank(value: Value) -> Option<usize> {
     RankedTensorType::try_from(value.r#type()).ok().map(|t| t.rank())
@@ -125,10 +122,10 @@ impl<'c, 'a> Match<'c, 'a> {
     fn find(outer: OperationRef<'c, 'a>) -> Option<Self> {
         let outer_slice = Slice::of(outer, 2)?;
         let (inner_value, whole) = (outer.operand(0).ok()?, outer.operand(1).ok()?);
-        let inner = defining_op(inner_value).filter(|op| ir::is_named(*op, "tensor.insert_slice"))?;
+        let inner = ffi::defining_op(inner_value).filter(|op| ir::is_named(*op, "tensor.insert_slice"))?;
         let inner_slice = Slice::of(inner, 2)?;
         let (x, part) = (inner.operand(0).ok()?, inner.operand(1).ok()?);
-        let extract = defining_op(part).filter(|op| ir::is_named(*op, "tensor.extract_slice"))?;
+        let extract = ffi::defining_op(part).filter(|op| ir::is_named(*op, "tensor.extract_slice"))?;
         if Slice::of(extract, 1)? != outer_slice || extract.operand(0).ok()? != whole {
             return None;
         }

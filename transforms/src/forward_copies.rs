@@ -40,9 +40,9 @@ use melior::ir::{operation::OperationLike, OperationRef, Value};
 use pb_polyhedral::{
     codegen::retarget_access,
     driver,
-    model::{isl_err, new_context, IslResult},
+    model::{access_map, isl_err, new_context, IslResult},
     scop::{Access, Statement},
-    isl_rs::{Context, Map, Set},
+    isl_rs::{Context, Set},
     Aff, Scop,
 };
 use pb_support::{ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
@@ -218,11 +218,7 @@ fn check(scop: &Scop, ctx: &Context, copy: &Copy) -> Result<Forwarding, String> 
     let (temporary, buffer) = (c.accesses[copy.read].array, c.accesses[copy.write].array);
     let name = |a: usize| scop.arrays[a].name.clone();
     let elements = |s: &Statement, a: &Access| -> IslResult<Set> {
-        let domain = Set::read_from_str(ctx, &scop.domain(s)).map_err(isl_err)?;
-        Map::read_from_str(ctx, &scop.access_relation(s, &a.indices, a.array))
-            .and_then(|m| m.intersect_domain(domain))
-            .and_then(|m| m.range())
-            .map_err(isl_err)
+        access_map(ctx, scop, s, &a.indices, a.array)?.range().map_err(isl_err)
     };
     let mut writers: Vec<usize> =
         touching(scop, temporary).filter(|(_, s)| s.accesses.iter().any(|a| a.write && a.array == temporary)).map(|(i, _)| i).collect();
@@ -321,11 +317,7 @@ fn check(scop: &Scop, ctx: &Context, copy: &Copy) -> Result<Forwarding, String> 
 
 /// Does each element `a` writes come from one instance of `s`?
 fn injective(ctx: &Context, scop: &Scop, s: &Statement, a: &Access) -> IslResult<bool> {
-    let domain = Set::read_from_str(ctx, &scop.domain(s)).map_err(isl_err)?;
-    Map::read_from_str(ctx, &scop.access_relation(s, &a.indices, a.array))
-        .and_then(|m| m.intersect_domain(domain))
-        .and_then(|m| m.is_injective())
-        .map_err(isl_err)
+    access_map(ctx, scop, s, &a.indices, a.array)?.is_injective().map_err(isl_err)
 }
 
 fn rewrite<'c>(context: &'c melior::Context, scop: &Scop<'c, '_>, copy: &Copy, forwarding: &Forwarding) -> Result<(), String> {
@@ -347,15 +339,6 @@ fn rewrite<'c>(context: &'c melior::Context, scop: &Scop<'c, '_>, copy: &Copy, f
     ffi::move_before(scop.statements[forwarding.writer].loops[0], c.loops[0]);
     ffi::erase(c.loops[0]);
     // `T` goes when no version of it is left.
-    let value = scop.arrays[temporary].values[0];
-    let users = ffi::users(value);
-    if users.iter().all(|user| is_named(*user, "memref.dealloc")) {
-        for user in users {
-            ffi::erase(user);
-        }
-        if let Some(owner) = ffi::defining_op(value) {
-            ffi::erase(owner);
-        }
-    }
+    pb_support::ir::erase_dead_buffer(scop.arrays[temporary].values[0]);
     Ok(())
 }

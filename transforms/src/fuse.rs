@@ -276,8 +276,7 @@ impl Fuse {
             // output (consumers may pass over it several times).
             let output_rows = size.min(rows) * output.shape[rank - 1] * output.element_bytes;
             let footprint: i64 =
-                plan.slots.iter().map(|l| l.shape.iter().product::<i64>() * scop.arrays[l.array].element_bytes).sum::<i64>()
-                    + output_rows;
+                plan.slots.iter().map(|l| l.bytes(scop.arrays[l.array].element_bytes)).sum::<i64>() + output_rows;
             let recompute_of = |array: usize| -> f64 {
                 plan.locals.iter().find(|l| l.array == array).map_or(0.0, |l| {
                     let local: i64 = l.shape.iter().product();
@@ -361,13 +360,7 @@ impl Fuse {
         codegen.replace_scop(&tree)?;
         // The contracted arrays are now unused: drop them (and their deallocations).
         for &array in &groups.contracted {
-            let value = scop.arrays[array].values[0];
-            for user in ffi::users(value) {
-                ffi::erase(user);
-            }
-            if let Some(owner) = ffi::defining_op(value) {
-                ffi::erase(owner);
-            }
+            pb_support::ir::erase_dead_buffer(scop.arrays[array].values[0]);
         }
         Ok(())
     }

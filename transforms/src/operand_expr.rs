@@ -8,7 +8,7 @@
 //! `(i, k)` once, and the micro-kernel stays a plain multiply-accumulate.
 
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
-use pb_polyhedral::scop::Statement;
+use pb_polyhedral::scop::{key, Statement};
 use pb_support::{ffi, ir::is_named};
 
 pub struct OperandExpr<'c, 'a> {
@@ -20,10 +20,6 @@ pub struct OperandExpr<'c, 'a> {
     /// Values from outside the statement the ops use.
     pub outside: Vec<Value<'c, 'a>>,
     pub result: Value<'c, 'a>,
-}
-
-fn key(value: Value) -> usize {
-    value.to_raw().ptr as usize
 }
 
 /// The slice of `value` in `s`, or `None` if it stores, has regions, or

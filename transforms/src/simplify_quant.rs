@@ -124,7 +124,7 @@ fn try_fold_in<'c>(context: &'c melior::Context, quant: QuantOp<'c, '_>) -> bool
     let rewriter = ir_rewriter.as_rewriter_base();
     match quant {
         QuantOp::Quantize { params: out_params, .. } => {
-            let Some(producer) = input.is_operation_result().then(|| op_defining(input)).flatten() else {
+            let Some(producer) = ffi::defining_op(input) else {
                 return false;
             };
             let Ok(Some(QuantOp::Dequantize { params: in_params, .. })) = QuantOp::read(producer) else {
@@ -164,11 +164,6 @@ fn try_fold_in<'c>(context: &'c melior::Context, quant: QuantOp<'c, '_>) -> bool
         }
         QuantOp::Dequantize { .. } => false,
     }
-}
-
-/// The op defining an operation result value.
-fn op_defining<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    ffi::defining_op(value)
 }
 
 /// Erases the pbq ops whose results are unused; false if there were none.
