@@ -135,12 +135,12 @@ struct Contraction<'s, 'c, 'a> {
     /// B is read along `j` with a stride (B^T, strided convolution): the
     /// packing copy gathers it.
     b_transposed: bool,
-    /// Factors applied to A and B elements before the product (the packing
-    /// copies apply them).
-    a_scale: Option<Value<'c, 'a>>,
+    /// A factor applied to B elements before the product (the packing copy
+    /// applies it).
     b_scale: Option<Value<'c, 'a>>,
-    /// A computed by an expression (of loads not moving with `j`): the A
-    /// block is always packed, evaluating it once per element.
+    /// A computed by an expression (of loads not moving with `j`; a scaled
+    /// load is one): the A block is always packed, evaluating it once per
+    /// element.
     a_expr: Option<OperandExpr<'c, 'a>>,
 }
 
@@ -182,7 +182,7 @@ impl RegisterTile {
         // Pack the A block into register-tile order when several column
         // panels reuse it (its rows are also a large stride apart).
         let n_main = n / nr * nr;
-        let pack_a = n_main / nr >= 2 || contraction.a_scale.is_some() || contraction.a_expr.is_some();
+        let pack_a = n_main / nr >= 2 || contraction.a_expr.is_some();
         let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel: self.cores > 1 };
         let text = kernel_text(&contraction, &shape)?;
         splice(context, nest, &scop, &contraction, &text, mr, nr)?;
@@ -339,7 +339,15 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         },
     };
     let b_transposed = !contiguous(b);
-    let (a_scale, b_scale) = (scale_of(a), scale_of(b));
+    let b_scale = scale_of(b);
+    // A scaled A is an expression too: packing applies the scale.
+    let a_expr = match (a_expr, scale_of(a)) {
+        (None, Some(_)) => {
+            let Some(expr) = operand_expr::slice(s, if a == kx { x } else { y }) else { return Ok(None) };
+            Some(expr)
+        }
+        (a_expr, _) => a_expr,
+    };
     let written: Vec<usize> = (0..depth).filter(|d| w.indices.iter().any(|e| e.uses_dim(*d))).collect();
     let reductions: Vec<usize> = (0..depth).filter(|d| !written.contains(d)).collect();
     if reductions.is_empty() {
@@ -366,7 +374,6 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         a,
         b,
         b_transposed,
-        a_scale,
         b_scale,
         a_expr,
         c_read,
@@ -432,7 +439,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             extra.push_str(&format!(", %V{n}: {}", v.r#type()));
         }
     }
-    t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}, %sa: f32, %sb: f32{extra}) {{\n"));
+    t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}, %sb: f32{extra}) {{\n"));
     let kernel_top = t.len();
     for d in outer {
         let (lo, hi) = c.bounds[*d];
@@ -497,7 +504,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
                 Some(expr) => expr.emit(s, &mut t, &format!("e{r}"), "X", "V", &|k| index(k, r, 0))?,
                 None => {
                     t.push_str(&format!("%q{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
-                    scaled(&mut t, &format!("%q{r}"), c.a_scale.map(|_| "%sa"), "f32")
+                    format!("%q{r}")
                 }
             };
             t.push_str(&format!("affine.store {packed}, %PA[{}] : {a_type}\n", a_index(r)));
@@ -636,8 +643,7 @@ fn splice<'c>(
         let arg = body.argument(position).map_err(|e| e.to_string())?;
         ffi::replace_all_uses(arg.into(), memref.map_err(|e| e.to_string())?);
     }
-    for (position, scale) in [(3, c.a_scale), (4, c.b_scale)] {
-        let Some(scale) = scale else { continue };
+    if let Some(scale) = c.b_scale {
         // A scale computed inside the nest (from outside values) is
         // recomputed once before it.
         let value = match ffi::defining_op(scale) {
@@ -647,14 +653,14 @@ fn splice<'c>(
             }
             _ => scale,
         };
-        let arg = body.argument(position).map_err(|e| e.to_string())?;
+        let arg = body.argument(3).map_err(|e| e.to_string())?;
         ffi::replace_all_uses(arg.into(), value);
     }
     if let Some(expr) = &c.a_expr {
         let memrefs = expr.loads.iter().map(|k| s.accesses[*k].op.operand(0));
         let values = expr.outside.iter().map(|v| Ok(*v));
         for (position, value) in memrefs.chain(values).enumerate() {
-            let arg = body.argument(5 + position).map_err(|e| e.to_string())?;
+            let arg = body.argument(4 + position).map_err(|e| e.to_string())?;
             ffi::replace_all_uses(arg.into(), value.map_err(|e: melior::Error| e.to_string())?);
         }
     }
