@@ -146,6 +146,34 @@ def test_softmax_function_decorator_without_arguments():
     check(softmax, lambda x: torch.softmax(x, dim=-1), torch.randn(12, 51, 37))
 
 
+def test_row_maxima_propagate_nan_and_keep_infinities():
+    """Max/min reductions are vectorized with a relaxed (`nsz`) step: NaN
+    anywhere in a row (first, middle or last lane of a vector, or in the
+    scalar remainder) still makes the row's result NaN, infinities win or
+    lose as they should, and a zero maximum equals eager's."""
+
+    def reductions(x):
+        return torch.amax(x, dim=-1), torch.amin(x, dim=-1), torch.softmax(x, dim=-1)
+
+    x = torch.randn(8, 70)
+    x[0, 0] = float("nan")
+    x[1, 31] = float("nan")
+    x[2, 69] = float("nan")  # the scalar remainder
+    x[3, :] = float("-inf")
+    x[3, 5] = float("inf")
+    x[4, :] = -torch.rand(70)
+    x[4, 17] = -0.0
+    x[4, 40] = 0.0
+    x[5, 10] = float("inf")
+    x[6, 22] = float("-inf")
+    compiled = polyblocks_jit_torch(reductions)
+    with torch.no_grad():
+        got, want = compiled(x), reductions(x)
+    for g, w in zip(got, want):
+        assert torch.equal(torch.isnan(g), torch.isnan(w))
+    check(compiled, reductions, x)
+
+
 def test_layernorm_gelu():
     model = torch.nn.Sequential(torch.nn.LayerNorm(768), torch.nn.GELU()).eval()
     check(polyblocks_jit_torch(model), model, torch.randn(5, 768))
@@ -377,6 +405,13 @@ def test_validate_outputs_reports_errors():
     assert not bad.ok and bad.max_abs_error == 1.0
     with pytest.raises(ValueError, match="shape"):
         validate_outputs(torch.ones(3), torch.ones(4), verbose=False)
+    # NaN and infinities where the reference has them match; elsewhere not.
+    special = torch.tensor([float("nan"), float("inf"), float("-inf"), 1.0])
+    assert validate_outputs(special.clone(), special, verbose=False).ok
+    for index, wrong in [(0, 1.0), (1, 1e30), (2, float("inf")), (3, float("nan")), (3, float("inf"))]:
+        changed = special.clone()
+        changed[index] = wrong
+        assert not validate_outputs(changed, special, verbose=False).ok, (index, wrong)
 
 
 def test_aot_writes_object_and_header(tmp_path, capsys):

@@ -48,14 +48,17 @@ func.func @row_sum(%in: memref<8x40xf32>, %acc: memref<8xf32>) {
 // -----
 
 // A max reduction, exact in any order (so also without reassociate): a -inf
-// splat, no fastmath; the trip is a multiple of the width (no remainder).
-// With the default 4 accumulators, each extended every 4th iteration.
+// splat; the trip is a multiple of the width (no remainder). With
+// reassociate the vector step is `nsz` (a zero maximum may keep either
+// sign); the combination of chains and lanes after the loop stays exact.
+// Without it, no fastmath at all. With the default 4 accumulators, each
+// extended every 4th iteration.
 // CHECK-LABEL: func.func @row_max
 // CHECK-SAME: (%[[IN:.*]]: memref<64xf32>, %[[ACC:.*]]: memref<f32>)
 // CHECK: %[[ID:.*]] = arith.constant dense<0xFF800000> : vector<16xf32>
 // CHECK-NEXT: %[[V:.*]] = affine.for %[[K:.*]] = 0 to 64 step 16 iter_args(%[[VA:.*]] = %[[ID]]) -> (vector<16xf32>) {
 // CHECK-NEXT:   %[[X:.*]] = affine.vector_load %[[IN]][%[[K]]] : memref<64xf32>, vector<16xf32>
-// CHECK-NEXT:   %[[M:.*]] = arith.maximumf %[[X]], %[[VA]] : vector<16xf32>
+// CHECK-NEXT:   %[[M:.*]] = arith.maximumf %[[X]], %[[VA]] fastmath<nsz> : vector<16xf32>
 // CHECK-NEXT:   affine.yield %[[M]] : vector<16xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[OLD:.*]] = affine.load %[[ACC]][] : memref<f32>
@@ -63,14 +66,17 @@ func.func @row_sum(%in: memref<8x40xf32>, %acc: memref<8xf32>) {
 // CHECK-NEXT: affine.store %[[T]], %[[ACC]][] : memref<f32>
 // CHECK-NEXT: return
 // EXACT-LABEL: func.func @row_max
+// EXACT-NOT: fastmath
 // EXACT: vector.reduction <maximumf>
+// EXACT-NOT: fastmath
+// EXACT: return
 // CHAINS-LABEL: func.func @row_max
 // CHAINS: %[[V:.*]]:4 = affine.for {{.*}} iter_args(%[[A0:.*]] = %[[ID:.*]], %[[A1:.*]] = %[[ID]], %[[A2:.*]] = %[[ID]], %[[A3:.*]] = %[[ID]])
-// CHAINS:   %[[M:.*]] = arith.maximumf %{{.*}}, %[[A0]] : vector<16xf32>
+// CHAINS:   %[[M:.*]] = arith.maximumf %{{.*}}, %[[A0]] fastmath<nsz> : vector<16xf32>
 // CHAINS:   affine.yield %[[A1]], %[[A2]], %[[A3]], %[[M]]
-// CHAINS: %[[P:.*]] = arith.maximumf %[[V]]#0, %[[V]]#1
-// CHAINS-NEXT: %[[Q:.*]] = arith.maximumf %[[V]]#2, %[[V]]#3
-// CHAINS-NEXT: %[[PQ:.*]] = arith.maximumf %[[P]], %[[Q]]
+// CHAINS: %[[P:.*]] = arith.maximumf %[[V]]#0, %[[V]]#1 :
+// CHAINS-NEXT: %[[Q:.*]] = arith.maximumf %[[V]]#2, %[[V]]#3 :
+// CHAINS-NEXT: %[[PQ:.*]] = arith.maximumf %[[P]], %[[Q]] :
 // CHAINS-NEXT: vector.reduction <maximumf>, %[[PQ]]
 func.func @row_max(%in: memref<64xf32>, %acc: memref<f32>) {
   affine.for %k = 0 to 64 {
