@@ -79,15 +79,15 @@ TANH_CLAMP = F(9.1)
 a = chebyshev(1e-6, float(TANH_SMALL) * 1.0001)
 TANH_P = fit(a * a, exact(lambda v: (mp.tanh(v) - v) / v**3, a), a**3 / exact(mp.tanh, a), 3)
 
-# erf(a) = a + a q(a^2) for a < ERF_SMALL; 1 - p_i(a - c_i) on three intervals; 1 from ERF_ONE.
-ERF_SMALL = F(0.875)
+# erf(a) = a + a q(a^2) for a < ERF_SMALL; 1 - p(a - ERFC_CENTER) up to ERF_ONE
+# (one polynomial: no per-lane choice of coefficients); 1 from ERF_ONE.
+ERF_SMALL = F(1.0)
 ERF_ONE = F(3.9375)  # erfc(3.9375) = 2.6e-8 < 2^-25: erf rounds to 1
-a = chebyshev(1e-4, float(ERF_SMALL))
-ERF_Q = fit(a * a, exact(lambda v: mp.erf(v) / v - 1, a), a / exact(mp.erf, a), 6)
-ERF_PIECES = []  # (start, center, coefficients of erfc(center + t))
-for lo, hi, center in ((0.875, 1.75, 1.3125), (1.75, 2.75, 2.25), (2.75, 3.9375, 3.375)):
-    a = chebyshev(lo, hi)
-    ERF_PIECES.append((lo, center, fit(a - center, exact(mp.erfc, a), np.ones_like(a), 8)))
+a = chebyshev(1e-4, float(ERF_SMALL) * 1.0001)
+ERF_Q = fit(a * a, exact(lambda v: mp.erf(v) / v - 1, a), a / exact(mp.erf, a), 7)
+ERFC_CENTER = F((float(ERF_SMALL) + float(ERF_ONE)) / 2)
+a = chebyshev(float(ERF_SMALL), float(ERF_ONE), 6001)
+ERFC_P = fit(a - ERFC_CENTER, exact(mp.erfc, a), np.ones_like(a), 14)
 
 # log(1 + f) = f + f^2 q(f) for f in [sqrt(1/2) - 1, sqrt(2) - 1).
 SQRT_HALF_BITS = 0x3F3504F3
@@ -192,17 +192,7 @@ def erf32(x, fma):
     a = np.abs(x)
     a = np.where(a > ERF_ONE, ERF_ONE, a)
     small = madd(a, horner(mul(a, a), ERF_Q, fma), a, fma)
-    center = np.full_like(a, F(ERF_PIECES[0][1]))
-    coeffs = [np.full_like(a, F(c)) for c in ERF_PIECES[0][2]]
-    for start, c, cs in ERF_PIECES[1:]:
-        m = a >= F(start)
-        center = np.where(m, F(c), center)
-        coeffs = [np.where(m, F(v), old) for v, old in zip(cs, coeffs)]
-    t = sub(a, center)
-    acc = coeffs[-1]
-    for cf in reversed(coeffs[:-1]):
-        acc = madd(acc, t, cf, fma)
-    large = sub(F(1), acc)
+    large = sub(F(1), horner(sub(a, ERFC_CENTER), ERFC_P, fma))
     return np.copysign(np.where(a < ERF_SMALL, small, large), x)
 
 
@@ -281,9 +271,8 @@ if __name__ == "__main__":
     print(rust("EXP_Q", EXP_Q))
     print(rust("TANH_P", TANH_P))
     print(rust("ERF_Q", ERF_Q))
-    for i, (start, center, cs) in enumerate(ERF_PIECES):
-        print(f"// from {start}, t = a - {center}")
-        print(rust(f"ERFC_{i}", cs))
+    print(f"const ERFC_CENTER: f32 = {literal(ERFC_CENTER)};")
+    print(rust("ERFC_P", ERFC_P))
     print(rust("LOG_Q", LOG_Q))
     if "--no-check" not in sys.argv:
         report()

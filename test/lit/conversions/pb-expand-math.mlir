@@ -89,24 +89,23 @@ func.func @tanh_2d(%x: vector<4x8xf32>) -> vector<4x8xf32> {
 
 // -----
 
-// erf: odd; a + a q(a^2) below 0.875, else 1 - p(a - c) with the center and
-// the coefficients selected per lane among three intervals; 1 from 3.9375.
+// erf: odd; a + a q(a^2) below 1, else 1 - p(a - 2.46875), one polynomial
+// for every lane (no selected coefficients); 1 from 3.9375.
 // CHECK-LABEL: func.func @erf_scalar
 // CHECK-SAME: (%[[X:.*]]: f32)
 // CHECK-NOT: math.erf
 // CHECK: %[[ABS:.*]] = math.absf %[[X]] : f32
 // CHECK: arith.constant 3.937500e+00 : f32
-// CHECK: %[[IN1:.*]] = arith.cmpf oge, %[[A:.*]], %{{.*}} : f32
-// CHECK: %[[IN2:.*]] = arith.cmpf oge, %[[A]], %{{.*}} : f32
-// CHECK: arith.constant 3.375000e+00 : f32
-// CHECK: arith.constant 2.250000e+00 : f32
-// CHECK: arith.constant 1.312500e+00 : f32
-// CHECK: %[[C1:.*]] = arith.select %[[IN1]], %{{.*}}, %{{.*}} : f32
-// CHECK: %[[C:.*]] = arith.select %[[IN2]], %{{.*}}, %[[C1]] : f32
-// CHECK: %[[T:.*]] = arith.subf %[[A]], %[[C]] fastmath<contract> : f32
+// CHECK: %[[A:.*]] = arith.select %{{.*}}, %{{.*}}, %[[ABS]] : f32
+// CHECK: %[[A2:.*]] = arith.mulf %[[A]], %[[A]] fastmath<contract> : f32
+// CHECK: %[[QA:.*]] = arith.mulf %[[A]], %{{.*}} fastmath<contract> : f32
+// CHECK: %[[SMALL:.*]] = arith.addf %[[QA]], %[[A]] fastmath<contract> : f32
+// CHECK: arith.constant 2.468750e+00 : f32
+// CHECK: %[[T:.*]] = arith.subf %[[A]], %{{.*}} fastmath<contract> : f32
+// CHECK-NOT: arith.select
 // CHECK: %[[LARGE:.*]] = arith.subf %{{.*}}, %{{.*}} fastmath<contract> : f32
-// CHECK: arith.constant 8.750000e-01 : f32
-// CHECK: %[[V:.*]] = arith.select %{{.*}}, %{{.*}}, %[[LARGE]] : f32
+// CHECK: arith.constant 1.000000e+00 : f32
+// CHECK: %[[V:.*]] = arith.select %{{.*}}, %[[SMALL]], %[[LARGE]] : f32
 // CHECK: %[[Y:.*]] = math.copysign %[[V]], %[[X]] : f32
 // CHECK: return %[[Y]]
 func.func @erf_scalar(%x: f32) -> f32 {
