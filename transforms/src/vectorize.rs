@@ -297,7 +297,7 @@ fn combiner(op_name: &str) -> Option<Combiner> {
 }
 
 /// The literal of `identity` for a scalar type (f16, bf16, f32, f64, or an
-/// integer of 2 to 64 bits), as written in a `dense<...>` attribute.
+/// integer of 1 to 64 bits), as written in a `dense<...>` attribute.
 fn identity_literal(identity: Identity, ty: Type) -> Option<String> {
     use Identity::*;
     if ty.is_float() {
@@ -323,6 +323,15 @@ fn identity_literal(identity: Identity, ty: Type) -> Option<String> {
         });
     }
     let bits = IntegerType::try_from(ty).ok()?.width();
+    if bits == 1 {
+        // i1 (an "all"/"any" flag: a softmax's fully masked rows): one bit is
+        // all ones and, as a signed number, the minimum.
+        return Some(match identity {
+            Zero | SignedMax => "false".into(),
+            One | AllOnes | SignedMin => "true".into(),
+            _ => return None,
+        });
+    }
     if !(2..=64).contains(&bits) {
         return None;
     }

@@ -278,3 +278,26 @@ func.func @normalize(%x: memref<32xf32>, %y: memref<32xf32>, %s: memref<1xf32>, 
   }
   return
 }
+
+// -----
+
+// An "all" flag over a row (an i1 `andi` reduction through memory, as the
+// decomposition of scaled_dot_product_attention checks for fully masked
+// rows): a `true` splat, and-ed lanes.
+// CHECK-LABEL: func.func @all_minus_infinity
+// CHECK: %[[ID:.*]] = arith.constant dense<true> : vector<16xi1>
+// CHECK: affine.for %{{.*}} = 0 to 64 step 16 iter_args(%[[A:.*]] = %[[ID]]) -> (vector<16xi1>)
+// CHECK:   %[[C:.*]] = arith.cmpf oeq, %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK:   arith.andi %[[C]], %[[A]] : vector<16xi1>
+// CHECK: vector.reduction <and>, %{{.*}}, %{{.*}} : vector<16xi1> into i1
+func.func @all_minus_infinity(%in: memref<64xf32>, %flag: memref<i1>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  affine.for %k = 0 to 64 {
+    %x = affine.load %in[%k] : memref<64xf32>
+    %f = affine.load %flag[] : memref<i1>
+    %c = arith.cmpf oeq, %x, %ninf : f32
+    %a = arith.andi %c, %f : i1
+    affine.store %a, %flag[] : memref<i1>
+  }
+  return
+}
