@@ -130,6 +130,12 @@ def horner(t, coeffs, fma):
     return acc
 
 
+def horner_even_odd(t, coeffs, fma):
+    """Two Horner chains in t^2 (even and odd coefficients), then one madd."""
+    t2 = mul(t, t)
+    return madd(horner(t2, coeffs[1::2], fma), t, horner(t2, coeffs[0::2], fma), fma)
+
+
 def bits(v):
     return v.view(np.int32)
 
@@ -192,7 +198,7 @@ def erf32(x, fma):
     a = np.abs(x)
     a = np.where(a > ERF_ONE, ERF_ONE, a)
     small = madd(a, horner(mul(a, a), ERF_Q, fma), a, fma)
-    large = sub(F(1), horner(sub(a, ERFC_CENTER), ERFC_P, fma))
+    large = sub(F(1), horner_even_odd(sub(a, ERFC_CENTER), ERFC_P, fma))
     return np.copysign(np.where(a < ERF_SMALL, small, large), x)
 
 

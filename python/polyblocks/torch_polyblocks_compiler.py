@@ -106,7 +106,7 @@ class CompiledGraph:
         for position, (arg, (dtypes, shape, mlir_dtype)) in enumerate(zip(args, expected)):
             if not isinstance(arg, torch.Tensor):
                 raise UnsupportedInput(f"argument {position} is {type(arg).__name__}, not a tensor")
-            if arg.dtype not in dtypes or arg.shape != shape or arg.device.type != "cpu":
+            if arg.dtype not in dtypes or arg.shape != shape or not arg.is_cpu:
                 if arg.device.type != "cpu":
                     raise UnsupportedInput(f"argument {position} is on {arg.device}; the cpu target needs host tensors")
                 raise UnsupportedInput(
@@ -128,15 +128,19 @@ class CompiledGraph:
 class _OutputPool:
     """Reuses the memory of large outputs the program no longer holds.
 
-    A fresh multi-megabyte buffer costs one page fault per 4 KiB on its first
-    write (48 MB: ~12,000 faults, longer than a fused image pipeline); a
-    buffer that came back is already mapped. A buffer returns to the pool
+    A fresh buffer of 32 MiB or more (glibc maps those anew each time) costs
+    one page fault per 4 KiB on its first write (48 MB: ~12,000 faults,
+    longer than a fused image pipeline); a buffer that came back is already
+    mapped. A buffer returns to the pool
     only when the tensor storage that owns it is freed (every view of it is
     gone), through a finalizer on a private array object only that storage
     references. Thread-safe: list append/pop are atomic in CPython.
     """
 
-    THRESHOLD = 1 << 20
+    # Smaller outputs come from torch.empty: glibc serves them from its heap
+    # (its mmap threshold grows to 32 MiB after the first large free), where
+    # pages stay mapped, and torch.empty costs ~1 us against ~5 us here.
+    THRESHOLD = 32 << 20
     KEEP = 4  # buffers kept per size
 
     def __init__(self):

@@ -73,11 +73,13 @@ def test_inputs_are_never_written():
 
 
 def test_large_outputs_are_reused_only_when_free():
-    # Outputs of 1 MB and more come from a pool of buffers already mapped;
+    # Outputs of 32 MiB and more come from a pool of buffers already mapped;
     # a buffer must not be handed out again while a view of it is alive.
-    blur = make_blur(300, 300)
+    side = 1700
+    assert 3 * side * side * 4 >= polyblocks.torch_polyblocks_compiler._OutputPool.THRESHOLD
+    blur = make_blur(side, side)
     compiled = polyblocks_jit_torch()(blur)
-    a, b = torch.rand(3, 300, 300), torch.rand(3, 300, 300)
+    a, b = torch.rand(3, side, side), torch.rand(3, side, side)
     with torch.no_grad():
         first_row = compiled(a)[0]  # the output tensor dies, its storage lives on in the view
         second = compiled(b)
