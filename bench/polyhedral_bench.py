@@ -3,7 +3,7 @@ torch.compile (inductor) and polyblocks on each workload of the issue's
 done-when list, the speed-up of polyblocks over the best of the two peers,
 the issue's target and whether it is met.
 
-    .venv/bin/python bench/polyhedral_bench.py [--runs N] [--only NAME ...]
+    .venv/bin/python bench/polyhedral_bench.py [--runs N] [--rounds R] [--only NAME ...]
 
 Workloads (float32, `torch.no_grad()`):
 
@@ -39,6 +39,7 @@ import os
 import pathlib
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -54,7 +55,7 @@ from polyblocks import polyblocks_jit_torch  # noqa: E402
 from polyblocks.common_utils import validate_outputs  # noqa: E402
 
 sys.path.insert(0, str(REPO / "bench"))
-from torch_bench import timed  # noqa: E402
+from torch_bench import WARMUP_SECONDS  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # Image pipelines. Every function is shape-generic over (..., H, W), so the
@@ -287,16 +288,17 @@ def _first_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {lines[0] if lines else ''}"
 
 
-def run_polyblocks(model, inputs, reference, runs):
-    """(ms or None, compile s or None, check text, clean?, full error text or None)."""
+def compile_polyblocks(model, inputs, reference):
+    """(compiled fn or None, check text, clean?, full error text or None),
+    after the first call (which compiles) and its check against eager."""
     before = [t.clone() for t in inputs]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             compiled = polyblocks_jit_torch(model)
-            out, first, median = timed(compiled, inputs, runs)
+            out = compiled(*inputs)
         except Exception as error:  # noqa: BLE001 - reported in the table
-            return None, None, f"COMPILE/RUN ERROR: {_first_line(error)}", False, traceback.format_exc()
+            return None, f"COMPILE/RUN ERROR: {_first_line(error)}", False, traceback.format_exc()
     problems = []
     fallbacks = sorted({str(w.message) for w in caught if str(w.message).startswith("polyblocks")})
     if fallbacks:
@@ -315,7 +317,34 @@ def run_polyblocks(model, inputs, reference, runs):
         problems.append(f"MODIFIES INPUT {', '.join(map(str, changed))}")
     check = "; ".join(problems) or "ok"
     full = "\n".join(fallbacks) or None
-    return median, first, check, not problems, full
+    return compiled, check, not problems, full
+
+
+def interleaved(contenders, inputs, runs, rounds):
+    """Seconds per call of each contender (None stays None): `rounds` rounds,
+    in each every contender gets WARMUP_SECONDS of untimed calls, then
+    `runs` timed ones; its time is the lowest of its per-round medians.
+
+    Rounds take turns so that a slow phase of the machine (seen here for
+    seconds at a time on these VMs) hits every contender alike; the warm-up
+    also lets the previous contender's OpenMP threads stop spinning."""
+    best = [None] * len(contenders)
+    for _ in range(rounds):
+        for index, fn in enumerate(contenders):
+            if fn is None:
+                continue
+            warm_until, calls = time.perf_counter() + WARMUP_SECONDS, 0
+            while calls < 3 or time.perf_counter() < warm_until:
+                fn(*inputs)
+                calls += 1
+            times = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                fn(*inputs)
+                times.append(time.perf_counter() - start)
+            median = statistics.median(times)
+            best[index] = median if best[index] is None else min(best[index], median)
+    return best
 
 
 def _count_wrong(out, reference):
@@ -330,7 +359,8 @@ def _count_wrong(out, reference):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10, help="timed runs after the first call (median)")
+    parser.add_argument("--runs", type=int, default=10, help="timed calls per contender and round (median)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds taking turns between contenders (best median)")
     parser.add_argument("--only", nargs="*", help="run the workloads whose name contains one of these")
     args = parser.parse_args()
     torch.manual_seed(0)
@@ -342,7 +372,10 @@ def main():
     if any(group == MATMUL for _, group, _ in selected.values()):
         peak, peak_detail = fma_peak()
 
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, median of {args.runs} runs after the first call")
+    print(
+        f"torch {torch.__version__}, {torch.get_num_threads()} threads; after the first call, {args.rounds} rounds "
+        f"taking turns, each {WARMUP_SECONDS} s of warm-up and {args.runs} timed calls per contender: best median"
+    )
     print(f"polyblocks: {_engine_description()}")
     print(f"load average at start: {_load()}")
     if peak is not None:
@@ -361,18 +394,21 @@ def main():
         for name, (make, group, flops) in selected.items():
             model, inputs = make()
             torch._dynamo.reset()
-            reference, _, eager = timed(model, inputs, args.runs)
+            reference = model(*inputs)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 try:
-                    _, _, inductor = timed(torch.compile(model, backend="inductor", dynamic=False), inputs, args.runs)
+                    inductor_fn = torch.compile(model, backend="inductor", dynamic=False)
+                    inductor_fn(*inputs)
                 except Exception:  # noqa: BLE001
-                    inductor = None
+                    inductor_fn = None
                     failures.append((name, "torch.compile", traceback.format_exc()))
-            torch._dynamo.reset()
-            ours, _, check, clean, detail = run_polyblocks(model, inputs, reference, args.runs)
+            ours_fn, check, clean, detail = compile_polyblocks(model, inputs, reference)
             if detail:
                 failures.append((name, "polyblocks", detail))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                eager, inductor, ours = interleaved([model, inductor_fn, ours_fn], inputs, args.runs, args.rounds)
 
             best_peer = min(t for t in (eager, inductor) if t is not None)
             speedup = best_peer / ours if ours else None
