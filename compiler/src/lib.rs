@@ -111,7 +111,10 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
         .map(|f| (pb_support::ir::symbol_name(f), pb_support::ir::function_type(f).map_or(0, |t| t.input_count())))
         .collect();
 
-    let cpu_options = &options.pipeline;
+    // Code for another CPU than the host may not have the host's AVX-512.
+    let mut cpu_options = options.pipeline.clone();
+    cpu_options.avx512 &= options.llvm_cpu.is_none();
+    let cpu_options = &cpu_options;
     let passes = pb_pipelines::all_passes();
     let registry = Registry { passes: &passes };
     let mut timings = Vec::new();

@@ -90,6 +90,11 @@ pub struct CpuOptions {
     /// ours. Upstream fusion is known to miscompile some programs (see the
     /// stage's comments); benchmarks use it to show what our passes add.
     pub upstream_affine: bool,
+    /// The code may use AVX-512F instructions that only the `x86vector`
+    /// dialect reaches (`vscalefps` in exp). On by default where the host
+    /// has AVX-512F and the target keeps 512-bit vectors; the compile
+    /// driver turns it off when code is generated for another CPU.
+    pub avx512: bool,
 }
 
 impl CpuOptions {
@@ -98,7 +103,28 @@ impl CpuOptions {
     }
 
     pub fn for_target(target: TargetDesc) -> Self {
-        Self { target, vectorize: true, user_memory: false, pool: false, fuse: true, report: false, upstream_affine: false }
+        let avx512 = host_has_avx512f() && target.vector_bits >= 512;
+        Self {
+            target,
+            vectorize: true,
+            user_memory: false,
+            pool: false,
+            fuse: true,
+            report: false,
+            upstream_affine: false,
+            avx512,
+        }
+    }
+}
+
+fn host_has_avx512f() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -251,13 +277,13 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             // f32 exp/expm1/log/tanh/erf become polynomials (pb-expand-math:
             // vectorized, no libm); math with an LLVM intrinsic next; what is
             // left (f64 erf, ...) becomes libm calls, declared as functions...
-            "func.func(pb-expand-math)".into(),
+            format!("func.func(pb-expand-math{{x86-scalef={}}})", options.avx512),
             "convert-math-to-llvm".into(),
             "convert-math-to-libm".into(),
             // ...which the function conversion then handles with the rest,
             // before any other conversion: bare pointers for static memrefs.
             "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}".into(),
-            "convert-vector-to-llvm".into(),
+            format!("convert-vector-to-llvm{{enable-x86vector={}}}", options.avx512),
             "finalize-memref-to-llvm".into(),
             "convert-scf-to-cf".into(),
             "convert-openmp-to-llvm".into(),
