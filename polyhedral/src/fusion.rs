@@ -58,14 +58,20 @@ pub struct LocalBuffer {
 
 #[derive(Debug)]
 pub struct Groups {
+    /// The output whose rows make the tiles (the largest of `outputs`).
     pub output: usize,
+    /// Every array that outlives the SCoP (`output` first), all of its rank
+    /// and its extents on the tiled dimensions (all but the last): a
+    /// softmax between two matrix products leaves its exponentials, row
+    /// sums and masked-row flags to the second.
+    pub outputs: Vec<usize>,
     pub producers: Vec<usize>,
     pub consumers: Vec<usize>,
     pub contracted: Vec<usize>,
 }
 
 /// Splits the statements into producers of contracted arrays and consumers
-/// of one output, or says why the SCoP does not fit the scheme.
+/// of the outputs, or says why the SCoP does not fit the scheme.
 pub fn classify(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Result<Groups, String> {
     let written: Vec<usize> = {
         let mut w: Vec<usize> =
@@ -76,14 +82,26 @@ pub fn classify(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Result<Groups
     };
     let contracted: Vec<usize> =
         written.iter().copied().filter(|a| scop.arrays[*a].local && removable(*a) && scop.arrays[*a].values.len() == 1).collect();
-    let outputs: Vec<usize> = written.iter().copied().filter(|a| !contracted.contains(a)).collect();
-    let [output] = outputs.as_slice() else {
-        return Err(format!("{} arrays outlive the loop nests (fusion needs exactly one)", outputs.len()));
+    let mut outputs: Vec<usize> = written.iter().copied().filter(|a| !contracted.contains(a)).collect();
+    let elements = |a: usize| scop.arrays[a].shape.iter().map(|n| (*n).max(1)).product::<i64>();
+    outputs.sort_by_key(|a| std::cmp::Reverse(elements(*a)));
+    let Some(&output) = outputs.first() else {
+        return Err("no array outlives the loop nests".into());
     };
     if contracted.is_empty() {
         return Err("no temporary array to contract".into());
     }
-    let mut groups = Groups { output: *output, producers: Vec::new(), consumers: Vec::new(), contracted };
+    let shape = &scop.arrays[output].shape;
+    for &other in &outputs[1..] {
+        let other_shape = &scop.arrays[other].shape;
+        if other_shape.len() != shape.len() || other_shape[..shape.len().saturating_sub(1)] != shape[..shape.len().saturating_sub(1)] {
+            return Err(format!(
+                "arrays {} ({:?}) and {} ({:?}) outlive the loop nests with different row structures",
+                scop.arrays[output].name, shape, scop.arrays[other].name, other_shape
+            ));
+        }
+    }
+    let mut groups = Groups { output, outputs, producers: Vec::new(), consumers: Vec::new(), contracted };
     for (index, s) in scop.statements.iter().enumerate() {
         if s.accesses.iter().any(|a| !a.exact) {
             return Err(format!("{} accesses memory through a view", s.name));
@@ -92,12 +110,15 @@ pub fn classify(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Result<Groups
         if writes.is_empty() {
             return Err(format!("{} writes nothing", s.name));
         }
-        // Statements touching the output are tiled by that access: all of
-        // their output accesses must be at one element.
-        let output_accesses: Vec<_> = s.accesses.iter().filter(|a| a.array == *output).collect();
-        let is_consumer = !output_accesses.is_empty();
-        if output_accesses.windows(2).any(|w| w[0].indices != w[1].indices) {
-            return Err(format!("{} reads the output at another element than it writes", s.name));
+        // Statements touching an output are tiled by that access: all of
+        // their accesses to one output must be at one element.
+        let mut is_consumer = false;
+        for &o in &groups.outputs {
+            let output_accesses: Vec<_> = s.accesses.iter().filter(|a| a.array == o).collect();
+            is_consumer |= !output_accesses.is_empty();
+            if output_accesses.windows(2).any(|w| w[0].indices != w[1].indices) {
+                return Err(format!("{} reads {} at another element than it writes", s.name, scop.arrays[o].name));
+            }
         }
         // Reads of an array this statement writes must be at a written element.
         for r in s.accesses.iter().filter(|a| !a.write) {
@@ -109,6 +130,8 @@ pub fn classify(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Result<Groups
         }
         if is_consumer {
             groups.consumers.push(index);
+        } else if s.accesses.iter().any(|a| written.contains(&a.array) && !groups.contracted.contains(&a.array)) {
+            return Err(format!("{} reads an array the loop nests leave behind without writing one", s.name));
         } else {
             groups.producers.push(index);
         }
@@ -183,7 +206,21 @@ pub fn plan(
     let mut instances: Vec<Option<Map>> = (0..scop.statements.len()).map(|_| None).collect();
     for &c in &groups.consumers {
         let s = &scop.statements[c];
-        let write = s.accesses.iter().find(|a| a.array == groups.output).ok_or("consumer without output access")?;
+        // Tiled by its write to an output (else its read of one); its other
+        // output accesses must fall in the same tile.
+        let touches = |a: &&crate::scop::Access| groups.outputs.contains(&a.array);
+        let write = s
+            .accesses
+            .iter()
+            .filter(touches)
+            .find(|a| a.write)
+            .or_else(|| s.accesses.iter().find(touches))
+            .ok_or("consumer without output access")?;
+        for other in s.accesses.iter().filter(touches) {
+            if tiling.order.iter().any(|&dim| other.indices[dim] != write.indices[dim]) {
+                return Err(format!("{} touches two outputs in different tiles", s.name));
+            }
+        }
         let d = dims("i", s.loops.len());
         let mut constraints = Vec::new();
         for (position, &dim) in tiling.order.iter().enumerate() {
@@ -285,7 +322,24 @@ pub fn plan(
             union_into(&mut owned, array, written)?;
         }
     }
-    for &array in &groups.contracted {
+    // So are the outputs: each element written in one tile, and what a
+    // tile's consumers read of an output that consumers write, its own.
+    let mut output_reads: Vec<Option<Map>> = (0..scop.arrays.len()).map(|_| None).collect();
+    for &c in &groups.consumers {
+        let s = &scop.statements[c];
+        let inst = instances[c].as_ref().ok_or("consumer instances")?;
+        for a in s.accesses.iter().filter(|a| groups.outputs.contains(&a.array)) {
+            let access = access_map(ctx, scop, s, &a.indices, a.array)?;
+            let elements = inst.copy().and_then(|i| i.apply_range(access)).map_err(isl_err)?;
+            union_into(if a.write { &mut owned } else { &mut output_reads }, a.array, elements)?;
+        }
+    }
+    for &array in &groups.outputs {
+        if let Some(read) = output_reads[array].take() {
+            demand[array] = Some(read);
+        }
+    }
+    for &array in groups.contracted.iter().chain(&groups.outputs) {
         let (Some(owned), Some(read)) = (owned[array].take(), demand[array].as_ref()) else { continue };
         let name = &scop.arrays[array].name;
         if !owned.copy().and_then(|o| o.reverse()).and_then(|r| r.is_single_valued()).map_err(isl_err)? {

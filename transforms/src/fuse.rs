@@ -4,8 +4,10 @@
 //! unsharp mask and Harris corner, time steps of a stencil) and tail fusion
 //! of elementwise consumers into the contraction feeding them.
 //!
-//! The consumer (the statements writing the one array that outlives the
-//! SCoP) is tiled along that array's rows; each tile recomputes the parts of
+//! The consumer (the statements touching the arrays that outlive the SCoP:
+//! one, or several of the same rank and rows, such as a softmax's
+//! exponentials and row sums left to the product that follows) is tiled
+//! along the largest output's rows; each tile recomputes the parts of
 //! the temporaries it reads, halos included, in small tile-local buffers
 //! (`memref.alloca` in a `memref.alloca_scope`), so the full-size
 //! temporaries disappear. Row tiles are independent and the tile loop is
@@ -28,12 +30,16 @@
 //! exceed the cache budget + writing and reading every temporary. The
 //! cheapest `B` wins if it beats unfused; `report=true` prints the numbers.
 //!
-//! It refuses (and leaves the nests as they are) when the SCoP has more
-//! than one live-out array, a temporary is read outside it or through a
-//! view, a statement reads the array it writes at another element, a nest
-//! holds more than one statement, or a contraction (matmul, convolution)
-//! is among the producers (recomputing it per tile costs too much) or the
-//! consumers (it would lose pb-register-tile's micro-kernel).
+//! It refuses (and leaves the nests as they are) when the arrays that
+//! outlive the SCoP differ in rank or rows, a statement touches two of
+//! them in different tiles, a temporary is read outside the SCoP or
+//! through a view, a statement reads the array it writes at another
+//! element, a nest holds more than one statement, or a contraction (matmul,
+//! convolution) is among the producers (recomputing it per tile costs too
+//! much) or the consumers (it would lose pb-register-tile's micro-kernel).
+//! After a refusal for contractions, the nests between them (without the
+//! contractions and their accumulators' fills) are tried on their own:
+//! attention's softmax between Q K^T and P V.
 
 use crate::report;
 use melior::{
@@ -47,7 +53,7 @@ use pb_polyhedral::{
     scop::Statement,
     Model, Scop,
 };
-use pb_support::{ffi, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::{ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 use pb_support::target::TargetDesc;
 
 static ID: PassId = PassId::new();
@@ -55,11 +61,12 @@ static ID: PassId = PassId::new();
 pub static INFO: PassInfo = PassInfo {
     argument: "pb-fuse",
     summary: "Fuse producer nests into their consumer by overlapped tiling with tile-local temporaries",
-    description: "For each SCoP with one live-out array and temporaries used only inside it, tiles \
-the consumer along the output rows, recomputes the needed parts of the temporaries per tile (halos \
-included) in tile-local buffers and runs the row tiles in parallel. Tile size from a model of \
-recomputation and per-core cache capacity. Refuses multiple live-outs, escaping temporaries, \
-views, in-place stencils and contractions (left to pb-register-tile).",
+    description: "For each SCoP whose live-out arrays share their rows and whose temporaries are \
+used only inside it, tiles the consumers along the output rows, recomputes the needed parts of the \
+temporaries per tile (halos included) in tile-local buffers and runs the row tiles in parallel. Tile \
+size from a model of recomputation and per-core cache capacity. Refuses live-outs of other shapes, \
+escaping temporaries, views, in-place stencils and contractions (left to pb-register-tile; the nests \
+between contractions are tried alone).",
     anchor: "func.func",
     options: &[
         PassOption { name: "cores", kind: OptionKind::UInt, default: "0", help: "Cores to share tiles among (0: the host's)" },
@@ -169,29 +176,56 @@ const MAX_LOCAL_BYTES: i64 = 2 << 20;
 
 impl RustPass for Fuse {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        for run in driver::function_runs(func) {
+        let mut work = driver::function_runs(func);
+        while let Some(run) = work.pop() {
             // Read before the run's ops are replaced.
             let location = run[0].location();
             let outcome = ffi::with_context(func, |context| self.fuse_run(context, &run));
-            match outcome {
-                Ok(message) | Err(Refusal::Left(message)) => {
-                    if self.report {
-                        report::note(location, INFO.argument, &message);
-                    }
+            let message = match outcome {
+                Ok(message) | Err(Refusal::Left(message)) => message,
+                // The nests between the contractions may still fuse (a
+                // softmax between two matrix products).
+                Err(Refusal::Contractions(message, contractions)) => {
+                    work.extend(segments_between(&run, &contractions));
+                    message
                 }
                 Err(Refusal::Failed(message)) => {
                     ffi::emit_error(location, &message);
                     return Err(PassFailed);
                 }
+            };
+            if self.report {
+                report::note(location, INFO.argument, &message);
             }
         }
         Ok(())
     }
 }
 
+/// The parts of `run` between its nests number `cut` (positions among the
+/// run's nests), with two nests or more.
+fn segments_between<'c, 'a>(run: &[OperationRef<'c, 'a>], cut: &[usize]) -> Vec<Vec<OperationRef<'c, 'a>>> {
+    let mut segments = vec![Vec::new()];
+    let mut nest = 0;
+    for op in run {
+        let is_nest = is_named(*op, "affine.for");
+        if is_nest && cut.contains(&nest) {
+            segments.push(Vec::new());
+        } else if let Some(current) = segments.last_mut() {
+            current.push(*op);
+        }
+        nest += usize::from(is_nest);
+    }
+    segments.retain(|s| s.iter().filter(|op| is_named(**op, "affine.for")).count() >= 2);
+    segments
+}
+
 enum Refusal {
     /// Nothing changed; the reason.
     Left(String),
+    /// Nothing changed: the nests at these positions are contractions (the
+    /// reason).
+    Contractions(String, Vec<usize>),
     /// The IR may be damaged (code generation failed half-way): an error.
     Failed(String),
 }
@@ -226,12 +260,29 @@ impl Fuse {
             let longer_than = if groups.producers.contains(s) { MAX_FUSED_REDUCTION } else { MIN_TILED_REDUCTION };
             is_contraction(&scop.statements[*s], longer_than)
         };
-        if let Some(s) = groups.producers.iter().chain(&groups.consumers).find(|s| contraction(s)) {
+        let contractions: Vec<&usize> = groups.producers.iter().chain(&groups.consumers).filter(|s| contraction(s)).collect();
+        if let Some(s) = contractions.first() {
             let role = if groups.producers.contains(s) { "producer" } else { "consumer" };
-            return Err(Refusal::from(format!(
-                "{role} {} is a contraction: left whole for pb-register-tile",
-                scop.statements[*s].name
-            )));
+            let message = format!(
+                "not fused: {role} {} is a contraction: left whole for pb-register-tile (the nests between contractions are tried alone)",
+                scop.statements[**s].name
+            );
+            // Every contraction (also those short enough to recompute as a
+            // producer: the segments keep none), with the nests initializing
+            // their accumulators (a zero fill belongs with its product).
+            let accumulators: Vec<usize> = scop
+                .statements
+                .iter()
+                .filter(|s| is_contraction(s, MIN_TILED_REDUCTION))
+                .filter_map(|s| s.accesses.iter().find(|a| a.write).map(|a| a.array))
+                .collect();
+            let cut = scop
+                .statements
+                .iter()
+                .filter(|s| s.accesses.iter().filter(|a| a.write).all(|a| accumulators.contains(&a.array)))
+                .map(|s| s.beta[0])
+                .collect();
+            return Err(Refusal::Contractions(message, cut));
         }
         let output = &scop.arrays[groups.output];
         let rank = output.shape.len();

@@ -67,8 +67,9 @@ func.func @blur(%in: memref<261x261xf32>, %out: memref<257x257xf32>, %w: memref<
   return
 }
 
-// Refused: the temporary is read after the nests, so it cannot shrink.
-// REPORT-DAG: note: [pb-fuse] not fused: 2 arrays outlive the loop nests (fusion needs exactly one)
+// Refused: the temporary is read after the nests, so it cannot shrink (it
+// is one more array the nests leave behind; nothing is left to contract).
+// REPORT-DAG: note: [pb-fuse] not fused: no temporary array to contract
 // CHECK-LABEL: func.func @escaping
 // CHECK: memref.alloc() : memref<8x8xf32>
 // CHECK-NOT: affine.parallel
@@ -93,7 +94,7 @@ func.func @escaping(%in: memref<8x8xf32>, %out: memref<8x8xf32>) -> f32 {
 
 // Refused: the consumer reads the output where another instance writes it
 // (out[i][j] depends on out[i-1][j]): tiles would not be independent.
-// REPORT-DAG: note: [pb-fuse] not fused: S1 reads the output at another element than it writes
+// REPORT-DAG: note: [pb-fuse] not fused: S1 reads A2 at another element than it writes
 // CHECK-LABEL: func.func @recurrence
 // CHECK: memref.alloc() : memref<8x8xf32>
 // CHECK-NOT: affine.parallel
@@ -329,5 +330,144 @@ func.func @contraction_consumer(%a: memref<64x40xf32>, %b: memref<64x40xf32>, %c
     }
   }
   memref.dealloc %t : memref<40x64xf32>
+  return
+}
+
+// A softmax between two products (attention): the run with the products is
+// refused, then the nests between them are fused on their own. Its three
+// results outlive it (the exponentials e and their row sums s; the
+// row maxima's use is internal: m is contracted to a tile-local buffer);
+// e and s (256x1, as PyTorch keeps reduced dimensions) are row-aligned, so
+// each row tile computes its rows of both in place. The products and their
+// zero fills stay as they are.
+// REPORT-DAG: note: [pb-fuse] not fused: consumer S8 is a contraction: left whole for pb-register-tile (the nests between contractions are tried alone)
+// REPORT-DAG: note: [pb-fuse] fused producers S0,S1 into consumers S2,S3,S4 of A2: row tile
+// CHECK-LABEL: func.func @softmax_between_products
+// CHECK: affine.for %{{.*}} = 0 to 256 {
+// CHECK:   affine.for %{{.*}} = 0 to 128 {
+// CHECK:     affine.for %{{.*}} = 0 to 40 {
+// CHECK: affine.parallel
+// CHECK:   memref.alloca() {alignment = 64 : i64} : memref<{{[0-9]+}}xf32>
+// CHECK:   arith.maximumf
+// CHECK:   math.exp
+// CHECK:   affine.store %{{.*}}, %[[E:.*]][%{{.*}}] : memref<256x128xf32>
+// CHECK:   arith.addf
+// CHECK: }
+// CHECK: affine.for %{{.*}} = 0 to 256 {
+// CHECK:   affine.for %{{.*}} = 0 to 16 {
+// CHECK:     affine.for %{{.*}} = 0 to 128 {
+// CHECK:       arith.divf
+func.func @softmax_between_products(%q: memref<256x40xf32>, %k: memref<40x128xf32>, %v: memref<128x16xf32>, %o: memref<256x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %sc = memref.alloc() : memref<256x128xf32>
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      affine.store %zero, %sc[%i, %j] : memref<256x128xf32>
+    }
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      affine.for %r = 0 to 40 {
+        %a = affine.load %q[%i, %r] : memref<256x40xf32>
+        %b = affine.load %k[%r, %j] : memref<40x128xf32>
+        %c = affine.load %sc[%i, %j] : memref<256x128xf32>
+        %p = arith.mulf %a, %b : f32
+        %t = arith.addf %c, %p : f32
+        affine.store %t, %sc[%i, %j] : memref<256x128xf32>
+      }
+    }
+  }
+  %m = memref.alloc() : memref<256xf32>
+  %e = memref.alloc() : memref<256x128xf32>
+  %s = memref.alloc() : memref<256x1xf32>
+  affine.for %i = 0 to 256 {
+    affine.store %ninf, %m[%i] : memref<256xf32>
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      %x = affine.load %sc[%i, %j] : memref<256x128xf32>
+      %old = affine.load %m[%i] : memref<256xf32>
+      %new = arith.maximumf %x, %old : f32
+      affine.store %new, %m[%i] : memref<256xf32>
+    }
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      %x = affine.load %sc[%i, %j] : memref<256x128xf32>
+      %mx = affine.load %m[%i] : memref<256xf32>
+      %d = arith.subf %x, %mx : f32
+      %y = math.exp %d : f32
+      affine.store %y, %e[%i, %j] : memref<256x128xf32>
+    }
+  }
+  affine.for %i = 0 to 256 {
+    affine.store %zero, %s[%i, 0] : memref<256x1xf32>
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      %y = affine.load %e[%i, %j] : memref<256x128xf32>
+      %old = affine.load %s[%i, 0] : memref<256x1xf32>
+      %new = arith.addf %y, %old : f32
+      affine.store %new, %s[%i, 0] : memref<256x1xf32>
+    }
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %d = 0 to 16 {
+      affine.store %zero, %o[%i, %d] : memref<256x16xf32>
+    }
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %d = 0 to 16 {
+      affine.for %j = 0 to 128 {
+        %y = affine.load %e[%i, %j] : memref<256x128xf32>
+        %sum = affine.load %s[%i, 0] : memref<256x1xf32>
+        %w = arith.divf %y, %sum : f32
+        %b = affine.load %v[%j, %d] : memref<128x16xf32>
+        %c = affine.load %o[%i, %d] : memref<256x16xf32>
+        %p = arith.mulf %w, %b : f32
+        %t = arith.addf %c, %p : f32
+        affine.store %t, %o[%i, %d] : memref<256x16xf32>
+      }
+    }
+  }
+  memref.dealloc %sc : memref<256x128xf32>
+  memref.dealloc %m : memref<256xf32>
+  memref.dealloc %e : memref<256x128xf32>
+  memref.dealloc %s : memref<256x1xf32>
+  return
+}
+
+// Refused: two outputs, but the row sums of row i read row i + 1 of the
+// other output, which the next row tile writes (tiles would race).
+// REPORT-DAG: note: [pb-fuse] not fused: S2 touches two outputs in different tiles
+// CHECK-LABEL: func.func @outputs_across_tiles
+// CHECK-NOT: affine.parallel
+// CHECK: return
+func.func @outputs_across_tiles(%in: memref<257x128xf32>, %e: memref<257x128xf32>, %s: memref<257x1xf32>) {
+  %t = memref.alloc() : memref<257x128xf32>
+  affine.for %i = 0 to 257 {
+    affine.for %j = 0 to 128 {
+      %x = affine.load %in[%i, %j] : memref<257x128xf32>
+      %y = arith.addf %x, %x : f32
+      affine.store %y, %t[%i, %j] : memref<257x128xf32>
+    }
+  }
+  affine.for %i = 0 to 257 {
+    affine.for %j = 0 to 128 {
+      %x = affine.load %t[%i, %j] : memref<257x128xf32>
+      %y = math.exp %x : f32
+      affine.store %y, %e[%i, %j] : memref<257x128xf32>
+    }
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      %y = affine.load %e[%i + 1, %j] : memref<257x128xf32>
+      %old = affine.load %s[%i, 0] : memref<257x1xf32>
+      %new = arith.addf %y, %old : f32
+      affine.store %new, %s[%i, 0] : memref<257x1xf32>
+    }
+  }
+  memref.dealloc %t : memref<257x128xf32>
   return
 }
