@@ -85,3 +85,11 @@ pub fn erase_dead_buffer(buffer: melior::ir::Value) -> bool {
     }
     true
 }
+
+/// The flags of `op`'s `fastmath` attribute (`#arith.fastmath<a,b>`; empty
+/// without one or for `none`).
+pub fn fastmath_flags(op: OperationRef) -> Vec<String> {
+    let Some(text) = op.attribute("fastmath").ok().map(|a| a.to_string()) else { return Vec::new() };
+    let inner = text.trim_start_matches("#arith.fastmath<").trim_end_matches('>');
+    inner.split(',').map(str::trim).filter(|f| !f.is_empty() && *f != "none").map(str::to_string).collect()
+}

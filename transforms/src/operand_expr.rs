@@ -9,7 +9,7 @@
 
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 use pb_polyhedral::scop::{key, Statement};
-use pb_support::{ffi, ir::is_named};
+use pb_support::{ffi, ir::{fastmath_flags, is_named}};
 
 pub struct OperandExpr<'c, 'a> {
     /// The ops computing the value, in statement order (index arithmetic
@@ -61,7 +61,13 @@ impl OperandExpr<'_, '_> {
     /// Appends MLIR text computing the expression to `t` and returns the
     /// name of its result. Loads read memref `%{memref_prefix}{n}` (the n-th
     /// of `loads`) at `index(access)`; outside values are
-    /// `%{value_prefix}{n}`; results are named `%{prefix}_{n}`.
+    /// `%{value_prefix}{n}`; results are named `%{prefix}_{n}`. A division
+    /// whose divisor is a load that `invariant(access)` says the enclosing
+    /// loop does not move (attention's row sums, divided into every
+    /// exponential of the row) is marked `arcp`: LLVM multiplies by the
+    /// reciprocal, computed once per row (within 1 ulp, as PyTorch's softmax
+    /// does), instead of a vector division per element.
+    #[allow(clippy::too_many_arguments)]
     pub fn emit(
         &self,
         s: &Statement,
@@ -70,6 +76,7 @@ impl OperandExpr<'_, '_> {
         memref_prefix: &str,
         value_prefix: &str,
         index: &dyn Fn(usize) -> String,
+        invariant: &dyn Fn(usize) -> bool,
     ) -> Result<String, String> {
         let mut names: Vec<(usize, String)> = Vec::new();
         let name_of = |names: &Vec<(usize, String)>, v: Value| -> Result<String, String> {
@@ -95,7 +102,18 @@ impl OperandExpr<'_, '_> {
                 let operands: Vec<Value> = op.operands().collect();
                 let operand_names: Vec<String> = operands.iter().map(|v| name_of(&names, *v)).collect::<Result<_, _>>()?;
                 let operand_types: Vec<String> = operands.iter().map(|v| v.r#type().to_string()).collect();
-                let attributes: Vec<String> = op.attributes().map(|(n, a)| format!("{} = {a}", n.as_string_ref().as_str().unwrap_or("?"))).collect();
+                let mut attributes: Vec<String> = op
+                    .attributes()
+                    .filter(|(n, _)| n.as_string_ref().as_str() != Ok("fastmath"))
+                    .map(|(n, a)| format!("{} = {a}", n.as_string_ref().as_str().unwrap_or("?")))
+                    .collect();
+                let mut flags = fastmath_flags(*op);
+                if is_named(*op, "arith.divf") && self.divisor_is_invariant(s, *op, invariant) && !flags.iter().any(|f| f == "arcp" || f == "fast") {
+                    flags.push("arcp".to_string());
+                }
+                if !flags.is_empty() {
+                    attributes.push(format!("fastmath = #arith.fastmath<{}>", flags.join(",")));
+                }
                 let attributes = if attributes.is_empty() { String::new() } else { format!(" {{{}}}", attributes.join(", ")) };
                 // The generic form: any op prints and parses the same way.
                 t.push_str(&format!(
@@ -108,5 +126,14 @@ impl OperandExpr<'_, '_> {
             names.push((key(result), name));
         }
         name_of(&names, self.result)
+    }
+
+    /// Is the divisor of `divf` a load of the expression at an access that
+    /// `invariant` accepts?
+    fn divisor_is_invariant(&self, s: &Statement, divf: OperationRef, invariant: &dyn Fn(usize) -> bool) -> bool {
+        let Some(load) = divf.operand(1).ok().and_then(ffi::defining_op) else { return false };
+        is_named(load, "affine.load")
+            && self.ops.contains(&load)
+            && s.accesses.iter().position(|a| a.op == load).is_some_and(invariant)
     }
 }

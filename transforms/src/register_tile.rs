@@ -536,7 +536,12 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         k_loops(&mut t);
         for r in 0..mr {
             let packed = match &c.a_expr {
-                Some(expr) => expr.emit(s, &mut t, &format!("e{r}"), "X", "V", &|k| index(k, r, 0))?,
+                Some(expr) => {
+                    // Loads that do not move with the reduction loops (the
+                    // packing copy's inner loops): a row's normalizer.
+                    let invariant = |k: usize| !reductions.iter().any(|d| s.accesses[k].indices.iter().any(|e| e.uses_dim(*d)));
+                    expr.emit(s, &mut t, &format!("e{r}"), "X", "V", &|k| index(k, r, 0), &invariant)?
+                }
                 None => {
                     t.push_str(&format!("%q{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
                     format!("%q{r}")

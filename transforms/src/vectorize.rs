@@ -202,13 +202,11 @@ impl RustPass for Vectorize {
 ///   signed zeros first), with `nsz` it is `vmaxps` and a NaN fix-up: a
 ///   softmax's row maximum took half of its time before.
 fn add_fastmath_flag(context: &Context, op: OperationRef, flag: &str) {
-    let flags = op.attribute("fastmath").map(|a| a.to_string()).unwrap_or_default();
-    let inner = flags.trim_start_matches("#arith.fastmath<").trim_end_matches('>');
-    let mut list: Vec<&str> = inner.split(',').map(str::trim).filter(|f| !f.is_empty() && *f != "none").collect();
-    if list.contains(&flag) || list.contains(&"fast") {
+    let mut list = pb_support::ir::fastmath_flags(op);
+    if list.iter().any(|f| f == flag || f == "fast") {
         return;
     }
-    list.push(flag);
+    list.push(flag.to_string());
     if let Some(attribute) = Attribute::parse(context, &format!("#arith.fastmath<{}>", list.join(","))) {
         ffi::set_attribute(op, "fastmath", attribute);
     }

@@ -172,10 +172,11 @@ func.func @scaled_transposed(%q: memref<96x32xf32>, %k: memref<128x32xf32>, %c: 
 // REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 96 reductions (B micro-panel 24 KiB, packed of 48 KiB L1, A block 9 KiB, packed
 // CHECK-LABEL: func.func @expression_a
 // CHECK: affine.parallel
-// Packing A: the expression, per row of the register tile:
+// Packing A: the expression, per row of the register tile; the divisor
+// s[i] does not move with k, so the division may use its reciprocal:
 // CHECK: affine.load %arg0[%{{.*}}, %{{.*}}] : memref<96x96xf32>
 // CHECK: affine.load %arg1[%{{.*}}] : memref<96xf32>
-// CHECK: arith.divf
+// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : f32
 // CHECK: affine.load %arg2[%{{.*}}] : memref<96xi1>
 // CHECK: arith.select
 // CHECK: affine.store
