@@ -22,6 +22,13 @@
 //! plus the original nest restricted to the rows and columns that do not
 //! fill a tile (left to `pb-interchange`/`pb-vectorize`).
 //!
+//! When the last op before the contraction to touch C is a nest storing
+//! +0.0 into all of C (linalg's fill of the accumulator), the first KC block
+//! stores its sums instead of adding them to C, and the fill shrinks to the
+//! remainder rows that the original nest still accumulates into (it stays
+//! whole when there are remainder columns): attention's Q K^T no longer
+//! writes its 12.6 MB of scores twice and reads them once more (~8%).
+//!
 //! The model (from the target description, no search): `NV = min(R / 8, N /
 //! width)` vectors per row and `MR = 3R / 4 / NV` rows keep `MR*NV`
 //! accumulators, `NV` `B` vectors and a broadcast within the `R` vector
@@ -200,9 +207,22 @@ impl RegisterTile {
         // panels reuse it (its rows are also a large stride apart).
         let n_main = n / nr * nr;
         let pack_a = n_main / nr >= 2 || contraction.a_expr.is_some();
-        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel };
+        // A zero fill of all of C just before is absorbed: the kernel's
+        // first KC block stores, and the fill keeps only the remainder rows
+        // (with no remainder columns; otherwise it stays as it is).
+        let fill = zero_fill_before(nest, &contraction).filter(|_| n_main == n);
+        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some() };
         let text = kernel_text(&contraction, &shape)?;
         splice(context, nest, &scop, &contraction, &text, mr, nr)?;
+        if let Some((fill, depth)) = fill {
+            let (i_lo, i_hi) = contraction.bounds[*i];
+            let m_main = i_lo + (i_hi - i_lo) / mr * mr;
+            if m_main < i_hi {
+                set_bounds(context, fill, depth, m_main, i_hi)?;
+            } else {
+                ffi::erase(fill);
+            }
+        }
         Ok(Some(format!(
             "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators), cache tile {mc} rows x {kc} \
 reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)",
@@ -409,6 +429,10 @@ struct Shape {
     pack: bool,
     pack_a: bool,
     parallel: Parallel,
+    /// C was zero-filled just before (the fill now covers only what the
+    /// remainder nests compute): the first KC block stores its sums
+    /// instead of adding them to C.
+    first_block_stores: bool,
 }
 
 /// Which loop of the kernel runs in parallel.
@@ -423,7 +447,7 @@ enum Parallel {
 }
 
 fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
-    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel } = *shape;
+    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores } = *shape;
     let s = c.statement;
     let depth = s.loops.len();
     let Roles { i, j, reductions, outer } = &c.roles;
@@ -630,13 +654,34 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         let inner: Vec<String> = (0..count).map(|n| format!("%r{}#{n}", p + 1)).collect();
         t.push_str(&format!("affine.yield {} : {types}\n}}\n", inner.join(", ")));
     }
-    for r in 0..mr {
-        for v in 0..nv {
-            let n = r * nv + v;
-            t.push_str(&format!("%c{n} = affine.vector_load %C[{}] : {tc}, {vector}\n", index(c.c_read, r, v)));
-            t.push_str(&format!("%t{n} = arith.addf %c{n}, %r0#{n} : {vector}\n"));
-            t.push_str(&format!("affine.vector_store %t{n}, %C[{}] : {tc}, {vector}\n", index(c.c_write, r, v)));
+    let add_to_c = |t: &mut String| {
+        for r in 0..mr {
+            for v in 0..nv {
+                let n = r * nv + v;
+                t.push_str(&format!("%c{n} = affine.vector_load %C[{}] : {tc}, {vector}\n", index(c.c_read, r, v)));
+                t.push_str(&format!("%t{n} = arith.addf %c{n}, %r0#{n} : {vector}\n"));
+                t.push_str(&format!("affine.vector_store %t{n}, %C[{}] : {tc}, {vector}\n", index(c.c_write, r, v)));
+            }
         }
+    };
+    let store_to_c = |t: &mut String| {
+        for r in 0..mr {
+            for v in 0..nv {
+                let n = r * nv + v;
+                t.push_str(&format!("affine.vector_store %r0#{n}, %C[{}] : {tc}, {vector}\n", index(c.c_write, r, v)));
+            }
+        }
+    };
+    if !first_block_stores {
+        add_to_c(&mut t);
+    } else if k_hi - k_lo <= kc {
+        store_to_c(&mut t);
+    } else {
+        t.push_str(&format!("affine.if affine_set<(d0) : (d0 - {k_lo} == 0)>(%kb) {{\n"));
+        store_to_c(&mut t);
+        t.push_str("} else {\n");
+        add_to_c(&mut t);
+        t.push_str("}\n");
     }
     t.push_str("}\n}\n}\n}\n");
     for _ in outer {
@@ -660,6 +705,98 @@ fn scaled(t: &mut String, value: &str, factor: Option<&str>, ty: &str) -> String
 
 /// Parses the kernel, moves it before `nest`, adds the remainder nests and
 /// erases the original.
+/// The last op before `nest` that touches the contraction's C, if it is a
+/// nest that stores +0.0 into every element of C and nothing else, with
+/// the depth of its loop over C's `i` dimension.
+fn zero_fill_before<'c, 'a>(nest: OperationRef<'c, 'a>, c: &Contraction) -> Option<(OperationRef<'c, 'a>, usize)> {
+    let s = c.statement;
+    let c_access = &s.accesses[c.c_write];
+    let c_memref = c_access.op.operand(1).ok()?;
+    let block = nest.block()?;
+    // Top-level ops in order (the C API has no "previous op").
+    let mut order = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        order.push(op);
+        next = op.next_in_block();
+    }
+    let position = |op: OperationRef| order.iter().position(|o| *o == op);
+    let here = position(nest)?;
+    // Each user of C, as the top-level op holding it.
+    let mut last: Option<usize> = None;
+    for user in ffi::users(c_memref) {
+        let mut top = user;
+        while let Some(parent) = top.parent_operation() {
+            if top.block().is_some_and(|b| b == block) {
+                break;
+            }
+            top = parent;
+        }
+        if let Some(p) = position(top).filter(|p| *p < here) {
+            last = Some(last.map_or(p, |l: usize| l.max(p)));
+        }
+    }
+    let fill = order[last?];
+    if !is_named(fill, "affine.for") {
+        return None;
+    }
+    let scop = Scop::extract(&[fill]).ok()?;
+    let [statement] = scop.statements.as_slice() else { return None };
+    let [store] = statement.accesses.as_slice() else { return None };
+    if !store.write || store.op.operand(1).ok()? != c_memref || statement.ops.len() != 1 {
+        return None;
+    }
+    // +0.0 (adding to -0.0 would keep a -0.0 product's sign).
+    let value = ffi::defining_op(store.op.operand(0).ok()?)?;
+    if !is_named(value, "arith.constant") || value.attribute("value").ok()?.to_string() != "0.000000e+00 : f32" {
+        return None;
+    }
+    // The fill walks every element: each index of C is its own loop, from
+    // 0 to C's extent (other loops run once: a unit batch dimension, which
+    // folded reshapes leave in the indices as `12 * d0 + d1`).
+    let shape = &scop.arrays[store.array].shape;
+    if store.indices.len() != shape.len() || shape.iter().any(|n| *n <= 0) {
+        return None;
+    }
+    let fill_bounds: Vec<(i64, i64)> =
+        statement.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect::<Option<_>>()?;
+    let fill_loops = loops_per_index(&store.indices, &fill_bounds, shape, true)?;
+    // The contraction writes every element of C too (its reduction loops
+    // are in no index).
+    let c_loops = loops_per_index(&c_access.indices, &c.bounds, shape, false)?;
+    let i_position = c_loops.iter().position(|d| *d == Some(c.roles.i))?;
+    Some((fill, fill_loops[i_position]?))
+}
+
+/// For indices over loops with constant `bounds` that together walk every
+/// element of an array of `shape`: per index, the loop walking it (`None`
+/// for an extent-1 index). With `every_loop`, the loops in no index must
+/// run once (each element is visited once).
+fn loops_per_index(indices: &[Aff], bounds: &[(i64, i64)], shape: &[i64], every_loop: bool) -> Option<Vec<Option<usize>>> {
+    let runs_once = |d: usize| bounds[d] == (0, 1);
+    // Loops that run once count as 0.
+    let zeroed: Vec<Aff> = (0..bounds.len()).map(|d| if runs_once(d) { Aff::Const(0) } else { Aff::Dim(d) }).collect();
+    let mut loops = Vec::new();
+    for (k, index) in indices.iter().enumerate() {
+        let index = index.substitute(&zeroed);
+        let used: Vec<usize> = (0..bounds.len()).filter(|d| index.uses_dim(*d)).collect();
+        match used.as_slice() {
+            [] if shape[k] == 1 && index.constant() == Some(0) => loops.push(None),
+            [d] if index.coefficient(*d) == Some(1) && bounds[*d] == (0, shape[k]) && !loops.contains(&Some(*d)) => {
+                let mut rest = zeroed.clone();
+                rest[*d] = Aff::Const(0);
+                if index.substitute(&rest).constant() != Some(0) {
+                    return None;
+                }
+                loops.push(Some(*d));
+            }
+            _ => return None,
+        }
+    }
+    let walked = |d: usize| loops.contains(&Some(d));
+    (!every_loop || (0..bounds.len()).all(|d| walked(d) || runs_once(d))).then_some(loops)
+}
+
 fn splice<'c>(
     context: &'c Context,
     nest: OperationRef<'c, '_>,

@@ -260,3 +260,68 @@ func.func @heads(%q: memref<1x4x96x32xf32>, %k: memref<1x4x32x128xf32>, %c: memr
   }
   return
 }
+
+// A zero fill of C just before the product is absorbed: the first KC block
+// (k < 128 of 200) stores its sums, later blocks add theirs, and the fill
+// keeps only the two remainder rows (96, 97) that the original nest, kept
+// for them, accumulates into.
+// CHECK-LABEL: func.func @filled
+// CHECK: affine.for %[[R:.*]] = 96 to 98 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 128 {
+// CHECK-NEXT: affine.store %{{.*}}, %arg2[%[[R]], %{{.*}}] : memref<98x128xf32>
+// CHECK: affine.for %[[KB:.*]] = 0 to 200 step 128 {
+// CHECK: affine.if #{{.*}}(%[[KB]]) {
+// CHECK-NOT: affine.vector_load %arg2
+// CHECK: affine.vector_store %{{.*}}#0, %arg2
+// CHECK: } else {
+// CHECK: affine.vector_load %arg2
+// CHECK: arith.addf
+// CHECK: affine.vector_store
+// Not absorbed when C is not all +0.0 (here -0.0): the fill stays whole.
+// CHECK-LABEL: func.func @filled_negative_zero
+// CHECK: affine.for %{{.*}} = 0 to 98 {
+// CHECK-NOT: affine.if
+// CHECK: return
+func.func @filled(%a: memref<98x200xf32>, %b: memref<200x128xf32>, %c: memref<98x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 98 {
+    affine.for %j = 0 to 128 {
+      affine.store %zero, %c[%i, %j] : memref<98x128xf32>
+    }
+  }
+  affine.for %i = 0 to 98 {
+    affine.for %j = 0 to 128 {
+      affine.for %k = 0 to 200 {
+        %x = affine.load %a[%i, %k] : memref<98x200xf32>
+        %y = affine.load %b[%k, %j] : memref<200x128xf32>
+        %acc = affine.load %c[%i, %j] : memref<98x128xf32>
+        %m = arith.mulf %x, %y : f32
+        %t = arith.addf %acc, %m : f32
+        affine.store %t, %c[%i, %j] : memref<98x128xf32>
+      }
+    }
+  }
+  return
+}
+
+func.func @filled_negative_zero(%a: memref<98x200xf32>, %b: memref<200x128xf32>, %c: memref<98x128xf32>) {
+  %zero = arith.constant -0.0 : f32
+  affine.for %i = 0 to 98 {
+    affine.for %j = 0 to 128 {
+      affine.store %zero, %c[%i, %j] : memref<98x128xf32>
+    }
+  }
+  affine.for %i = 0 to 98 {
+    affine.for %j = 0 to 128 {
+      affine.for %k = 0 to 200 {
+        %x = affine.load %a[%i, %k] : memref<98x200xf32>
+        %y = affine.load %b[%k, %j] : memref<200x128xf32>
+        %acc = affine.load %c[%i, %j] : memref<98x128xf32>
+        %m = arith.mulf %x, %y : f32
+        %t = arith.addf %acc, %m : f32
+        affine.store %t, %c[%i, %j] : memref<98x128xf32>
+      }
+    }
+  }
+  return
+}
