@@ -9,6 +9,9 @@
 //! outermost tile loop is parallel), and every loop is clipped to the
 //! original domains by ISL, so sizes need not divide.
 //!
+//! Inside a tile, consumer nests with the same loops are jammed (one loop,
+//! statements in turn) where the dependences allow (`jam`).
+//!
 //! This module plans: which arrays are contracted, the extended domains
 //! (`P[t.., x..]`: tile coordinates, then the original counters), the
 //! schedule, the local buffer boxes and the access redirections. The cost
@@ -359,22 +362,33 @@ pub fn plan(
         locals.push(local_box(ctx, scop, array, elements, tiling, &t)?);
     }
 
-    // Extended domains and the schedule.
+    // Loop orders inside the tile, and nests sharing loops (jammed).
+    let mut orders = Vec::new();
+    for s in &scop.statements {
+        let mut order = permutation(s);
+        if !permutation_is_legal(model, scop, s, &order)? {
+            order = (0..s.loops.len()).collect();
+        }
+        orders.push(order);
+    }
+    let jammed = jam(model, scop, groups, &orders)?;
+
+    // Extended domains and the schedule: tile loops, the nest (group),
+    // its loops in the chosen order, then the statement's place in a group.
     let depth = scop.statements.iter().map(|s| s.loops.len()).max().unwrap_or(0);
     let mut schedule: Option<UnionMap> = None;
     let mut permutations = Vec::new();
     for (index, s) in scop.statements.iter().enumerate() {
         let inst = instances[index].as_ref().ok_or_else(|| format!("{} is neither producer nor consumer", s.name))?;
         let domain: Set = inst.copy().and_then(|m| m.wrap()).and_then(|w| w.flatten()).and_then(|f| f.set_tuple_name(&s.name)).map_err(isl_err)?;
-        let mut order = permutation(s);
-        if !permutation_is_legal(model, scop, s, &order)? {
-            order = (0..s.loops.len()).collect();
-        }
+        let order = orders[index].clone();
         let x = dims("i", s.loops.len());
         let mut time: Vec<String> = t.clone();
-        time.push(s.beta[0].to_string());
+        let (group, place) = jammed[index];
+        time.push(group.to_string());
         time.extend(order.iter().map(|k| x[*k].clone()));
         time.extend((s.loops.len()..depth).map(|_| "0".to_string()));
+        time.push(place.to_string());
         let all: Vec<String> = t.iter().chain(x.iter()).cloned().collect();
         let text = format!("{}{{ {}[{}] -> [{}] }}", scop.param_prefix(), s.name, all.join(", "), time.join(", "));
         let map = Map::read_from_str(ctx, &text).and_then(|m| m.intersect_domain(domain)).map_err(isl_err)?;
@@ -408,7 +422,8 @@ pub fn plan(
             redirects.push((index, position, local, indices));
         }
     }
-    let (slots, slot_of) = share_buffers(scop, &locals);
+    let groups_in_tile: Vec<usize> = jammed.iter().map(|(group, _)| *group).collect();
+    let (slots, slot_of) = share_buffers(scop, &locals, &groups_in_tile);
     Ok(Plan { schedule: schedule.ok_or("empty SCoP")?, locals, slots, slot_of, tile_dims: n_tiles, redirects, permutations })
 }
 
@@ -420,15 +435,17 @@ fn union(previous: Option<Map>, map: Map) -> IslResult<Map> {
     }
 }
 
-/// Assigns locals to slots: inside a tile the nests run one after the
-/// other in textual order, so a local is live from the first nest touching
-/// it to the last; locals of one element type and rank whose live ranges
+/// Assigns locals to slots: inside a tile the groups of nests (see `jam`)
+/// run one after the other, so a local is live from the first group
+/// touching it to the last; locals of one element type and rank whose live ranges
 /// do not overlap share a slot (the largest extent in each dimension).
 /// A local's contents at its first nest are undefined either way (tiles
 /// reuse their buffers), and producers write every element read.
-fn share_buffers(scop: &Scop, locals: &[LocalBuffer]) -> (Vec<Slot>, Vec<usize>) {
+fn share_buffers(scop: &Scop, locals: &[LocalBuffer], group: &[usize]) -> (Vec<Slot>, Vec<usize>) {
     let live = |array: usize| -> (usize, usize) {
-        let nests = scop.statements.iter().filter(|s| s.accesses.iter().any(|a| a.array == array)).map(|s| s.beta[0]);
+        let nests = (0..scop.statements.len())
+            .filter(|s| scop.statements[*s].accesses.iter().any(|a| a.array == array))
+            .map(|s| group[s]);
         nests.fold((usize::MAX, 0), |(first, last), b| (first.min(b), last.max(b)))
     };
     let element = |array: usize| MemRefType::try_from(scop.arrays[array].values[0].r#type()).ok().map(|t| t.element());
@@ -510,6 +527,85 @@ fn local_box(
         origin.push((tile, factor, offset));
     }
     Ok(LocalBuffer { array, shape, origin })
+}
+
+/// Per statement, (group, place): consumer nests with the same loops (constant
+/// bounds, in the same chosen order) share them, statement after statement
+/// in each iteration, where every dependence of the SCoP stays forward
+/// (checked with ISL on the original domains; the tile loops only select
+/// instances, and inside a tile this is their order). A nest joins a later
+/// one (run at its time: a softmax's exponentials wait past the row sums'
+/// zero fill to share the sums' loop) or an earlier one. A softmax's
+/// exponentials and their row sum are then one pass over each row, and
+/// store-to-load forwarding removes the reread. Groups are numbered in
+/// nest order; a nest alone is a group of its own.
+fn jam(model: &Model, scop: &Scop, groups: &Groups, orders: &[Vec<usize>]) -> IslResult<Vec<(usize, usize)>> {
+    let n = scop.statements.len();
+    let bounds = |s: &Statement| s.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect::<Option<Vec<_>>>();
+    let same_loops = |a: usize, b: usize| {
+        let (sa, sb) = (&scop.statements[a], &scop.statements[b]);
+        // Consumers only: producers run before them, in nest order, which
+        // the demand computation above relies on.
+        groups.consumers.contains(&a)
+            && groups.consumers.contains(&b)
+            && sa.loops.len() == sb.loops.len()
+            && orders[a] == orders[b]
+            && bounds(sa).is_some()
+            && bounds(sa) == bounds(sb)
+    };
+    // (time of the group: a nest position, place in it)
+    let mut at: Vec<(usize, usize)> = scop.statements.iter().map(|s| (s.beta[0], 0)).collect();
+    let mut by_nest: Vec<usize> = (0..n).collect();
+    by_nest.sort_by_key(|s| scop.statements[*s].beta[0]);
+    for (k, &b) in by_nest.iter().enumerate() {
+        for &a in by_nest[..k].iter().rev() {
+            if !same_loops(a, b) {
+                continue;
+            }
+            let members = |time: usize, at: &[(usize, usize)]| (0..n).filter(|s| at[*s].0 == time).count();
+            // a's group runs at b's time, before b...
+            let mut later = at.clone();
+            let a_time = at[a].0;
+            let moved: Vec<usize> = (0..n).filter(|s| at[*s].0 == a_time).collect();
+            for (place, s) in moved.iter().enumerate() {
+                later[*s] = (at[b].0, place);
+            }
+            later[b] = (at[b].0, moved.len());
+            if schedule_is_legal(model, scop, orders, &later)? {
+                at = later;
+                break;
+            }
+            // ...or b runs in a's group, after it.
+            let mut earlier = at.clone();
+            earlier[b] = (a_time, members(a_time, &at));
+            if schedule_is_legal(model, scop, orders, &earlier)? {
+                at = earlier;
+                break;
+            }
+        }
+    }
+    // Number the groups in order of time.
+    let mut times: Vec<usize> = at.iter().map(|(t, _)| *t).collect();
+    times.sort();
+    times.dedup();
+    Ok(at.iter().map(|(t, place)| (times.iter().position(|x| x == t).unwrap_or(0), *place)).collect())
+}
+
+/// Does the untiled schedule `[time, loops in order.., place]` of every
+/// statement keep every dependence of the SCoP forward?
+fn schedule_is_legal(model: &Model, scop: &Scop, orders: &[Vec<usize>], at: &[(usize, usize)]) -> IslResult<bool> {
+    let depth = scop.statements.iter().map(|s| s.loops.len()).max().unwrap_or(0);
+    let mut maps = Vec::new();
+    for (index, s) in scop.statements.iter().enumerate() {
+        let x = dims("i", s.loops.len());
+        let mut time = vec![at[index].0.to_string()];
+        time.extend(orders[index].iter().map(|k| x[*k].clone()));
+        time.extend((s.loops.len()..depth).map(|_| "0".to_string()));
+        time.push(at[index].1.to_string());
+        maps.push(format!("{}[{}] -> [{}]", s.name, x.join(", "), time.join(", ")));
+    }
+    let schedule = model.union_map(&format!("[{}] -> {{ {} }}", scop.param_names().join(", "), maps.join("; ")))?;
+    model.respects(model.dependences()?, &schedule)
 }
 
 /// Does running statement `s`'s loops in `order` keep every dependence

@@ -11,7 +11,10 @@
 //! the temporaries it reads, halos included, in small tile-local buffers
 //! (`memref.alloca` in a `memref.alloca_scope`), so the full-size
 //! temporaries disappear. Row tiles are independent and the tile loop is
-//! emitted as `affine.parallel`. Inside a tile, each nest's contiguous loop
+//! emitted as `affine.parallel`. Inside a tile, consumer nests with the same
+//! loops share them when ISL finds every dependence still forward (a
+//! softmax's exponentials and their row sum, a layer norm's centering and
+//! sum of squares: one pass over each row instead of two). Inside a tile, each nest's contiguous loop
 //! (the one moving the last index of its write) is put innermost when the
 //! dependences allow it, so `pb-vectorize` applies. Planning, footprints
 //! and legality come from `pb_polyhedral::fusion` (ISL).

@@ -471,3 +471,94 @@ func.func @outputs_across_tiles(%in: memref<257x128xf32>, %e: memref<257x128xf32
   memref.dealloc %t : memref<257x128xf32>
   return
 }
+
+// Inside a tile, consumer nests with the same loops share them when no
+// dependence turns backward: the exponentials and their row sum (past the
+// sums' zero fill, which runs first) are one loop; the maxima must be
+// complete before any exponential, so they keep their own loop.
+// CHECK-LABEL: func.func @jammed
+// CHECK: affine.parallel
+// CHECK: arith.maximumf
+// CHECK: affine.store %{{.*}}, %arg2[%{{.*}}, 0] : memref<256x1xf32>
+// CHECK: affine.for
+// CHECK: affine.for
+// CHECK: math.exp
+// CHECK-NEXT: affine.store %{{.*}}, %arg1
+// CHECK-NEXT: affine.load %arg1
+// CHECK-NEXT: affine.load %arg2
+// CHECK-NEXT: arith.addf
+// Not jammed: the same loops, but the sums read the next column's
+// exponential, which the shared loop would compute only after.
+// CHECK-LABEL: func.func @not_jammed
+// CHECK: math.exp
+// CHECK-NEXT: affine.store
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK: affine.load %arg1[%{{.*}}, %{{.*}} + 1]
+// CHECK: arith.addf
+func.func @jammed(%in: memref<256x128xf32>, %e: memref<256x128xf32>, %s: memref<256x1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() : memref<256xf32>
+  affine.for %i = 0 to 256 {
+    affine.store %ninf, %m[%i] : memref<256xf32>
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      %x = affine.load %in[%i, %j] : memref<256x128xf32>
+      %old = affine.load %m[%i] : memref<256xf32>
+      %new = arith.maximumf %x, %old : f32
+      affine.store %new, %m[%i] : memref<256xf32>
+    }
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      %x = affine.load %in[%i, %j] : memref<256x128xf32>
+      %mx = affine.load %m[%i] : memref<256xf32>
+      %d = arith.subf %x, %mx : f32
+      %y = math.exp %d : f32
+      affine.store %y, %e[%i, %j] : memref<256x128xf32>
+    }
+  }
+  affine.for %i = 0 to 256 {
+    affine.store %zero, %s[%i, 0] : memref<256x1xf32>
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      %y = affine.load %e[%i, %j] : memref<256x128xf32>
+      %old = affine.load %s[%i, 0] : memref<256x1xf32>
+      %new = arith.addf %y, %old : f32
+      affine.store %new, %s[%i, 0] : memref<256x1xf32>
+    }
+  }
+  memref.dealloc %m : memref<256xf32>
+  return
+}
+
+func.func @not_jammed(%in: memref<256x129xf32>, %e: memref<256x129xf32>, %s: memref<256x1xf32>) {
+  %t = memref.alloc() : memref<256x129xf32>
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      %x = affine.load %in[%i, %j] : memref<256x129xf32>
+      %y = arith.addf %x, %x : f32
+      affine.store %y, %t[%i, %j] : memref<256x129xf32>
+    }
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      %x = affine.load %t[%i, %j] : memref<256x129xf32>
+      %y = math.exp %x : f32
+      affine.store %y, %e[%i, %j] : memref<256x129xf32>
+    }
+  }
+  affine.for %i = 0 to 256 {
+    affine.for %j = 0 to 128 {
+      %y = affine.load %e[%i, %j + 1] : memref<256x129xf32>
+      %old = affine.load %s[%i, 0] : memref<256x1xf32>
+      %new = arith.addf %y, %old : f32
+      affine.store %new, %s[%i, 0] : memref<256x1xf32>
+    }
+  }
+  memref.dealloc %t : memref<256x129xf32>
+  return
+}
