@@ -87,21 +87,28 @@ class Function:
         """The pool argument of this thread's calls ([] without a pool)."""
         if self.pool_bytes is None:
             return []
-        pool = getattr(self._pools, "buffer", None)
-        if pool is None:
+        return [self._pool_address()]
+
+    def _pool_address(self) -> int:
+        address = getattr(self._pools, "address", None)
+        if address is None:
             pool = aligned_empty((self.pool_bytes,), np.uint8)
             pool.fill(0)  # map the pages now, not during the first call
             self._pools.buffer = pool
-        return [pool.ctypes.data]
+            self._pools.address = address = pool.ctypes.data
+        return address
 
     def call_pointers(self, pointers):
         """Calls with raw addresses (int) or ctypes scalars, inputs then
         outputs; the caller has checked them against `inputs`/`outputs`."""
-        pointers = list(pointers) + self._pool()
         if self._fn.argtypes is not None:
-            self._fn(*pointers)
-        else:
-            self._fn(*[ctypes.c_void_p(p) if isinstance(p, int) else p for p in pointers])
+            if self.pool_bytes is None:
+                self._fn(*pointers)
+            else:
+                self._fn(*pointers, self._pool_address())
+            return
+        pointers = list(pointers) + self._pool()
+        self._fn(*[ctypes.c_void_p(p) if isinstance(p, int) else p for p in pointers])
 
     def __call__(self, *args):
         if len(args) != len(self.inputs):

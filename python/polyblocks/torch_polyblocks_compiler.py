@@ -94,35 +94,51 @@ class CompiledGraph:
             )
             for spec in self.function.inputs
         ]
-        self._output_bytes = [
-            math.prod(shape) * torch.empty((), dtype=dtype).element_size() for shape, dtype in output_specs
+        # (shape, dtype, small enough for torch.empty) per output.
+        self._outputs = [
+            (shape, dtype, math.prod(shape) * torch.empty((), dtype=dtype).element_size() < _OutputPool.THRESHOLD)
+            for shape, dtype in output_specs
         ]
 
     def __call__(self, *args):
         expected = self._expected
         if len(args) != len(expected):
             raise UnsupportedInput(f"compiled graph takes {len(expected)} tensors, got {len(args)}")
-        keep, pointers = [], []
-        for position, (arg, (dtypes, shape, mlir_dtype)) in enumerate(zip(args, expected)):
+        # The common case in few operations (this runs on every call); any
+        # mismatch takes the slow path, which names it.
+        pointers, keep = [], None
+        for arg, (dtypes, shape, _) in zip(args, expected):
+            if type(arg) is not torch.Tensor and not isinstance(arg, torch.Tensor):
+                self._reject(args)
+            if arg.dtype not in dtypes or arg.shape != shape or not arg.is_cpu:
+                self._reject(args)
+            if not arg.is_contiguous():
+                arg = arg.contiguous()
+                keep = (keep or []) + [arg]  # alive until the call returns
+            pointers.append(arg.data_ptr())
+        outputs = [
+            torch.empty(shape, dtype=dtype) if small else _OUTPUTS.empty(shape, dtype)
+            for shape, dtype, small in self._outputs
+        ]
+        for output in outputs:
+            pointers.append(output.data_ptr())
+        self.function.call_pointers(pointers)
+        del keep
+        return outputs
+
+    def _reject(self, args):
+        """Raises UnsupportedInput naming the first argument that does not
+        match what the graph was compiled for."""
+        for position, (arg, (dtypes, shape, mlir_dtype)) in enumerate(zip(args, self._expected)):
             if not isinstance(arg, torch.Tensor):
                 raise UnsupportedInput(f"argument {position} is {type(arg).__name__}, not a tensor")
-            if arg.dtype not in dtypes or arg.shape != shape or not arg.is_cpu:
-                if arg.device.type != "cpu":
-                    raise UnsupportedInput(f"argument {position} is on {arg.device}; the cpu target needs host tensors")
+            if arg.device.type != "cpu":
+                raise UnsupportedInput(f"argument {position} is on {arg.device}; the cpu target needs host tensors")
+            if arg.dtype not in dtypes or arg.shape != shape:
                 raise UnsupportedInput(
                     f"argument {position} is {arg.dtype}{tuple(arg.shape)}, compiled for {mlir_dtype}{tuple(shape)}"
                 )
-            if not arg.is_contiguous():
-                arg = arg.contiguous()
-            keep.append(arg)
-            pointers.append(arg.data_ptr())
-        outputs = [
-            torch.empty(shape, dtype=dtype) if size < _OutputPool.THRESHOLD else _OUTPUTS.empty(shape, dtype)
-            for (shape, dtype), size in zip(self.output_specs, self._output_bytes)
-        ]
-        pointers.extend(o.data_ptr() for o in outputs)
-        self.function.call_pointers(pointers)
-        return outputs
+        raise UnsupportedInput("arguments do not match the compiled graph")
 
 
 class _OutputPool:
