@@ -5,19 +5,22 @@
 //! prefix, and the compile driver runs them one by one to time each:
 //!
 //! 1. `legalize`: check the input is compilable (`pb-check-cpu-input`),
-//!    TOSA to linalg/arith/tensor, quantization folding and lowering;
+//!    TOSA to linalg/arith/tensor, quantization folding and lowering,
+//!    elementwise ops on whole tensors to linalg;
 //! 2. `graph`: elementwise fusion, bufferization to memrefs with results
 //!    turned into out-parameters (the C ABI: inputs then outputs), optionally
 //!    all temporaries served from a caller's pool, buffer deallocation;
 //! 3. `affine`: linalg (and copies) to affine loops, views folded into
-//!    accesses, store-to-load forwarding, loop interchange putting a
-//!    contiguous loop innermost, parallelization of one outer loop (OpenMP
-//!    grain), vectorization of
-//!    innermost loops to the target's vector width. The polyhedral passes
-//!    will go here;
+//!    accesses, copy forwarding and fusion by overlapped tiling
+//!    (`pb-forward-copies`, `pb-fuse`), store-to-load forwarding,
+//!    register-tiled contractions (`pb-register-tile`), loop interchange
+//!    putting a contiguous loop innermost, parallelization of one outer loop
+//!    (OpenMP grain), vectorization of innermost loops to the target's
+//!    vector width;
 //! 4. `lower`: affine to scf, parallel loops to OpenMP, vector to scf;
-//! 5. `llvm`: everything to the LLVM dialect, functions with bare-pointer
-//!    arguments.
+//! 5. `llvm`: f32 math expanded to polynomials (`vscalefps` in exp on
+//!    AVX-512F hosts), everything to the LLVM dialect, functions with
+//!    bare-pointer arguments.
 //!
 //! Numbers come from the [`TargetDesc`] (cores decide OpenMP, vector width
 //! decides the vector size).
@@ -163,6 +166,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             "pb-check-cpu-input".into(),
             "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)".into(),
             "func.func(pb-simplify-quant,pb-lower-quant)".into(),
+            // Elementwise arith/math ops on whole tensors (valid upstream
+            // input, and what tosa-to-arith leaves) become linalg.generic:
+            // bufferization has no other way to take them.
+            "func.func(convert-elementwise-to-linalg)".into(),
             "canonicalize".into(),
         ],
         Stage::Graph => {

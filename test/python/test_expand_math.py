@@ -177,6 +177,28 @@ def test_exp_scaled_by_vscalef_is_accurate(tmp_path):
     print(f"exp vector with vscalefps: max {worst:.3f} ulp over {len(x)} inputs")
 
 
+@pytest.mark.skipif(not host_has_avx512f(), reason="vscalefps needs AVX-512F")
+def test_vscalef_only_when_generating_for_the_host(tmp_path):
+    """The cpu pipeline uses vscalefps on an AVX-512F host, never in code
+    generated for another CPU (`--cpu`), which may lack AVX-512."""
+    from polyblocks.engine import engine_binary
+
+    source = tmp_path / "softmax.mlir"
+    source.write_text(
+        "func.func @f(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {\n"
+        "  %e = math.exp %x : tensor<4x64xf32>\n"
+        "  return %e : tensor<4x64xf32>\n}\n"
+    )
+
+    def llvm_ir(*flags):
+        run = subprocess.run([engine_binary(), source, "--emit-llvm", *flags], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    assert "scalef" in llvm_ir()
+    assert "scalef" not in llvm_ir("--cpu=x86-64-v3")
+
+
 def test_odd_functions_are_exactly_odd(tmp_path):
     x = inputs([(0.0, 10.0)])
     x = x[np.isfinite(x)]

@@ -198,3 +198,33 @@ func.func @in_loop(%in: memref<64xf32>, %out: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// With x86-scalef (AVX-512F targets), exp of a vector<16xf32> scales by
+// 2^n with one vscalefps; other shapes keep the two exponent-built factors.
+// RUN: pb-opt %s -split-input-file --pb-expand-math="x86-scalef=true" | FileCheck %s --check-prefix=SCALEF
+// SCALEF-LABEL: func.func @exp_scalef
+// SCALEF: %[[ALL:.*]] = arith.constant -1 : i16
+// SCALEF: %[[ROUND:.*]] = arith.constant 4 : i32
+// SCALEF: x86vector.avx512.mask.scalef %{{.*}}, %{{.*}}, %{{.*}}, %[[ALL]], %[[ROUND]] : vector<16xf32>
+// SCALEF-NOT: arith.shli
+// SCALEF: return
+// SCALEF-LABEL: func.func @exp_scalef_narrow
+// SCALEF-NOT: x86vector
+// SCALEF: arith.shli
+// SCALEF: return
+// CHECK-LABEL: func.func @exp_scalef
+// CHECK-NOT: x86vector
+// CHECK: return
+func.func @exp_scalef(%x: vector<16xf32>) -> vector<16xf32> {
+  %y = math.exp %x : vector<16xf32>
+  return %y : vector<16xf32>
+}
+func.func @exp_scalef_narrow(%x: vector<8xf32>) -> vector<8xf32> {
+  %y = math.exp %x : vector<8xf32>
+  return %y : vector<8xf32>
+}
+
+// SOME-LABEL: func.func @exp_scalef
+// SOME: math.exp
