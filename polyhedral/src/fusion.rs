@@ -566,7 +566,8 @@ fn jam(model: &Model, scop: &Scop, groups: &Groups, orders: &[Vec<usize>]) -> Is
             // a's group runs at b's time, before b...
             let mut later = at.clone();
             let a_time = at[a].0;
-            let moved: Vec<usize> = (0..n).filter(|s| at[*s].0 == a_time).collect();
+            let mut moved: Vec<usize> = (0..n).filter(|s| at[*s].0 == a_time).collect();
+            moved.sort_by_key(|s| at[*s].1);
             for (place, s) in moved.iter().enumerate() {
                 later[*s] = (at[b].0, place);
             }
