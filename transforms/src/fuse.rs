@@ -179,8 +179,11 @@ const MAX_LOCAL_BYTES: i64 = 2 << 20;
 
 impl RustPass for Fuse {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        let mut work = driver::function_runs(func);
-        while let Some(run) = work.pop() {
+        // Runs front to back (a run's allocations may sit among an earlier
+        // run's ops; fusing a later run first could erase them); segments
+        // of a refused run are tried next, in order.
+        let mut work: std::collections::VecDeque<_> = driver::function_runs(func).into();
+        while let Some(run) = work.pop_front() {
             // Read before the run's ops are replaced.
             let location = run[0].location();
             let outcome = ffi::with_context(func, |context| self.fuse_run(context, &run));
@@ -189,7 +192,9 @@ impl RustPass for Fuse {
                 // The nests between the contractions may still fuse (a
                 // softmax between two matrix products).
                 Err(Refusal::Contractions(message, contractions)) => {
-                    work.extend(segments_between(&run, &contractions));
+                    for segment in segments_between(&run, &contractions).into_iter().rev() {
+                        work.push_front(segment);
+                    }
                     message
                 }
                 Err(Refusal::Failed(message)) => {
