@@ -186,19 +186,11 @@ pub struct Plan {
     /// Redirected accesses: (statement, access position, local buffer, indices
     /// over the call arguments).
     pub redirects: Vec<(usize, usize, usize, Vec<Aff>)>,
-    /// Loop order chosen inside the tile, per statement.
-    pub permutations: Vec<Vec<usize>>,
 }
 
-/// Builds the plan for `tiling`. `permutation(s)` proposes the loop order of
-/// statement `s` inside a tile; it is kept only if the dependences allow it.
-pub fn plan(
-    scop: &Scop,
-    model: &Model,
-    groups: &Groups,
-    tiling: &Tiling,
-    permutation: &dyn Fn(&Statement) -> Vec<usize>,
-) -> IslResult<Plan> {
+/// Builds the plan for `tiling`, with the order inside a tile from
+/// [`order_in_tile`].
+pub fn plan(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling, in_tile: &InTile) -> IslResult<Plan> {
     let params = scop.param_names();
     let ctx = &model.ctx;
     let n_tiles = tiling.order.len();
@@ -362,33 +354,15 @@ pub fn plan(
         locals.push(local_box(ctx, scop, array, elements, tiling, &t)?);
     }
 
-    // Loop orders inside the tile, and nests sharing loops (jammed).
-    let mut orders = Vec::new();
-    for s in &scop.statements {
-        let mut order = permutation(s);
-        if !permutation_is_legal(model, scop, s, &order)? {
-            order = (0..s.loops.len()).collect();
-        }
-        orders.push(order);
-    }
-    let jammed = jam(model, scop, groups, &orders)?;
-
-    // Extended domains and the schedule: tile loops, the nest (group),
-    // its loops in the chosen order, then the statement's place in a group.
-    let depth = scop.statements.iter().map(|s| s.loops.len()).max().unwrap_or(0);
+    // Extended domains and the schedule: tile loops, then the order inside
+    // a tile.
     let mut schedule: Option<UnionMap> = None;
-    let mut permutations = Vec::new();
     for (index, s) in scop.statements.iter().enumerate() {
         let inst = instances[index].as_ref().ok_or_else(|| format!("{} is neither producer nor consumer", s.name))?;
         let domain: Set = inst.copy().and_then(|m| m.wrap()).and_then(|w| w.flatten()).and_then(|f| f.set_tuple_name(&s.name)).map_err(isl_err)?;
-        let order = orders[index].clone();
         let x = dims("i", s.loops.len());
         let mut time: Vec<String> = t.clone();
-        let (group, place) = jammed[index];
-        time.push(group.to_string());
-        time.extend(order.iter().map(|k| x[*k].clone()));
-        time.extend((s.loops.len()..depth).map(|_| "0".to_string()));
-        time.push(place.to_string());
+        time.extend(time_in_tile(scop, &in_tile.orders, &in_tile.jammed, index));
         let all: Vec<String> = t.iter().chain(x.iter()).cloned().collect();
         let text = format!("{}{{ {}[{}] -> [{}] }}", scop.param_prefix(), s.name, all.join(", "), time.join(", "));
         let map = Map::read_from_str(ctx, &text).and_then(|m| m.intersect_domain(domain)).map_err(isl_err)?;
@@ -397,7 +371,6 @@ pub fn plan(
             Some(previous) => previous.union(map).map_err(isl_err)?,
             None => map,
         });
-        permutations.push(order);
     }
 
     // Accesses to contracted arrays go to the local buffers.
@@ -422,9 +395,9 @@ pub fn plan(
             redirects.push((index, position, local, indices));
         }
     }
-    let groups_in_tile: Vec<usize> = jammed.iter().map(|(group, _)| *group).collect();
+    let groups_in_tile: Vec<usize> = in_tile.jammed.iter().map(|(group, _)| *group).collect();
     let (slots, slot_of) = share_buffers(scop, &locals, &groups_in_tile);
-    Ok(Plan { schedule: schedule.ok_or("empty SCoP")?, locals, slots, slot_of, tile_dims: n_tiles, redirects, permutations })
+    Ok(Plan { schedule: schedule.ok_or("empty SCoP")?, locals, slots, slot_of, tile_dims: n_tiles, redirects })
 }
 
 /// `previous ∪ map` (just `map` if there is no `previous`).
@@ -529,6 +502,49 @@ fn local_box(
     Ok(LocalBuffer { array, shape, origin })
 }
 
+/// The order of statement instances inside a tile, which does not depend
+/// on the tile sizes (computed once per SCoP, before trying sizes).
+pub struct InTile {
+    /// Per statement, its loops outermost first.
+    pub orders: Vec<Vec<usize>>,
+    /// Per statement, (group, place) from `jam`.
+    pub jammed: Vec<(usize, usize)>,
+}
+
+/// Loop orders inside the tile (`permutation(s)` proposes one per
+/// statement, kept only if the dependences allow it) and the jammed
+/// groups.
+pub fn order_in_tile(
+    scop: &Scop,
+    model: &Model,
+    groups: &Groups,
+    permutation: &dyn Fn(&Statement) -> Vec<usize>,
+) -> IslResult<InTile> {
+    let mut orders = Vec::new();
+    for s in &scop.statements {
+        let mut order = permutation(s);
+        if !permutation_is_legal(model, scop, s, &order)? {
+            order = (0..s.loops.len()).collect();
+        }
+        orders.push(order);
+    }
+    let jammed = jam(model, scop, groups, &orders)?;
+    Ok(InTile { orders, jammed })
+}
+
+/// Statement `index`'s time inside a tile: its group, its loops in order
+/// (padded to the deepest nest), its place in the group.
+fn time_in_tile(scop: &Scop, orders: &[Vec<usize>], at: &[(usize, usize)], index: usize) -> Vec<String> {
+    let depth = scop.statements.iter().map(|s| s.loops.len()).max().unwrap_or(0);
+    let s = &scop.statements[index];
+    let x = dims("i", s.loops.len());
+    let mut time = vec![at[index].0.to_string()];
+    time.extend(orders[index].iter().map(|k| x[*k].clone()));
+    time.extend((s.loops.len()..depth).map(|_| "0".to_string()));
+    time.push(at[index].1.to_string());
+    time
+}
+
 /// Per statement, (group, place): consumer nests with the same loops (constant
 /// bounds, in the same chosen order) share them, statement after statement
 /// in each iteration, where every dependence of the SCoP stays forward
@@ -562,7 +578,6 @@ fn jam(model: &Model, scop: &Scop, groups: &Groups, orders: &[Vec<usize>]) -> Is
             if !same_loops(a, b) {
                 continue;
             }
-            let members = |time: usize, at: &[(usize, usize)]| (0..n).filter(|s| at[*s].0 == time).count();
             // a's group runs at b's time, before b...
             let mut later = at.clone();
             let a_time = at[a].0;
@@ -572,14 +587,15 @@ fn jam(model: &Model, scop: &Scop, groups: &Groups, orders: &[Vec<usize>]) -> Is
                 later[*s] = (at[b].0, place);
             }
             later[b] = (at[b].0, moved.len());
-            if schedule_is_legal(model, scop, orders, &later)? {
+            let window = (a_time, at[b].0);
+            if schedule_is_legal(model, scop, orders, &later, window)? {
                 at = later;
                 break;
             }
             // ...or b runs in a's group, after it.
             let mut earlier = at.clone();
-            earlier[b] = (a_time, members(a_time, &at));
-            if schedule_is_legal(model, scop, orders, &earlier)? {
+            earlier[b] = (a_time, moved.len());
+            if schedule_is_legal(model, scop, orders, &earlier, window)? {
                 at = earlier;
                 break;
             }
@@ -592,21 +608,40 @@ fn jam(model: &Model, scop: &Scop, groups: &Groups, orders: &[Vec<usize>]) -> Is
     Ok(at.iter().map(|(t, place)| (times.iter().position(|x| x == t).unwrap_or(0), *place)).collect())
 }
 
-/// Does the untiled schedule `[time, loops in order.., place]` of every
-/// statement keep every dependence of the SCoP forward?
-fn schedule_is_legal(model: &Model, scop: &Scop, orders: &[Vec<usize>], at: &[(usize, usize)]) -> IslResult<bool> {
-    let depth = scop.statements.iter().map(|s| s.loops.len()).max().unwrap_or(0);
+/// Does the untiled schedule `[time, loops in order.., place]` keep every
+/// dependence forward? Only statements at times in `window` moved (those
+/// before or after it keep their order with everything), so only the
+/// dependences among those are checked.
+fn schedule_is_legal(
+    model: &Model,
+    scop: &Scop,
+    orders: &[Vec<usize>],
+    at: &[(usize, usize)],
+    window: (usize, usize),
+) -> IslResult<bool> {
+    let inside: Vec<usize> = (0..scop.statements.len()).filter(|s| (window.0..=window.1).contains(&at[*s].0)).collect();
     let mut maps = Vec::new();
-    for (index, s) in scop.statements.iter().enumerate() {
+    let mut members: Option<isl_rs::UnionSet> = None;
+    for &index in &inside {
+        let s = &scop.statements[index];
         let x = dims("i", s.loops.len());
-        let mut time = vec![at[index].0.to_string()];
-        time.extend(orders[index].iter().map(|k| x[*k].clone()));
-        time.extend((s.loops.len()..depth).map(|_| "0".to_string()));
-        time.push(at[index].1.to_string());
-        maps.push(format!("{}[{}] -> [{}]", s.name, x.join(", "), time.join(", ")));
+        maps.push(format!("{}[{}] -> [{}]", s.name, x.join(", "), time_in_tile(scop, orders, at, index).join(", ")));
+        let domain = isl_rs::UnionSet::read_from_str(&model.ctx, &scop.domain(s)).map_err(isl_err)?;
+        members = Some(match members {
+            Some(m) => m.union(domain).map_err(isl_err)?,
+            None => domain,
+        });
     }
+    let Some(members) = members else { return Ok(true) };
     let schedule = model.union_map(&format!("[{}] -> {{ {} }}", scop.param_names().join(", "), maps.join("; ")))?;
-    model.respects(model.dependences()?, &schedule)
+    let among = model
+        .dependences()?
+        .copy()
+        .map_err(isl_err)?
+        .intersect_domain_union_set(members.copy().map_err(isl_err)?)
+        .and_then(|d| d.intersect_range_union_set(members))
+        .map_err(isl_err)?;
+    model.respects(&among, &schedule)
 }
 
 /// Does running statement `s`'s loops in `order` keep every dependence

@@ -11,12 +11,12 @@
 //! the temporaries it reads, halos included, in small tile-local buffers
 //! (`memref.alloca` in a `memref.alloca_scope`), so the full-size
 //! temporaries disappear. Row tiles are independent and the tile loop is
-//! emitted as `affine.parallel`. Inside a tile, consumer nests with the same
-//! loops share them when ISL finds every dependence still forward (a
-//! softmax's exponentials and their row sum, a layer norm's centering and
-//! sum of squares: one pass over each row instead of two). Inside a tile, each nest's contiguous loop
+//! emitted as `affine.parallel`. Inside a tile, each nest's contiguous loop
 //! (the one moving the last index of its write) is put innermost when the
-//! dependences allow it, so `pb-vectorize` applies. Planning, footprints
+//! dependences allow it, so `pb-vectorize` applies, and consumer nests with
+//! the same loops share them when ISL finds every dependence still forward
+//! (a softmax's exponentials and their row sum, a layer norm's centering
+//! and sum of squares: one pass over each row instead of two). Planning, footprints
 //! and legality come from `pb_polyhedral::fusion` (ISL).
 //!
 //! The model (no search, no timing): the last dimension is not tiled (whole
@@ -268,12 +268,11 @@ impl Fuse {
             let longer_than = if groups.producers.contains(s) { MAX_FUSED_REDUCTION } else { MIN_TILED_REDUCTION };
             is_contraction(&scop.statements[*s], longer_than)
         };
-        let contractions: Vec<&usize> = groups.producers.iter().chain(&groups.consumers).filter(|s| contraction(s)).collect();
-        if let Some(s) = contractions.first() {
+        if let Some(s) = groups.producers.iter().chain(&groups.consumers).find(|s| contraction(s)) {
             let role = if groups.producers.contains(s) { "producer" } else { "consumer" };
             let message = format!(
                 "not fused: {role} {} is a contraction: left whole for pb-register-tile (the nests between contractions are tried alone)",
-                scop.statements[**s].name
+                scop.statements[*s].name
             );
             // Every contraction (also those short enough to recompute as a
             // producer: the segments keep none), with the nests initializing
@@ -299,7 +298,7 @@ impl Fuse {
         }
         let rows = output.shape[rank - 2];
         let leading: i64 = output.shape[..rank - 2].iter().product();
-        let permutation = |s: &Statement| contiguous_last(s);
+        let in_tile = fusion::order_in_tile(&scop, &model, &groups, &|s: &Statement| contiguous_last(s))?;
         let tiling_for = |size: i64| Tiling {
             sizes: (0..rank).map(|d| if d + 2 < rank { Some(1) } else if d + 2 == rank { Some(size) } else { None }).collect(),
             order: std::iter::once(rank - 2).chain(0..rank - 2).collect(),
@@ -329,7 +328,7 @@ impl Fuse {
         let mut choices = Vec::new();
         let mut size = 4;
         while size < rows * 2 {
-            let plan = fusion::plan(&scop, &model, &groups, &tiling_for(size), &permutation)?;
+            let plan = fusion::plan(&scop, &model, &groups, &tiling_for(size), &in_tile)?;
             let tiles = (rows + size - 1) / size * leading;
             // The tile's working set: its local buffers and its block of the
             // output (consumers may pass over it several times).
