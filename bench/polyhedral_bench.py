@@ -39,7 +39,6 @@ import os
 import pathlib
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,7 +54,7 @@ from polyblocks import polyblocks_jit_torch  # noqa: E402
 from polyblocks.common_utils import validate_outputs  # noqa: E402
 
 sys.path.insert(0, str(REPO / "bench"))
-from torch_bench import WARMUP_SECONDS  # noqa: E402
+from torch_bench import WARMUP_SECONDS, steady_median  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # Image pipelines. Every function is shape-generic over (..., H, W), so the
@@ -322,27 +321,17 @@ def compile_polyblocks(model, inputs, reference):
 
 def interleaved(contenders, inputs, runs, rounds):
     """Seconds per call of each contender (None stays None): `rounds` rounds,
-    in each every contender gets WARMUP_SECONDS of untimed calls, then
-    `runs` timed ones; its time is the lowest of its per-round medians.
+    in each every contender gets `steady_median` (warm-up, then `runs` timed
+    calls); its time is the lowest of its per-round medians.
 
     Rounds take turns so that a slow phase of the machine (seen here for
-    seconds at a time on these VMs) hits every contender alike; the warm-up
-    also lets the previous contender's OpenMP threads stop spinning."""
+    seconds at a time on these VMs) hits every contender alike."""
     best = [None] * len(contenders)
     for _ in range(rounds):
         for index, fn in enumerate(contenders):
             if fn is None:
                 continue
-            warm_until, calls = time.perf_counter() + WARMUP_SECONDS, 0
-            while calls < 3 or time.perf_counter() < warm_until:
-                fn(*inputs)
-                calls += 1
-            times = []
-            for _ in range(runs):
-                start = time.perf_counter()
-                fn(*inputs)
-                times.append(time.perf_counter() - start)
-            median = statistics.median(times)
+            median = steady_median(fn, inputs, runs)
             best[index] = median if best[index] is None else min(best[index], median)
     return best
 

@@ -76,17 +76,23 @@ WARMUP_SECONDS = 0.3
 
 
 def timed(fn, inputs, runs):
-    """(first result, first call's seconds, median seconds of `runs` calls).
-
-    Between the first call (which compiles) and the timed ones, every
-    contender gets the same warm-up: calls for WARMUP_SECONDS (at least 3).
-    On these VMs the first tens of calls after a compile were seen running
-    2-3x slower than the rest (cause not found: nothing else of ours runs);
-    the table reports the steady state a loop sees.
-    """
+    """(first result, first call's seconds, median seconds of `runs` calls
+    after a warm-up: see `steady_median`)."""
     start = time.perf_counter()
     out = fn(*inputs)
     first = time.perf_counter() - start
+    return out, first, steady_median(fn, inputs, runs)
+
+
+def steady_median(fn, inputs, runs):
+    """Median seconds of `runs` calls, after WARMUP_SECONDS of untimed calls
+    (at least 3), the same for every contender.
+
+    On these VMs the first tens of calls after a compile were seen running
+    2-3x slower than the rest (cause not found: nothing else of ours runs),
+    and a contender's OpenMP threads may still spin from its last call; the
+    tables report the steady state a loop sees.
+    """
     warm_until, calls = time.perf_counter() + WARMUP_SECONDS, 0
     while calls < 3 or time.perf_counter() < warm_until:
         fn(*inputs)
@@ -96,7 +102,7 @@ def timed(fn, inputs, runs):
         start = time.perf_counter()
         fn(*inputs)
         times.append(time.perf_counter() - start)
-    return out, first, statistics.median(times)
+    return statistics.median(times)
 
 
 def main():
