@@ -93,3 +93,14 @@ pub fn fastmath_flags(op: OperationRef) -> Vec<String> {
     let inner = text.trim_start_matches("#arith.fastmath<").trim_end_matches('>');
     inner.split(',').map(str::trim).filter(|f| !f.is_empty() && *f != "none").map(str::to_string).collect()
 }
+
+/// `op`'s `fastmath` flags with `flag` added, or `None` when they already
+/// have it (or `fast`, which implies every flag).
+pub fn fastmath_flags_with(op: OperationRef, flag: &str) -> Option<Vec<String>> {
+    let mut flags = fastmath_flags(op);
+    if flags.iter().any(|f| f == flag || f == "fast") {
+        return None;
+    }
+    flags.push(flag.to_string());
+    Some(flags)
+}

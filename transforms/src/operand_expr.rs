@@ -9,7 +9,7 @@
 
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 use pb_polyhedral::scop::{key, Statement};
-use pb_support::{ffi, ir::{fastmath_flags, is_named}};
+use pb_support::{ffi, ir::{fastmath_flags, fastmath_flags_with, is_named}};
 
 pub struct OperandExpr<'c, 'a> {
     /// The ops computing the value, in statement order (index arithmetic
@@ -107,10 +107,9 @@ impl OperandExpr<'_, '_> {
                     .filter(|(n, _)| n.as_string_ref().as_str() != Ok("fastmath"))
                     .map(|(n, a)| format!("{} = {a}", n.as_string_ref().as_str().unwrap_or("?")))
                     .collect();
-                let mut flags = fastmath_flags(*op);
-                if is_named(*op, "arith.divf") && self.divisor_is_invariant(s, *op, invariant) && !flags.iter().any(|f| f == "arcp" || f == "fast") {
-                    flags.push("arcp".to_string());
-                }
+                let reciprocal = is_named(*op, "arith.divf") && self.divisor_is_invariant(s, *op, invariant);
+                let with_arcp = if reciprocal { fastmath_flags_with(*op, "arcp") } else { None };
+                let flags = with_arcp.unwrap_or_else(|| fastmath_flags(*op));
                 if !flags.is_empty() {
                     attributes.push(format!("fastmath = #arith.fastmath<{}>", flags.join(",")));
                 }

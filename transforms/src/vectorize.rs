@@ -202,11 +202,7 @@ impl RustPass for Vectorize {
 ///   signed zeros first), with `nsz` it is `vmaxps` and a NaN fix-up: a
 ///   softmax's row maximum took half of its time before.
 fn add_fastmath_flag(context: &Context, op: OperationRef, flag: &str) {
-    let mut list = pb_support::ir::fastmath_flags(op);
-    if list.iter().any(|f| f == flag || f == "fast") {
-        return;
-    }
-    list.push(flag.to_string());
+    let Some(list) = pb_support::ir::fastmath_flags_with(op, flag) else { return };
     if let Some(attribute) = Attribute::parse(context, &format!("#arith.fastmath<{}>", list.join(","))) {
         ffi::set_attribute(op, "fastmath", attribute);
     }
