@@ -213,16 +213,7 @@ impl RegisterTile {
         let fill = zero_fill_before(nest, &contraction).filter(|_| n_main == n);
         let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some() };
         let text = kernel_text(&contraction, &shape)?;
-        splice(context, nest, &scop, &contraction, &text, mr, nr)?;
-        if let Some((fill, depth)) = fill {
-            let (i_lo, i_hi) = contraction.bounds[*i];
-            let m_main = i_lo + (i_hi - i_lo) / mr * mr;
-            if m_main < i_hi {
-                set_bounds(context, fill, depth, m_main, i_hi)?;
-            } else {
-                ffi::erase(fill);
-            }
-        }
+        splice(context, nest, &scop, &contraction, &text, mr, nr, fill)?;
         Ok(Some(format!(
             "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators), cache tile {mc} rows x {kc} \
 reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)",
@@ -654,33 +645,31 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         let inner: Vec<String> = (0..count).map(|n| format!("%r{}#{n}", p + 1)).collect();
         t.push_str(&format!("affine.yield {} : {types}\n}}\n", inner.join(", ")));
     }
-    let add_to_c = |t: &mut String| {
+    // The block's sums go to C: added to it, or stored (the first block
+    // over a C that was zero).
+    let update_c = |t: &mut String, add: bool| {
         for r in 0..mr {
             for v in 0..nv {
                 let n = r * nv + v;
-                t.push_str(&format!("%c{n} = affine.vector_load %C[{}] : {tc}, {vector}\n", index(c.c_read, r, v)));
-                t.push_str(&format!("%t{n} = arith.addf %c{n}, %r0#{n} : {vector}\n"));
-                t.push_str(&format!("affine.vector_store %t{n}, %C[{}] : {tc}, {vector}\n", index(c.c_write, r, v)));
-            }
-        }
-    };
-    let store_to_c = |t: &mut String| {
-        for r in 0..mr {
-            for v in 0..nv {
-                let n = r * nv + v;
-                t.push_str(&format!("affine.vector_store %r0#{n}, %C[{}] : {tc}, {vector}\n", index(c.c_write, r, v)));
+                let mut value = format!("%r0#{n}");
+                if add {
+                    t.push_str(&format!("%c{n} = affine.vector_load %C[{}] : {tc}, {vector}\n", index(c.c_read, r, v)));
+                    t.push_str(&format!("%t{n} = arith.addf %c{n}, {value} : {vector}\n"));
+                    value = format!("%t{n}");
+                }
+                t.push_str(&format!("affine.vector_store {value}, %C[{}] : {tc}, {vector}\n", index(c.c_write, r, v)));
             }
         }
     };
     if !first_block_stores {
-        add_to_c(&mut t);
+        update_c(&mut t, true);
     } else if k_hi - k_lo <= kc {
-        store_to_c(&mut t);
+        update_c(&mut t, false);
     } else {
         t.push_str(&format!("affine.if affine_set<(d0) : (d0 - {k_lo} == 0)>(%kb) {{\n"));
-        store_to_c(&mut t);
+        update_c(&mut t, false);
         t.push_str("} else {\n");
-        add_to_c(&mut t);
+        update_c(&mut t, true);
         t.push_str("}\n");
     }
     t.push_str("}\n}\n}\n}\n");
@@ -797,6 +786,10 @@ fn loops_per_index(indices: &[Aff], bounds: &[(i64, i64)], shape: &[i64], every_
     (!every_loop || (0..bounds.len()).all(|d| walked(d) || runs_once(d))).then_some(loops)
 }
 
+/// Puts the kernel in place of `nest`, keeping the original nest for the
+/// rows and columns outside full tiles; an absorbed zero `fill` (with the
+/// depth of its loop over C's rows) keeps only the remainder rows.
+#[allow(clippy::too_many_arguments)]
 fn splice<'c>(
     context: &'c Context,
     nest: OperationRef<'c, '_>,
@@ -805,6 +798,7 @@ fn splice<'c>(
     text: &str,
     mr: i64,
     nr: i64,
+    fill: Option<(OperationRef<'c, '_>, usize)>,
 ) -> Result<(), String> {
     let module = ffi::parse_operation(context, &format!("module {{\n{text}}}"), "pb-register-tile")
         .ok_or_else(|| format!("internal error: generated kernel does not parse:\n{text}"))?;
@@ -851,6 +845,11 @@ fn splice<'c>(
     if m_main < i_hi {
         let rows = parent.insert_operation_after(nest, ffi::clone_operation(nest));
         set_bounds(context, rows, *i, m_main, i_hi)?;
+    }
+    match fill {
+        Some((fill, depth)) if m_main < i_hi => set_bounds(context, fill, depth, m_main, i_hi)?,
+        Some((fill, _)) => ffi::erase(fill),
+        None => {}
     }
     if n_main < j_hi {
         let columns = parent.insert_operation_after(nest, ffi::clone_operation(nest));
