@@ -25,7 +25,7 @@
 //! Numbers come from the [`TargetDesc`] (cores decide OpenMP, vector width
 //! decides the vector size).
 
-use pb_support::target::TargetDesc;
+use pb_support::target::{host_has_avx512f, TargetDesc};
 use std::fmt;
 
 /// A stage of the cpu pipeline, in order.
@@ -117,17 +117,6 @@ impl CpuOptions {
             upstream_affine: false,
             avx512,
         }
-    }
-}
-
-fn host_has_avx512f() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
     }
 }
 

@@ -143,6 +143,20 @@ fn host_caches() -> Option<Vec<Cache>> {
     (!caches.is_empty()).then_some(caches)
 }
 
+/// Does the host CPU have AVX-512F? (What `vector_bits = 512` of
+/// [`TargetDesc::host`] comes from; overrides may change a description,
+/// not the host.)
+pub fn host_has_avx512f() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 struct Isa {
     vector_bits: u32,
     fma: bool,
@@ -152,7 +166,7 @@ struct Isa {
 impl Isa {
     #[cfg(target_arch = "x86_64")]
     fn detect() -> Self {
-        let vector_bits = if std::arch::is_x86_feature_detected!("avx512f") {
+        let vector_bits = if host_has_avx512f() {
             512
         } else if std::arch::is_x86_feature_detected!("avx2") {
             256
