@@ -18,8 +18,8 @@
 //!    (OpenMP grain), vectorization of innermost loops to the target's
 //!    vector width;
 //! 4. `lower`: affine to scf, parallel loops to OpenMP, vector to scf;
-//! 5. `llvm`: f32 math expanded to polynomials (`vscalefps` in exp on
-//!    AVX-512F hosts), everything to the LLVM dialect, functions with
+//! 5. `llvm`: f32 math expanded to polynomials (`vscalefps` in exp,
+//!    `vpermps` coefficient tables in erf on AVX-512F hosts), everything to the LLVM dialect, functions with
 //!    bare-pointer arguments.
 //!
 //! Numbers come from the [`TargetDesc`] (cores decide OpenMP, vector width
@@ -93,8 +93,8 @@ pub struct CpuOptions {
     /// ours. Upstream fusion is known to miscompile some programs (see the
     /// stage's comments); benchmarks use it to show what our passes add.
     pub upstream_affine: bool,
-    /// The code may use AVX-512F instructions that only the `x86vector`
-    /// dialect reaches (`vscalefps` in exp). On by default where the host
+    /// The code may use AVX-512F instructions that LLVM does not select
+    /// from generic IR (`vscalefps` in exp, `vpermps` tables in erf). On by default where the host
     /// has AVX-512F and the target keeps 512-bit vectors; the compile
     /// driver turns it off when code is generated for another CPU.
     pub avx512: bool,
@@ -273,7 +273,11 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             // f32 exp/expm1/log/tanh/erf become polynomials (pb-expand-math:
             // vectorized, no libm); math with an LLVM intrinsic next; what is
             // left (f64 erf, ...) becomes libm calls, declared as functions...
-            format!("func.func(pb-expand-math{{x86-scalef={}}})", options.avx512),
+            // x^n with a constant integer n (tanh-GELU's x^3) becomes
+            // multiplications; a variable n becomes powf (LLVM's powi takes
+            // no vector of exponents, which vectorized code has).
+            "func.func(math-expand-ops{ops=fpowi})".into(),
+            format!("func.func(pb-expand-math{{x86-avx512={}}})", options.avx512),
             "convert-math-to-llvm".into(),
             "convert-math-to-libm".into(),
             // ...which the function conversion then handles with the rest,

@@ -159,44 +159,55 @@ def host_has_avx512f():
         return False
 
 
-@pytest.mark.skipif(not host_has_avx512f(), reason="vscalefps needs AVX-512F")
-def test_exp_scaled_by_vscalef_is_accurate(tmp_path):
-    """The cpu pipeline's exp on AVX-512 hosts: 2^n applied by vscalefps
-    (x86vector.avx512.mask.scalef) instead of two exponent-built factors;
-    same accuracy, subnormal results and overflow included."""
-    lower = LOWER.replace("pb-expand-math", "pb-expand-math{x86-scalef=true}").replace(
+AVX512_INSTRUCTION = {"exp": "vscalefps", "erf": "vpermps"}
+
+
+@pytest.mark.skipif(not host_has_avx512f(), reason="needs AVX-512F")
+@pytest.mark.parametrize("op", sorted(AVX512_INSTRUCTION))
+def test_avx512_expansions_are_accurate(tmp_path, op):
+    """The cpu pipeline's expansions on AVX-512 hosts (x86-avx512): exp
+    applies 2^n by vscalefps (x86vector.avx512.mask.scalef) instead of two
+    exponent-built factors, erf reads per-interval coefficients from tables
+    by vpermps (llvm.call_intrinsic); each within the same ulp bound as the
+    generic expansion, subnormal results, overflow and specials included."""
+    lower = LOWER.replace("pb-expand-math", "pb-expand-math{x86-avx512=true}").replace(
         "convert-vector-to-llvm", "convert-vector-to-llvm{enable-x86vector=true}"
     )
-    library = build(tmp_path, "exp", "native", lower)
-    assert "vscalefps" in subprocess.run(
+    library = build(tmp_path, op, "native", lower)
+    assert AVX512_INSTRUCTION[op] in subprocess.run(
         [LLVM / "llvm-objdump", "-d", library], capture_output=True, text=True, check=True
     ).stdout
-    reference, max_ulps, ranges = FUNCTIONS["exp"]
+    reference, max_ulps, ranges = FUNCTIONS[op]
     x = inputs(ranges)
     worst = check(x, call(library, "vector", x), reference, max_ulps)
-    print(f"exp vector with vscalefps: max {worst:.3f} ulp over {len(x)} inputs")
+    print(f"{op} vector with {AVX512_INSTRUCTION[op]}: max {worst:.3f} ulp over {len(x)} inputs")
 
 
-@pytest.mark.skipif(not host_has_avx512f(), reason="vscalefps needs AVX-512F")
-def test_vscalef_only_when_generating_for_the_host(tmp_path):
-    """The cpu pipeline uses vscalefps on an AVX-512F host, never in code
-    generated for another CPU (`--cpu`), which may lack AVX-512."""
+@pytest.mark.skipif(not host_has_avx512f(), reason="needs AVX-512F")
+def test_avx512_only_when_generating_for_the_host(tmp_path):
+    """The cpu pipeline uses vscalefps and vpermps on an AVX-512F host,
+    never in code generated for another CPU (`--cpu`), which may lack
+    AVX-512."""
     from polyblocks.engine import engine_binary
 
     source = tmp_path / "softmax.mlir"
     source.write_text(
         "func.func @f(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {\n"
         "  %e = math.exp %x : tensor<4x64xf32>\n"
-        "  return %e : tensor<4x64xf32>\n}\n"
+        "  %r = math.erf %e : tensor<4x64xf32>\n"
+        "  return %r : tensor<4x64xf32>\n}\n"
     )
 
     def llvm_ir(*flags):
-        run = subprocess.run([engine_binary(), source, "--emit-llvm", *flags], capture_output=True, text=True)
+        run = subprocess.run([engine_binary(), source, "--emit-llvm", *flags], capture_output=True, text=True, cwd=tmp_path)
         assert run.returncode == 0, run.stderr
+        # Printing the IR writes no library (it used to land in the caller's directory).
+        assert not list(tmp_path.glob("lib*")), run.stderr
         return run.stdout
 
-    assert "scalef" in llvm_ir()
-    assert "scalef" not in llvm_ir("--cpu=x86-64-v3")
+    host, other = llvm_ir(), llvm_ir("--cpu=x86-64-v3")
+    assert "scalef" in host and "permvar" in host
+    assert "scalef" not in other and "permvar" not in other
 
 
 def test_odd_functions_are_exactly_odd(tmp_path):

@@ -181,6 +181,21 @@ def test_layernorm_gelu():
     check(polyblocks_jit_torch(model), model, torch.randn(5, 768))
 
 
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_alone_compiles_as_eager_computes_it(tmp_path, approximate):
+    """GELU by PyTorch's own decomposition: x (1/sqrt(2)) as eager does it,
+    not torch-mlir's division; tanh-GELU's x^3 reaches the llvm stage as a
+    vectorized math.fpowi (which once failed there). No fallback warning."""
+    model = torch.nn.GELU(approximate=approximate)
+    options = {"debug": True, "debug_dir": str(tmp_path), "cache": False, "fallback": False}
+    x = torch.cat([torch.randn(7, 48) * 3, torch.linspace(-6, 6, 48)[None]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check(polyblocks_jit_torch(model, compile_options=options), model, x)
+    graphs = [g.read_text() for g in tmp_path.rglob("2-graph.mlir")]
+    assert graphs and not any("arith.divf" in g for g in graphs)
+
+
 def test_variance_stays_in_input_precision(tmp_path):
     """LayerNorm, GroupNorm and torch.var compute in float32 (torch-mlir's
     own lowering converts the input to float64), with eager's results."""

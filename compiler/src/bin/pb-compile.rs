@@ -29,7 +29,7 @@ USAGE: pb-compile <input.mlir> [options]
                         the caller keeps between calls (what the Python runtime does)
   --upstream-affine     For comparison: loop optimization by upstream MLIR passes only
                         (affine-loop-fusion, -tile, -super-vectorize, -parallelize)
-  --emit-llvm           Print the optimized LLVM IR to stdout
+  --emit-llvm           Print the optimized LLVM IR to stdout (and write no library unless -o or -aot is given)
   -h, --help            This help
 ";
 
@@ -119,6 +119,9 @@ fn run(args: Args) -> Result<(), String> {
     }
     if args.emit_llvm {
         print!("{}", compiled.llvm_ir.as_deref().unwrap_or_default());
+        if args.output.is_none() && !args.aot {
+            return Ok(());
+        }
     }
     let stem = args.input.file_stem().and_then(|s| s.to_str()).unwrap_or("out").to_string();
     if args.aot {

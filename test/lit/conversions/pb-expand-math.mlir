@@ -201,9 +201,9 @@ func.func @in_loop(%in: memref<64xf32>, %out: memref<64xf32>) {
 
 // -----
 
-// With x86-scalef (AVX-512F targets), exp of a vector<16xf32> scales by
+// With x86-avx512 (AVX-512F targets), exp of a vector<16xf32> scales by
 // 2^n with one vscalefps; other shapes keep the two exponent-built factors.
-// RUN: pb-opt %s -split-input-file --pb-expand-math="x86-scalef=true" | FileCheck %s --check-prefix=SCALEF
+// RUN: pb-opt %s -split-input-file --pb-expand-math="x86-avx512=true" | FileCheck %s --check-prefix=SCALEF
 // SCALEF-LABEL: func.func @exp_scalef
 // SCALEF: %[[ALL:.*]] = arith.constant -1 : i16
 // SCALEF: %[[ROUND:.*]] = arith.constant 4 : i32
@@ -228,3 +228,41 @@ func.func @exp_scalef_narrow(%x: vector<8xf32>) -> vector<8xf32> {
 
 // SOME-LABEL: func.func @exp_scalef
 // SOME: math.exp
+
+// -----
+
+// With x86-avx512, erf of a vector<16xf32> evaluates one degree-5 polynomial
+// in t = 4|x| - floor(4|x|) whose six coefficients each lane reads from
+// 16-entry tables by its interval floor(4|x|) (vpermps, through
+// llvm.call_intrinsic); no second polynomial, no select between pieces.
+// Other shapes keep the generic expansion.
+// RUN: pb-opt %s -split-input-file --pb-expand-math="x86-avx512=true" | FileCheck %s --check-prefix=TABLES
+// TABLES-LABEL: func.func @erf_tables
+// TABLES: %[[U:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : vector<16xf32>
+// TABLES: %[[FLOOR:.*]] = math.floor %[[U]] : vector<16xf32>
+// TABLES: %[[BIASED:.*]] = arith.addf %[[FLOOR]], %{{.*}} fastmath<contract> : vector<16xf32>
+// TABLES: %[[INDEX:.*]] = arith.bitcast %[[BIASED]] : vector<16xf32> to vector<16xi32>
+// TABLES: %[[T:.*]] = arith.subf %[[U]], %[[FLOOR]] fastmath<contract> : vector<16xf32>
+// TABLES: %[[C0TAB:.*]] = arith.constant dense<[0.000000e+00, 0.276326388,
+// TABLES: %[[C0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[C0TAB]], %[[INDEX]]) : (vector<16xf32>, vector<16xi32>) -> vector<16xf32>
+// TABLES-COUNT-5: llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%{{.*}}, %[[INDEX]])
+// TABLES-NOT: arith.select
+// TABLES: %[[TT:.*]] = arith.mulf %[[T]], %[[T]]
+// TABLES: %[[S0:.*]] = arith.mulf %[[TT]], %{{.*}}
+// TABLES: %[[S:.*]] = arith.addf %[[S0]], %[[C0]]
+// TABLES: %[[V0:.*]] = arith.mulf %[[T]], %{{.*}}
+// TABLES: %[[V:.*]] = arith.addf %[[V0]], %[[S]]
+// TABLES: math.copysign %[[V]], %{{.*}} : vector<16xf32>
+// TABLES-NEXT: return
+// TABLES-LABEL: func.func @erf_tables_narrow
+// TABLES-NOT: llvm.call_intrinsic
+// TABLES: arith.select
+// TABLES: return
+func.func @erf_tables(%x: vector<16xf32>) -> vector<16xf32> {
+  %y = math.erf %x : vector<16xf32>
+  return %y : vector<16xf32>
+}
+func.func @erf_tables_narrow(%x: vector<8xf32>) -> vector<8xf32> {
+  %y = math.erf %x : vector<8xf32>
+  return %y : vector<8xf32>
+}
