@@ -135,6 +135,20 @@ def test_strided_and_transposed_contractions():
     check(polyblocks_jit_torch()(scaled_scores), scaled_scores, torch.randn(3, 37, 16), torch.randn(3, 131, 16))
 
 
+def test_forward_hooks_of_the_module_still_run():
+    """The decorated module calls the original's compiled `forward` (a
+    shorter call path) only while the original has no forward hooks; with
+    hooks, the compiled module runs them like eager."""
+    model = torch.nn.Linear(8, 4)
+    compiled = polyblocks_jit_torch(model)
+    x = torch.randn(3, 8)
+    check(compiled, model, x)
+    handle = model.register_forward_hook(lambda module, inputs, output: output * 2 + 1)
+    check(compiled, model, x)
+    handle.remove()
+    check(compiled, model, x)
+
+
 def test_mlp():
     model = torch.nn.Sequential(torch.nn.Linear(33, 64), torch.nn.ReLU(), torch.nn.Linear(64, 10)).eval()
     check(polyblocks_jit_torch(model), model, torch.randn(7, 33))
