@@ -94,10 +94,14 @@ pub struct CpuOptions {
     /// stage's comments); benchmarks use it to show what our passes add.
     pub upstream_affine: bool,
     /// The code may use AVX-512F instructions that LLVM does not select
-    /// from generic IR (`vscalefps` in exp, `vpermps` tables in erf). On by default where the host
-    /// has AVX-512F and the target keeps 512-bit vectors; the compile
-    /// driver turns it off when code is generated for another CPU.
+    /// from generic IR (`vscalefps` in exp, `vpermps` tables in erf). On by
+    /// default where the host has AVX-512F and the target keeps 512-bit
+    /// vectors; the compile driver turns it off when code is generated for
+    /// another CPU.
     pub avx512: bool,
+    /// Products may fuse with the add or subtract using them (one FMA, one
+    /// rounding: `pb-fp-contract`); on by default.
+    pub fp_contract: bool,
 }
 
 impl CpuOptions {
@@ -116,6 +120,7 @@ impl CpuOptions {
             report: false,
             upstream_affine: false,
             avx512,
+            fp_contract: true,
         }
     }
 }
@@ -269,31 +274,14 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             ]);
             passes
         }
-        Stage::Llvm => vec![
-            // f32 exp/expm1/log/tanh/erf become polynomials (pb-expand-math:
-            // vectorized, no libm); math with an LLVM intrinsic next; what is
-            // left (f64 erf, ...) becomes libm calls, declared as functions...
-            // x^n with a constant integer n (tanh-GELU's x^3) becomes
-            // multiplications; a variable n becomes powf (LLVM's powi takes
-            // no vector of exponents, which vectorized code has).
-            "func.func(math-expand-ops{ops=fpowi})".into(),
-            format!("func.func(pb-expand-math{{x86-avx512={}}})", options.avx512),
-            "convert-math-to-llvm".into(),
-            "convert-math-to-libm".into(),
-            // ...which the function conversion then handles with the rest,
-            // before any other conversion: bare pointers for static memrefs.
-            "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}".into(),
-            format!("convert-vector-to-llvm{{enable-x86vector={}}}", options.avx512),
-            "finalize-memref-to-llvm".into(),
-            "convert-scf-to-cf".into(),
-            "convert-openmp-to-llvm".into(),
-            "convert-arith-to-llvm".into(),
-            "convert-index-to-llvm".into(),
-            "convert-ub-to-llvm".into(),
-            "convert-cf-to-llvm".into(),
-            "reconcile-unrealized-casts".into(),
-        ],
-    };
+        Stage::Llvm => {
+            let mut passes = Vec::new();
+            if options.fp_contract {
+                passes.push("func.func(pb-fp-contract)".to_string());
+            }
+            passes.extend(llvm_stage(options));
+            passes
+        }    };
     passes.join(",")
 }
 
@@ -302,4 +290,32 @@ pub fn pipeline(options: &CpuOptions, stop_after: Stage) -> String {
     let stages: Vec<String> =
         Stage::ALL.into_iter().filter(|s| *s <= stop_after).map(|s| stage_pipeline(s, options)).collect();
     format!("builtin.module({})", stages.join(","))
+}
+
+/// The `llvm` stage after the optional `pb-fp-contract`.
+fn llvm_stage(options: &CpuOptions) -> Vec<String> {
+    vec![
+        // x^n with a constant integer n (tanh-GELU's x^3) becomes
+        // multiplications; a variable n becomes powf (LLVM's powi takes
+        // no vector of exponents, which vectorized code has).
+        "func.func(math-expand-ops{ops=fpowi})".into(),
+        // f32 exp/expm1/log/tanh/erf become polynomials (pb-expand-math:
+        // vectorized, no libm); math with an LLVM intrinsic next; what is
+        // left (f64 erf, ...) becomes libm calls, declared as functions...
+        format!("func.func(pb-expand-math{{x86-avx512={}}})", options.avx512),
+        "convert-math-to-llvm".into(),
+        "convert-math-to-libm".into(),
+        // ...which the function conversion then handles with the rest,
+        // before any other conversion: bare pointers for static memrefs.
+        "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}".into(),
+        format!("convert-vector-to-llvm{{enable-x86vector={}}}", options.avx512),
+        "finalize-memref-to-llvm".into(),
+        "convert-scf-to-cf".into(),
+        "convert-openmp-to-llvm".into(),
+        "convert-arith-to-llvm".into(),
+        "convert-index-to-llvm".into(),
+        "convert-ub-to-llvm".into(),
+        "convert-cf-to-llvm".into(),
+        "reconcile-unrealized-casts".into(),
+    ]
 }

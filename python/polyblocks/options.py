@@ -18,6 +18,7 @@ VALID_OPTIONS = {
     "fallback": ("run operators the engine does not support in the framework, with a warning", True),
     "opt_level": ("LLVM optimization level 0-3", 3),
     "vectorize": ("vectorize innermost loops", True),
+    "fp_contract": ("fuse a product with the add or subtract using it (one FMA, one rounding, as C compilers do)", True),
     "threads": ("OpenMP threads for compiled code (default: all cores)", None),
     "static_argnums": ("JAX: indices of arguments treated as compile-time constants", ()),
     "aot_name": ("AOT: base name of the .o/.h/.json files", None),
@@ -55,13 +56,15 @@ class CompileOptions:
         args = [f"-O{int(self.get('opt_level'))}"]
         if not self.get("vectorize"):
             args.append("--no-vectorize")
+        if not self.get("fp_contract"):
+            args.append("--no-fp-contract")
         if self.get("report"):
             args.append("--report")
         return args
 
     def cache_key(self) -> str:
         """The options that change generated code, as text."""
-        relevant = ("target", "opt_level", "vectorize", "user_memory")
+        relevant = ("target", "opt_level", "vectorize", "fp_contract", "user_memory")
         return ",".join(f"{k}={self.get(k)!r}" for k in relevant)
 
 

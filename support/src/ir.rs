@@ -94,6 +94,15 @@ pub fn fastmath_flags(op: OperationRef) -> Vec<String> {
     inner.split(',').map(str::trim).filter(|f| !f.is_empty() && *f != "none").map(str::to_string).collect()
 }
 
+/// Adds `flag` to `op`'s `fastmath` flags (nothing when they already imply
+/// it).
+pub fn add_fastmath_flag(context: &melior::Context, op: OperationRef, flag: &str) {
+    let Some(list) = fastmath_flags_with(op, flag) else { return };
+    if let Some(attribute) = melior::ir::Attribute::parse(context, &format!("#arith.fastmath<{}>", list.join(","))) {
+        crate::ffi::set_attribute(op, "fastmath", attribute);
+    }
+}
+
 /// `op`'s `fastmath` flags with `flag` added, or `None` when they already
 /// have it (or `fast`, which implies every flag).
 pub fn fastmath_flags_with(op: OperationRef, flag: &str) -> Option<Vec<String>> {

@@ -15,6 +15,7 @@ pub mod allocs_to_pool;
 pub mod check_cpu_input;
 pub mod compose_insert_slices;
 pub mod forward_copies;
+pub mod fp_contract;
 pub mod fuse;
 pub mod interchange;
 pub mod isl_roundtrip;
@@ -32,6 +33,7 @@ pub static PASSES: &[&PassInfo] =
     &[&allocs_to_pool::INFO, &check_cpu_input::INFO,
     &compose_insert_slices::INFO,
     &forward_copies::INFO,
+    &fp_contract::INFO,
     &fuse::INFO, &interchange::INFO,
     &isl_roundtrip::INFO,
     &parallel_grain::INFO,

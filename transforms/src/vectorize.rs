@@ -202,10 +202,7 @@ impl RustPass for Vectorize {
 ///   signed zeros first), with `nsz` it is `vmaxps` and a NaN fix-up: a
 ///   softmax's row maximum took half of its time before.
 fn add_fastmath_flag(context: &Context, op: OperationRef, flag: &str) {
-    let Some(list) = pb_support::ir::fastmath_flags_with(op, flag) else { return };
-    if let Some(attribute) = Attribute::parse(context, &format!("#arith.fastmath<{}>", list.join(","))) {
-        ffi::set_attribute(op, "fastmath", attribute);
-    }
+    pb_support::ir::add_fastmath_flag(context, op, flag);
 }
 
 /// Is `op` the combining step of a float max/min reduction of `plan`?

@@ -24,6 +24,7 @@ USAGE: pb-compile <input.mlir> [options]
   --timing              Print the time of each stage
   --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
   --no-fuse             No producer-consumer fusion (pb-fuse)
+  --no-fp-contract      Keep each product and the sum using it separately rounded (no FMA contraction)
   --report              Explain fusion and tiling decisions per loop nest (stderr)
   --pool                Temporaries (those the pool can take) from a trailing pool argument that
                         the caller keeps between calls (what the Python runtime does)
@@ -81,6 +82,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "timing" => parsed.timing = true,
             "no-vectorize" => parsed.options.pipeline.vectorize = false,
             "no-fuse" => parsed.options.pipeline.fuse = false,
+            "no-fp-contract" => parsed.options.pipeline.fp_contract = false,
             "report" => parsed.options.pipeline.report = true,
             "upstream-affine" => parsed.options.pipeline.upstream_affine = true,
             "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
