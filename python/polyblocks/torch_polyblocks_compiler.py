@@ -7,6 +7,12 @@ constants); torch-mlir's FX importer gives linalg-on-tensors text; the engine
 (`pb-compile`) compiles it for the CPU; the compiled function is then called
 directly on the tensors' memory, outputs allocated as torch tensors.
 
+Shapes: the first graph of a function is static; when it is called with
+other shapes, Dynamo traces once more with symbolic sizes, and the engine
+compiles that graph once per concrete signature at its first call
+(`_Specializing`), so the engine always sees static shapes and no number of
+shapes sends a program back to eager.
+
 Operators the engine cannot compile run in PyTorch: the graph is split with
 FX's capability partitioner around them, each one is named once in a warning
 with the user's source line, and the rest is still compiled.
@@ -20,6 +26,7 @@ import math
 import pathlib
 import re
 import sys
+import threading
 import warnings
 import weakref
 
@@ -331,7 +338,14 @@ def _fx_compiler(options):
 
 
 def make_backend(compile_options: dict | None = None):
-    """A torch.compile backend compiling with the engine under `compile_options`."""
+    """A torch.compile backend compiling with the engine under `compile_options`.
+
+    Graphs come from TorchDynamo with static shapes first; after a call with
+    other shapes, Dynamo traces once more with symbolic sizes, and that graph
+    is compiled for each concrete signature when it is first called
+    (`_Specializing`): the engine always sees static shapes, and a program
+    called with many shapes never reaches Dynamo's recompile limit (past
+    which it would silently run eager)."""
     from torch._dynamo.backends.common import aot_autograd
 
     from . import torch_decompositions
@@ -340,7 +354,63 @@ def make_backend(compile_options: dict | None = None):
     # The decompositions torch-mlir's own export path applies (composite
     # operators such as batch norm become ones it lowers to linalg), with
     # variance kept in the input's precision.
-    return aot_autograd(fw_compiler=_fx_compiler(options), decompositions=torch_decompositions.table())
+    static = aot_autograd(fw_compiler=_fx_compiler(options), decompositions=torch_decompositions.table())
+
+    def backend(gm: torch.fx.GraphModule, example_inputs):
+        if any(_is_symbolic(value) for value in example_inputs):
+            return _Specializing(gm, static)
+        return static(gm, example_inputs)
+
+    return backend
+
+
+def _is_symbolic(value) -> bool:
+    if isinstance(value, torch.SymInt):
+        return True
+    return isinstance(value, torch.Tensor) and any(isinstance(d, torch.SymInt) for d in value.shape)
+
+
+class _Specializing:
+    """A graph with symbolic sizes, compiled (by `compile_static`, with the
+    call's tensors as examples and its integers as constants) once per
+    signature of shapes, dtypes and integer arguments; later calls cost one
+    dict lookup."""
+
+    def __init__(self, gm: torch.fx.GraphModule, compile_static):
+        self.gm = gm
+        self.compile_static = compile_static
+        self.compiled = {}
+        self.lock = threading.Lock()
+
+    def __call__(self, *args):
+        key = tuple((a.shape, a.dtype) if isinstance(a, torch.Tensor) else a for a in args)
+        compiled = self.compiled.get(key)
+        if compiled is None:
+            with self.lock:
+                compiled = self.compiled.get(key)
+                if compiled is None:
+                    tensors = [a for a in args if isinstance(a, torch.Tensor)]
+                    compiled = self.compiled[key] = self.compile_static(_with_constants(self.gm, args), tensors)
+        return compiled(*[a for a in args if isinstance(a, torch.Tensor)])
+
+
+def _with_constants(gm: torch.fx.GraphModule, args) -> torch.fx.GraphModule:
+    """`gm` with each non-tensor input (a size Dynamo made symbolic) replaced
+    by its value in `args`: what is left takes the tensors alone."""
+    graph = torch.fx.Graph()
+    env = {}
+    inputs = iter(args)
+    for node in gm.graph.nodes:
+        if node.op == "placeholder":
+            value = next(inputs)
+            if not isinstance(value, torch.Tensor):
+                env[node] = value
+                continue
+        if node.op == "output":
+            graph.output(torch.fx.map_arg(node.args[0], lambda n: env[n]))
+            continue
+        env[node] = graph.node_copy(node, lambda n: env[n])
+    return torch.fx.GraphModule(gm, graph)
 
 
 def polyblocks_backend(gm, example_inputs):
@@ -364,7 +434,7 @@ def polyblocks_jit_torch(fn=None, *, compile_options: dict | None = None):
     def decorate(target):
         if isinstance(target, torch.nn.Module):
             return _PolyblocksModule(target, backend)
-        compiled = torch.compile(target, backend=backend, dynamic=False)
+        compiled = torch.compile(target, backend=backend)
 
         @functools.wraps(target)
         def call(*args, **kwargs):
@@ -410,8 +480,8 @@ class _PolyblocksModule(torch.nn.Module):
     def __init__(self, original: torch.nn.Module, backend):
         super().__init__()
         self._original = original
-        self._compiled = torch.compile(original, backend=backend, dynamic=False)
-        self._compiled_forward = torch.compile(original.forward, backend=backend, dynamic=False)
+        self._compiled = torch.compile(original, backend=backend)
+        self._compiled_forward = torch.compile(original.forward, backend=backend)
         self._fused_layers = _has_fused_fast_path(original)
 
     def forward(self, *args, **kwargs):

@@ -278,6 +278,30 @@ def test_same_shapes_never_recompile(monkeypatch):
         assert len(calls) == 2
 
 
+def test_many_shapes_stay_compiled(monkeypatch):
+    """After a second shape TorchDynamo traces symbolic sizes; the engine
+    compiles that graph once per concrete signature (sizes and integer
+    arguments as constants). Past Dynamo's recompile limit (8) a program
+    with dynamic=False would silently run eager; here every call runs
+    compiled code, each signature compiled once."""
+    runs = []
+    real_call = CompiledGraph.__call__
+    monkeypatch.setattr(CompiledGraph, "__call__", lambda self, *args: runs.append(1) or real_call(self, *args))
+    calls = count_compiles(monkeypatch)
+
+    def scaled_softmax(x, k):
+        return torch.softmax(x * k, -1) + x.shape[0]
+
+    compiled = polyblocks_jit_torch(scaled_softmax)
+    signatures = [(rows, k) for rows in range(2, 14) for k in (2, 3)]
+    with torch.no_grad():
+        for rows, k in signatures + signatures[:3]:
+            x = torch.randn(rows, 7)
+            check(compiled, scaled_softmax, x, k)
+    assert len(runs) == len(signatures) + 3  # compiled code on every call
+    assert len(calls) <= len(signatures) + 2
+
+
 def test_a_new_process_hits_the_disk_cache(tmp_path):
     script = (
         "import sys, torch\n"
