@@ -204,10 +204,11 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             passes.push(format!("func.func(pb-forward-copies{{report={}}})", options.report));
             if options.fuse {
                 let cache = options.target.cache_bytes(2).map_or(0, |b| b / 2);
-                // 1 = no shared cache (0 would probe the host).
+                // 1 = no such cache (0 would probe the host).
+                let inner = options.target.cache_bytes(1).map_or(1, |b| b / 2);
                 let outer = options.target.cache_bytes(3).unwrap_or(1);
                 passes.push(format!(
-                    "func.func(pb-fuse{{cores={} cache-bytes={cache} outer-cache-bytes={outer} lanes={lanes} report={}}})",
+                    "func.func(pb-fuse{{cores={} cache-bytes={cache} inner-cache-bytes={inner} outer-cache-bytes={outer} lanes={lanes} report={}}})",
                     options.target.cores.max(1),
                     options.report
                 ));
@@ -287,8 +288,17 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
 
 /// The whole pipeline up to and including `stop_after`.
 pub fn pipeline(options: &CpuOptions, stop_after: Stage) -> String {
-    let stages: Vec<String> =
-        Stage::ALL.into_iter().filter(|s| *s <= stop_after).map(|s| stage_pipeline(s, options)).collect();
+    pipeline_between(options, None, stop_after)
+}
+
+/// The stages after `start_after` (all with `None`) up to `stop_after`:
+/// resuming from a stage's dump, e.g. IR edited by hand after `affine`.
+pub fn pipeline_between(options: &CpuOptions, start_after: Option<Stage>, stop_after: Stage) -> String {
+    let stages: Vec<String> = Stage::ALL
+        .into_iter()
+        .filter(|s| *s <= stop_after && start_after.is_none_or(|start| *s > start))
+        .map(|s| stage_pipeline(s, options))
+        .collect();
     format!("builtin.module({})", stages.join(","))
 }
 

@@ -25,16 +25,25 @@ pub const NAMED_PIPELINES: &[&str] = &["cpu"];
 /// `None`), with `options` (target, vectorization, fusion, report).
 pub fn named_pipeline(
     name: &str,
+    start_after: Option<&str>,
     stop_after: Option<&str>,
     options: cpu::CpuOptions,
 ) -> Result<String, String> {
     match name {
         "cpu" => {
+            let start = start_after.map(cpu::Stage::parse).transpose()?;
             let stop = match stop_after {
                 Some(stage) => cpu::Stage::parse(stage)?,
                 None => cpu::Stage::Llvm,
             };
-            Ok(cpu::pipeline(&options, stop))
+            if start.is_some_and(|start| start >= stop) {
+                return Err(format!(
+                    "nothing to run: the pipeline starts after '{}' and stops after '{}'",
+                    start_after.unwrap_or_default(),
+                    stop_after.unwrap_or("llvm")
+                ));
+            }
+            Ok(cpu::pipeline_between(&options, start, stop))
         }
         _ => Err(format!("unknown pipeline '{name}' (pipelines: {})", NAMED_PIPELINES.join(", "))),
     }

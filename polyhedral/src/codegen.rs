@@ -44,10 +44,17 @@ pub enum Target<'c, 'a> {
 /// alloca there would take new stack space every iteration once lowered).
 pub struct Locals<'c> {
     pub types: Vec<Type<'c>>,
-    /// Emit the outermost loop as `affine.parallel` (its iterations are
-    /// independent by construction).
-    pub parallel_outermost: bool,
+    /// Emit up to this many outermost loops as one `affine.parallel` (their
+    /// iterations are independent by construction; 0: sequential code).
+    /// Loops join the band while they are perfectly nested with bounds
+    /// that do not depend on each other: batch dimensions and row tiles,
+    /// batch outer, so each thread's share of the collapsed iterations is
+    /// one contiguous stretch of memory.
+    pub parallel_depth: usize,
 }
+
+/// Lower bound, upper bound and step of a loop of a parallel band.
+type BandLoop = (Aff, Aff, i64);
 
 /// Redirected accesses, by access op identity.
 pub type Redirects<'c, 'a> = HashMap<usize, Redirect<'c, 'a>>;
@@ -89,7 +96,7 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
         };
         match &self.locals {
             // Sequential code: one set of buffers, allocated before it.
-            Some(locals) if !locals.parallel_outermost => {
+            Some(locals) if locals.parallel_depth == 0 => {
                 let values = self.allocas(&staging, &locals.types)?;
                 self.local_values.replace(values);
                 let result = self.emit(tree, &staging, &[]);
@@ -138,6 +145,9 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
                 }
                 Ok(())
             }
+            Tree::For { .. } if ivs.is_empty() && self.local_values.borrow().is_empty() && self.parallel_band(tree).is_some() => {
+                self.emit_parallel(tree, block)
+            }
             Tree::For { lower, upper, step, body } => {
                 let body_block = Block::new(&[(Type::index(self.context), self.location)]);
                 let iv: Value = body_block.argument(0).map_err(|e| e.to_string())?.into();
@@ -146,7 +156,7 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
                 let mut inner = ivs.to_vec();
                 inner.push(iv);
                 match &self.locals {
-                    Some(locals) if inner.len() == 1 && locals.parallel_outermost && self.local_values.borrow().is_empty() => {
+                    Some(locals) if inner.len() == 1 && locals.parallel_depth > 0 && self.local_values.borrow().is_empty() => {
                         self.emit_scope(body, &body_block, &inner, &locals.types)?
                     }
                     _ => self.emit(body, &body_block, &inner)?,
@@ -155,16 +165,7 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
                 let region = Region::new();
                 region.append_block(body_block);
                 let operands = self.map_operands(ivs);
-                let parallel = ivs.is_empty()
-                    && lower.len() == 1
-                    && upper.len() == 1
-                    && self.locals.as_ref().is_some_and(|l| l.parallel_outermost);
-                let op = if parallel {
-                    self.parallel_op(&operands, &lower[0], &upper[0], *step, region)?
-                } else {
-                    self.for_op(ivs.len(), &operands, lower, upper, *step, region)?
-                };
-                block.append_operation(op);
+                block.append_operation(self.for_op(ivs.len(), &operands, lower, upper, *step, region)?);
                 Ok(())
             }
             Tree::If { conditions, then, otherwise } => {
@@ -207,30 +208,73 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
         pb_support::builder::affine_for(self.context, self.location, bounds, operands, step, region)
     }
 
-    /// A one-dimensional `affine.parallel` (outermost: no enclosing loops).
-    fn parallel_op(
-        &self,
-        operands: &[Value<'c, '_>],
-        lower: &Aff,
-        upper: &Aff,
-        step: i64,
-        region: Region<'c>,
-    ) -> Result<melior::ir::Operation<'c>, String> {
+    /// The outermost loops of `tree` that form its parallel band (see
+    /// [`Locals::parallel_depth`]): (lower, upper, step) of each, and the
+    /// body inside them; `None` when the code is sequential or the first
+    /// loop has several bounds (min/max).
+    fn parallel_band<'t>(&self, tree: &'t Tree) -> Option<(Vec<BandLoop>, &'t Tree)> {
+        let depth = self.locals.as_ref().map_or(0, |l| l.parallel_depth);
+        let mut band: Vec<BandLoop> = Vec::new();
+        let mut node = tree;
+        while band.len() < depth {
+            let Tree::For { lower, upper, step, body } = node else { break };
+            let outer = band.len();
+            let independent = |a: &Aff| (0..outer).all(|k| !a.uses_dim(k));
+            if lower.len() != 1 || upper.len() != 1 || !independent(&lower[0]) || !independent(&upper[0]) {
+                break;
+            }
+            band.push((lower[0].clone(), upper[0].clone(), *step));
+            node = body;
+            // A loop alone in a block is still perfectly nested.
+            while let Tree::Block(children) = node {
+                let [only] = children.as_slice() else { break };
+                node = only;
+            }
+        }
+        // Stopped on a block with several children: the band ends above it.
+        (!band.is_empty()).then_some((band, node))
+    }
+
+    /// The band of [`Self::parallel_band`] as one `affine.parallel`
+    /// (outermost: no enclosing loops) whose body allocates the tile's
+    /// local buffers.
+    fn emit_parallel(&self, tree: &Tree, block: &Block<'c>) -> Result<(), String> {
+        let (band, body) = self.parallel_band(tree).ok_or("no parallel band")?;
+        let index = Type::index(self.context);
+        let body_block = Block::new(&vec![(index, self.location); band.len()]);
+        let mut ivs: Vec<Value<'c, '_>> = Vec::new();
+        for k in 0..band.len() {
+            let iv: Value = body_block.argument(k).map_err(|e| e.to_string())?.into();
+            // SAFETY: `iv` lives as long as the parallel op that will own the block.
+            ivs.push(unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&iv)) });
+        }
+        let types = self.locals.as_ref().map(|l| l.types.clone()).unwrap_or_default();
+        self.emit_scope(body, &body_block, &ivs, &types)?;
+        body_block.append_operation(OperationBuilder::new("affine.yield", self.location).build().map_err(|e| e.to_string())?);
+        let region = Region::new();
+        region.append_block(body_block);
+        let operands = self.map_operands(&[]);
+        let lowers: Vec<Aff> = band.iter().map(|b| b.0.clone()).collect();
+        let uppers: Vec<Aff> = band.iter().map(|b| b.1.clone()).collect();
+        let steps: Vec<String> = band.iter().map(|b| b.2.to_string()).collect();
         let attribute = |text: &str| Attribute::parse(self.context, text).ok_or_else(|| format!("could not build {text}"));
-        OperationBuilder::new("affine.parallel", self.location)
-            .add_operands(operands)
-            .add_operands(operands)
+        let groups = format!("dense<1> : tensor<{}xi32>", band.len());
+        let op = OperationBuilder::new("affine.parallel", self.location)
+            .add_operands(&operands)
+            .add_operands(&operands)
             .add_attributes(&[
-                (Identifier::new(self.context, "lowerBoundsMap"), self.map_attribute(0, std::slice::from_ref(lower))?),
-                (Identifier::new(self.context, "lowerBoundsGroups"), attribute("dense<1> : tensor<1xi32>")?),
-                (Identifier::new(self.context, "upperBoundsMap"), self.map_attribute(0, std::slice::from_ref(upper))?),
-                (Identifier::new(self.context, "upperBoundsGroups"), attribute("dense<1> : tensor<1xi32>")?),
-                (Identifier::new(self.context, "steps"), attribute(&format!("[{step}]"))?),
+                (Identifier::new(self.context, "lowerBoundsMap"), self.map_attribute(0, &lowers)?),
+                (Identifier::new(self.context, "lowerBoundsGroups"), attribute(&groups)?),
+                (Identifier::new(self.context, "upperBoundsMap"), self.map_attribute(0, &uppers)?),
+                (Identifier::new(self.context, "upperBoundsGroups"), attribute(&groups)?),
+                (Identifier::new(self.context, "steps"), attribute(&format!("[{}]", steps.join(", ")))?),
                 (Identifier::new(self.context, "reductions"), attribute("[]")?),
             ])
             .add_regions([region])
             .build()
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        block.append_operation(op);
+        Ok(())
     }
 
     /// One `memref.alloca` per type, appended to `block`.

@@ -1,7 +1,8 @@
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 outer-cache-bytes=1 report=true},canonicalize))' %s 2>%t.err | FileCheck %s
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1 report=true},canonicalize))' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=1 cache-bytes=65536 outer-cache-bytes=1},canonicalize))' %s | FileCheck %s --check-prefix=SERIAL
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 row-tile=8 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=1 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1},canonicalize))' %s | FileCheck %s --check-prefix=SERIAL
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 inner-cache-bytes=1 row-tile=8 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 inner-cache-bytes=16384 outer-cache-bytes=1 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=INNER
 
 // On one core the tiles run in a sequential loop sharing one local buffer,
 // allocated before it (an alloca inside a sequential loop would take new
@@ -560,5 +561,62 @@ func.func @not_jammed(%in: memref<256x129xf32>, %e: memref<256x129xf32>, %s: mem
     }
   }
   memref.dealloc %t : memref<256x129xf32>
+  return
+}
+
+// A batch of row blocks (attention heads): batch and row tiles form one
+// two-dimensional parallel band, batch outer, so each thread's share of the
+// collapsed iterations is one contiguous stretch of memory.
+// REPORT-DAG: note: [pb-fuse] fused producers S0 into consumers S1,S2,S3 of A2: row tile 32 (32 parallel tiles)
+// CHECK-LABEL: func.func @normalize_heads
+// CHECK: affine.parallel (%[[H:.*]], %[[T:.*]]) = (0, 0) to (4, 8) {
+// CHECK-NEXT: memref.alloca() {alignment = 64 : i64} : memref<1x32xf32>
+// CHECK: affine.load %arg0[%[[H]], %{{.*}}, %{{.*}}]
+// With a first-level cache in the model, each pass after the first
+// re-reads what of the tile exceeds it from the second level: three passes
+// over 32-row tiles (32 KiB) cost more than the tiles of 16 rows (16 KiB)
+// that fit.
+// INNER: note: [pb-fuse] fused producers S0 into consumers S1,S2,S3 of A2: row tile 16 (64 parallel tiles), tile-local A0[1x16] in 1 buffer = 16 KiB (budget 64 KiB; 3 passes over the rows, first-level cache 16 KiB)
+// SERIAL-LABEL: func.func @normalize_heads
+// SERIAL-NOT: affine.parallel
+// SERIAL: return
+func.func @normalize_heads(%in: memref<4x256x256xf32>, %out: memref<4x256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %s = memref.alloc() : memref<4x256xf32>
+  affine.for %h = 0 to 4 {
+    affine.for %i = 0 to 256 {
+      affine.store %zero, %s[%h, %i] : memref<4x256xf32>
+    }
+  }
+  affine.for %h = 0 to 4 {
+    affine.for %i = 0 to 256 {
+      affine.for %j = 0 to 256 {
+        %x = affine.load %in[%h, %i, %j] : memref<4x256x256xf32>
+        %e = math.exp %x : f32
+        affine.store %e, %out[%h, %i, %j] : memref<4x256x256xf32>
+      }
+    }
+  }
+  affine.for %h = 0 to 4 {
+    affine.for %i = 0 to 256 {
+      affine.for %j = 0 to 256 {
+        %x = affine.load %out[%h, %i, %j] : memref<4x256x256xf32>
+        %a = affine.load %s[%h, %i] : memref<4x256xf32>
+        %t = arith.addf %a, %x : f32
+        affine.store %t, %s[%h, %i] : memref<4x256xf32>
+      }
+    }
+  }
+  affine.for %h = 0 to 4 {
+    affine.for %i = 0 to 256 {
+      affine.for %j = 0 to 256 {
+        %x = affine.load %out[%h, %i, %j] : memref<4x256x256xf32>
+        %a = affine.load %s[%h, %i] : memref<4x256xf32>
+        %d = arith.divf %x, %a : f32
+        affine.store %d, %out[%h, %i, %j] : memref<4x256x256xf32>
+      }
+    }
+  }
+  memref.dealloc %s : memref<4x256xf32>
   return
 }

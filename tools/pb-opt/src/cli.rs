@@ -28,6 +28,7 @@ pub struct Options {
     /// `--pb-pipeline=cpu`: a named pipeline instead of a pass list.
     pub named_pipeline: Option<String>,
     pub stop_after: Option<String>,
+    pub start_after: Option<String>,
     /// `--pb-target="cores=2 vector-bits=256"`: overrides of the host target.
     pub target_overrides: String,
     /// `--pb-no-vectorize`: no vectorization in the named pipeline.
@@ -56,6 +57,7 @@ OPTIONS:
                                  --canonicalize --pb-simplify-quant
   --pb-pipeline=<name>           Run a named pipeline: cpu
   --pb-stop-after=<stage>        ...only up to a stage (cpu: legalize, graph, affine, lower, llvm)
+  --pb-start-after=<stage>       ...only the stages after one (input: that stage's output, e.g. edited by hand)
   --pb-target=<overrides>        Target description overrides, e.g. 'cores=1 vector-bits=256'
   --pb-print-target              Print the target description and exit
   --pb-no-vectorize              With --pb-pipeline=cpu: leave loops scalar (LLVM may still vectorize)
@@ -136,6 +138,7 @@ pub fn parse(args: &[String], registry: Registry) -> Result<Options, String> {
             "list-passes" => switch(&mut options, |o| o.list_passes = true)?,
             "pb-pipeline" => options.named_pipeline = Some(flag_value(arg, &mut iter, "--pb-pipeline")?),
             "pb-stop-after" => options.stop_after = Some(flag_value(arg, &mut iter, "--pb-stop-after")?),
+            "pb-start-after" => options.start_after = Some(flag_value(arg, &mut iter, "--pb-start-after")?),
             "pb-target" => options.target_overrides = flag_value(arg, &mut iter, "--pb-target")?,
             "pb-print-target" => switch(&mut options, |o| o.print_target = true)?,
             "pb-no-vectorize" => switch(&mut options, |o| o.no_vectorize = true)?,
@@ -166,6 +169,9 @@ pub fn parse(args: &[String], registry: Registry) -> Result<Options, String> {
     }
     if options.stop_after.is_some() && options.named_pipeline.is_none() {
         return Err("'--pb-stop-after' needs '--pb-pipeline'".into());
+    }
+    if options.start_after.is_some() && options.named_pipeline.is_none() {
+        return Err("'--pb-start-after' needs '--pb-pipeline'".into());
     }
     if options.named_pipeline.is_some() && (pass_pipeline.is_some() || !short_form.is_empty()) {
         return Err("'--pb-pipeline' cannot be combined with '--pass-pipeline' or passes given as options".into());

@@ -77,7 +77,7 @@ fn resolve_named_pipeline(mut options: cli::Options) -> Result<cli::Options, Str
         cpu.vectorize = !options.no_vectorize;
         cpu.fuse = !options.no_fuse;
         cpu.report = options.report;
-        options.pipeline = pb_pipelines::named_pipeline(name, options.stop_after.as_deref(), cpu)?;
+        options.pipeline = pb_pipelines::named_pipeline(name, options.start_after.as_deref(), options.stop_after.as_deref(), cpu)?;
     }
     Ok(options)
 }
