@@ -76,3 +76,12 @@ func.func @scale(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
   } -> tensor<8x100xf32>
   return %r : tensor<8x100xf32>
 }
+
+// Resuming: the stages after `affine` on its output (edited by hand, say)
+// give what the whole pipeline gives; a resumption past the end is an error.
+// RUN: pb-opt %s --pb-pipeline=cpu --pb-stop-after=affine --pb-target="cores=2 vector-bits=512" | pb-opt --pb-pipeline=cpu --pb-start-after=affine --pb-target="cores=2 vector-bits=512" | FileCheck %s --check-prefix=RESUMED
+// RESUMED-LABEL: llvm.func @matmul_bias_relu
+// RESUMED-NOT: affine.
+// RESUMED: llvm.return
+// RUN: expect-exit 1 pb-opt %s --pb-pipeline=cpu --pb-start-after=llvm 2>&1 | FileCheck %s --check-prefix=NOTHING
+// NOTHING: nothing to run: the pipeline starts after 'llvm' and stops after 'llvm'
