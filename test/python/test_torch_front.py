@@ -210,6 +210,23 @@ def test_gelu_alone_compiles_as_eager_computes_it(tmp_path, approximate):
     assert graphs and not any("arith.divf" in g for g in graphs)
 
 
+@pytest.mark.parametrize("contract", [True, False])
+def test_fp_contract_option(tmp_path, contract):
+    """`fp_contract` (default on): x * w + b reaches LLVM as one contractable
+    pair (a fused multiply-add); off, as separately rounded ops. Either way
+    the result is eager's within rounding."""
+
+    def scale_shift(x, w, b):
+        return x * w + b
+
+    options = {"debug": True, "debug_dir": str(tmp_path), "cache": False, "fp_contract": contract}
+    inputs = (torch.randn(33, 48), torch.randn(48), torch.randn(48))
+    check(polyblocks_jit_torch(scale_shift, compile_options=options), scale_shift, *inputs)
+    llvm = "".join(p.read_text() for p in tmp_path.rglob("5-llvm.mlir"))
+    assert "llvm.fmul" in llvm
+    assert ("fastmath<contract>" in llvm) == contract
+
+
 def test_variance_stays_in_input_precision(tmp_path):
     """LayerNorm, GroupNorm and torch.var compute in float32 (torch-mlir's
     own lowering converts the input to float64), with eager's results."""
