@@ -177,6 +177,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // Inputs belong to the caller: bufferization must copy, not
                 // write into them.
                 "pb-readonly-inputs".into(),
+                // One tensor returned twice gets a copy: each result is an
+                // out-parameter of its own (upstream crashed on one buffer
+                // returned twice).
+                "pb-distinct-results".into(),
                 "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}"
                     .into(),
                 "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}".into(),

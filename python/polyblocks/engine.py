@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import pathlib
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -47,6 +48,14 @@ def engine_identity() -> str:
 def run_engine(source: pathlib.Path, args: list[str]) -> str:
     """Runs pb-compile on `source`; returns its stderr (timings, paths)."""
     result = subprocess.run([str(engine_binary()), str(source), *args], capture_output=True, text=True, check=False)
+    if result.returncode < 0:
+        # A crash is the engine's bug, never the program's: say so, with
+        # what to send (the module it was compiling).
+        name = signal.Signals(-result.returncode).name if -result.returncode in signal.valid_signals() else str(-result.returncode)
+        raise CompileError(
+            f"pb-compile crashed ({name}) compiling {source}: an internal error of polyblocks; "
+            f"please report it with that file{': ' + result.stderr.strip() if result.stderr.strip() else ''}"
+        )
     if result.returncode != 0:
         raise CompileError(result.stderr.strip() or f"pb-compile exited with {result.returncode}")
     return result.stderr

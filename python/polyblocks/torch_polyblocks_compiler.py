@@ -388,7 +388,13 @@ def make_backend(compile_options: dict | None = None):
     # operators such as batch norm become ones it lowers to linalg), with
     # variance kept in the input's precision.
     def aot(trusted):
-        return aot_autograd(fw_compiler=_fx_compiler(options, trusted), decompositions=torch_decompositions.table())
+        # Backward graphs take saved tensors and incoming gradients, which
+        # no guard checks (a gradient may be an expanded view): never trusted.
+        return aot_autograd(
+            fw_compiler=_fx_compiler(options, trusted),
+            bw_compiler=_fx_compiler(options, trusted=False),
+            decompositions=torch_decompositions.table(),
+        )
 
     # Static graphs: Dynamo's guards check every tensor against the
     # examples. `_Specializing` keys its graphs by shape and dtype only

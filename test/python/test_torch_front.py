@@ -149,6 +149,25 @@ def test_forward_hooks_of_the_module_still_run():
     check(compiled, model, x)
 
 
+def test_gradients_through_a_compiled_module():
+    """With grad enabled, AOTAutograd compiles a forward graph that returns
+    an output twice (the result and the same tensor saved for backward;
+    pb-compile used to crash on it) and a backward graph whose incoming
+    gradient is an expanded view: both compiled, gradients as eager's."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 8), torch.nn.Tanh())
+    compiled = polyblocks_jit_torch(model)
+    x = torch.randn(5, 16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no part of either graph left to PyTorch
+        compiled(x).sum().backward()
+    ours = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    model(x).sum().backward()
+    for got, want in zip(ours, (p.grad for p in model.parameters())):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6)
+
+
 def test_mlp():
     model = torch.nn.Sequential(torch.nn.Linear(33, 64), torch.nn.ReLU(), torch.nn.Linear(64, 10)).eval()
     check(polyblocks_jit_torch(model), model, torch.randn(7, 33))
@@ -439,6 +458,19 @@ def test_compiled_graph_checks_its_arguments(tmp_path):
         graph(torch.randn(67, 45))
     out = graph(torch.ones(67, 45), torch.ones(45, 29))[0]
     assert torch.all(out == 45)
+
+
+def test_an_engine_crash_is_reported_as_ours(tmp_path, monkeypatch):
+    """A pb-compile killed by a signal is named as an internal error with
+    the module to report, not as "exited with -11"."""
+    fake = tmp_path / "pb-compile"
+    fake.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("POLYBLOCKS_COMPILE", str(fake))
+    source = tmp_path / "module.mlir"
+    source.write_text("module {}\n")
+    with pytest.raises(engine.CompileError, match=r"pb-compile crashed \(SIGSEGV\) compiling .*module\.mlir: an internal error"):
+        engine.run_engine(source, [])
 
 
 def test_unknown_and_unavailable_options_are_clear_errors():

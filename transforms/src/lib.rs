@@ -14,6 +14,7 @@ mod operand_expr;
 pub mod allocs_to_pool;
 pub mod check_cpu_input;
 pub mod compose_insert_slices;
+pub mod distinct_results;
 pub mod forward_copies;
 pub mod fp_contract;
 pub mod fuse;
@@ -32,6 +33,7 @@ use pb_support::PassInfo;
 pub static PASSES: &[&PassInfo] =
     &[&allocs_to_pool::INFO, &check_cpu_input::INFO,
     &compose_insert_slices::INFO,
+    &distinct_results::INFO,
     &forward_copies::INFO,
     &fp_contract::INFO,
     &fuse::INFO, &interchange::INFO,
