@@ -123,13 +123,7 @@ class CompiledGraph:
                 arg = arg.contiguous()
                 keep = (keep or []) + [arg]  # alive until the call returns
             pointers.append(arg.data_ptr())
-        outputs = [
-            torch.empty(shape, dtype=dtype) if small else _OUTPUTS.empty(shape, dtype)
-            for shape, dtype, small in self._outputs
-        ]
-        for output in outputs:
-            pointers.append(output.data_ptr())
-        self.function.call_pointers(pointers)
+        outputs = self._call_with_new_outputs(pointers)
         del keep
         return outputs
 
@@ -139,7 +133,11 @@ class CompiledGraph:
         every tensor's dtype, device, shape and strides against the
         examples this graph was compiled for (see `for_guarded_examples`).
         ~2 us less per call (a third of the Python around a small kernel)."""
-        pointers = [arg.data_ptr() for arg in args]
+        return self._call_with_new_outputs([arg.data_ptr() for arg in args])
+
+    def _call_with_new_outputs(self, pointers: list) -> list:
+        """Allocates the outputs, appends their addresses to the inputs'
+        `pointers` and calls the compiled function."""
         outputs = [
             torch.empty(shape, dtype=dtype) if small else _OUTPUTS.empty(shape, dtype)
             for shape, dtype, small in self._outputs
