@@ -12,7 +12,8 @@
 //! (`memref.alloca` in a `memref.alloca_scope`), so the full-size
 //! temporaries disappear. Row tiles are independent: the tile loops (batch
 //! dimensions outer, row tiles inner) are emitted as one `affine.parallel`
-//! band, so each thread's share is one contiguous stretch of memory. Inside a tile, each nest's contiguous loop
+//! band, so each thread's share is one contiguous stretch of memory.
+//! Inside a tile, each nest's contiguous loop
 //! (the one moving the last index of its write) is put innermost when the
 //! dependences allow it, so `pb-vectorize` applies, and consumer nests with
 //! the same loops share them when ISL finds every dependence still forward
@@ -350,22 +351,10 @@ impl Fuse {
             .sum();
         let outside: f64 = (0..scop.arrays.len()).filter(|a| !groups.contracted.contains(a)).map(array_bytes).sum();
         let unfused = all_work / self.ops_per_second() + (streamed + 2.0 * temporaries_bytes) / self.bytes_per_second();
-        // Passes over a tile's rows: nests (jammed ones count once) whose
-        // innermost loop runs along a whole row (layer norm: mean, centering
-        // with the sum of squares, normalization; softmax: max, exp with the
-        // sum, division). Each pass after the first finds the rows in the
+        // Each pass over a tile's rows after the first finds them in the
         // first-level cache only if the tile fits there.
-        let row_length = output.shape[rank - 1];
-        let mut passes: Vec<usize> = scop
-            .statements
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.bounds.last().and_then(|b| b.constant()).is_some_and(|(lo, hi)| hi - lo == row_length))
-            .map(|(index, _)| in_tile.jammed[index].0)
-            .collect();
-        passes.sort();
-        passes.dedup();
-        let rereads = passes.len().saturating_sub(1) as f64;
+        let passes = passes_over_rows(&scop, &in_tile, output.shape[rank - 1]);
+        let rereads = passes.saturating_sub(1) as f64;
         let mut choices = Vec::new();
         let mut size = 4;
         while size < rows * 2 {
@@ -428,7 +417,7 @@ impl Fuse {
             )));
         }
         let plan = &chosen.plan;
-        let budgets = Budgets { per_core: self.budget, inner: self.inner, passes: passes.len() };
+        let budgets = Budgets { per_core: self.budget, inner: self.inner, passes };
         let message = describe(&scop, &groups, plan, chosen, &budgets, unfused);
         // The outermost generated loops are the tile loops with more than
         // one iteration (ISL drops single-valued ones): the parallel band.
@@ -469,6 +458,23 @@ impl Fuse {
         }
         Ok(())
     }
+}
+
+/// Passes over a tile's rows: nests (jammed ones count once) whose
+/// innermost loop runs along a whole row of `row_length` (layer norm: mean,
+/// centering with the sum of squares, normalization; softmax: max,
+/// exponentials with their sum, division).
+fn passes_over_rows(scop: &Scop, in_tile: &fusion::InTile, row_length: i64) -> usize {
+    let mut groups: Vec<usize> = scop
+        .statements
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.bounds.last().and_then(|b| b.constant()).is_some_and(|(lo, hi)| hi - lo == row_length))
+        .map(|(index, _)| in_tile.jammed[index].0)
+        .collect();
+    groups.sort();
+    groups.dedup();
+    groups.len()
 }
 
 /// Statement instances (product of constant trip counts; the written
