@@ -188,13 +188,13 @@ const OUTER_CACHE_BYTES_PER_SECOND: f64 = 40.0e9;
 const INNER_SPILL_BYTES_PER_SECOND: f64 = 200.0e9;
 /// Entering a tile (loop set-up, scheduling): ~300 cycles.
 const TILE_OVERHEAD_SECONDS: f64 = 1.0e-7;
-/// Producers with longer reductions are contractions: register tiling them
-/// whole beats recomputing them per tile.
-const MAX_FUSED_REDUCTION: i64 = 64;
-/// Consumers with longer reductions over two moving operands are
-/// contractions left to pb-register-tile (Q K^T's 64, a convolution's
-/// channels x taps); shorter ones (a 3x3 or 5x5 filter on one channel) are
-/// worth fusing more than register tiling.
+/// Products with longer reductions (see [`is_contraction`]) are left to
+/// pb-register-tile, producers and consumers alike (Q K^T's 64, a
+/// convolution's channels x taps): its micro-kernels run several times
+/// faster than the loops of a fused tile, which recomputing or storing the
+/// result once does not offset (a Q K^T fused as the producer of the copy
+/// after it ran ~8x slower). Filters whose weights are the same for every
+/// output element (an image's 3x3 or 5x5 blur) are not products.
 const MIN_TILED_REDUCTION: i64 = 32;
 /// Local buffers live on the stack of a worker thread.
 const MAX_LOCAL_BYTES: i64 = 2 << 20;
@@ -284,12 +284,7 @@ impl Fuse {
         // Contractions are left whole for pb-register-tile, whose
         // micro-kernels beat anything a fused tile of them would run
         // (a transpose fused into Q K^T ran at a fifth of the rate).
-        // A producer with a short reduction is cheap to recompute; a
-        // consumer that is a contraction at all would lose its kernel.
-        let contraction = |s: &usize| {
-            let longer_than = if groups.producers.contains(s) { MAX_FUSED_REDUCTION } else { MIN_TILED_REDUCTION };
-            is_contraction(&scop.statements[*s], longer_than)
-        };
+        let contraction = |s: &usize| is_contraction(&scop.statements[*s], MIN_TILED_REDUCTION);
         if let Some(s) = groups.producers.iter().chain(&groups.consumers).find(|s| contraction(s)) {
             let role = if groups.producers.contains(s) { "producer" } else { "consumer" };
             let message = format!(
@@ -508,20 +503,32 @@ fn array_elements(scop: &Scop, array: usize) -> f64 {
     scop.arrays[array].shape.iter().map(|n| (*n).max(1) as f64).product()
 }
 
-/// A contraction (matmul, convolution): a reduction longer than
-/// `longer_than` steps over two operands that both move with it (a row max
-/// or sum reads one).
+/// A contraction (matmul, convolution over channels): a reduction longer
+/// than `longer_than` steps over two operands that both move with it (a
+/// row max or sum reads one) and that each follow an output dimension the
+/// other does not (a filter applied alike to every pixel is not one).
 fn is_contraction(s: &Statement, longer_than: i64) -> bool {
     let Some(write) = s.accesses.iter().find(|a| a.write) else { return false };
     let reductions: Vec<usize> =
         (0..s.loops.len()).filter(|d| !write.indices.iter().any(|e| e.uses_dim(*d))).collect();
-    let moving_operands = s
+    // Output dimensions with more than one iteration.
+    let outputs: Vec<usize> = (0..s.loops.len())
+        .filter(|d| write.indices.iter().any(|e| e.uses_dim(*d)))
+        .filter(|d| s.bounds[*d].constant().is_none_or(|(lower, upper)| upper - lower > 1))
+        .collect();
+    let moving: Vec<Vec<usize>> = s
         .accesses
         .iter()
         .filter(|a| !a.write && a.array != write.array)
         .filter(|a| a.indices.iter().any(|e| reductions.iter().any(|d| e.uses_dim(*d))))
-        .count();
-    reduction_trips(s) > longer_than && moving_operands >= 2
+        .map(|a| outputs.iter().copied().filter(|d| a.indices.iter().any(|e| e.uses_dim(*d))).collect())
+        .collect();
+    // Two operands that each follow an output dimension the other does not
+    // (A's rows and B's columns; an image's pixels and a filter bank's
+    // output channels).
+    let own = |a: &Vec<usize>, b: &Vec<usize>| a.iter().any(|d| !b.contains(d));
+    let product = moving.iter().enumerate().any(|(i, a)| moving.iter().skip(i + 1).any(|b| own(a, b) && own(b, a)));
+    reduction_trips(s) > longer_than && product
 }
 
 /// Iterations of the loops that do not move the statement's write (its
