@@ -187,6 +187,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "canonicalize".into(),
             ];
             passes.push("buffer-deallocation-pipeline".into());
+            // A result computed in a temporary (through a reshape view) and
+            // copied into its out-parameter is computed there directly.
+            passes.push("func.func(pb-result-in-place)".into());
             passes
         }
         Stage::Affine if options.upstream_affine => upstream_affine_stage(options),

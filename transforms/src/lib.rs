@@ -23,6 +23,7 @@ pub mod isl_roundtrip;
 pub mod parallel_grain;
 pub mod readonly_inputs;
 pub mod register_tile;
+pub mod result_in_place;
 mod report;
 pub mod simplify_quant;
 pub mod vectorize;
@@ -41,4 +42,5 @@ pub static PASSES: &[&PassInfo] =
     &parallel_grain::INFO,
     &readonly_inputs::INFO,
     &register_tile::INFO,
+    &result_in_place::INFO,
     &simplify_quant::INFO, &vectorize::INFO];
