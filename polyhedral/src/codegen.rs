@@ -138,15 +138,17 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
     }
 
     fn emit<'b>(&self, tree: &Tree, block: &Block<'c>, ivs: &[Value<'c, 'b>]) -> Result<(), String> {
+        if ivs.is_empty() && self.local_values.borrow().is_empty() {
+            if let Some((band, body)) = self.parallel_band(tree) {
+                return self.emit_parallel(&band, body, block);
+            }
+        }
         match tree {
             Tree::Block(children) => {
                 for child in children {
                     self.emit(child, block, ivs)?;
                 }
                 Ok(())
-            }
-            Tree::For { .. } if ivs.is_empty() && self.local_values.borrow().is_empty() && self.parallel_band(tree).is_some() => {
-                self.emit_parallel(tree, block)
             }
             Tree::For { lower, upper, step, body } => {
                 let body_block = Block::new(&[(Type::index(self.context), self.location)]);
@@ -235,11 +237,10 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
         (!band.is_empty()).then_some((band, node))
     }
 
-    /// The band of [`Self::parallel_band`] as one `affine.parallel`
-    /// (outermost: no enclosing loops) whose body allocates the tile's
-    /// local buffers.
-    fn emit_parallel(&self, tree: &Tree, block: &Block<'c>) -> Result<(), String> {
-        let (band, body) = self.parallel_band(tree).ok_or("no parallel band")?;
+    /// A band from [`Self::parallel_band`] around `body` as one
+    /// `affine.parallel` (outermost: no enclosing loops) whose body
+    /// allocates the tile's local buffers.
+    fn emit_parallel(&self, band: &[BandLoop], body: &Tree, block: &Block<'c>) -> Result<(), String> {
         let index = Type::index(self.context);
         let body_block = Block::new(&vec![(index, self.location); band.len()]);
         let mut ivs: Vec<Value<'c, '_>> = Vec::new();

@@ -634,14 +634,7 @@ fn schedule_is_legal(
     }
     let Some(members) = members else { return Ok(true) };
     let schedule = model.union_map(&format!("[{}] -> {{ {} }}", scop.param_names().join(", "), maps.join("; ")))?;
-    let among = model
-        .dependences()?
-        .copy()
-        .map_err(isl_err)?
-        .intersect_domain_union_set(members.copy().map_err(isl_err)?)
-        .and_then(|d| d.intersect_range_union_set(members))
-        .map_err(isl_err)?;
-    model.respects(&among, &schedule)
+    model.respects(&model.dependences_among(members)?, &schedule)
 }
 
 /// Does running statement `s`'s loops in `order` keep every dependence
@@ -655,12 +648,5 @@ fn permutation_is_legal(model: &Model, scop: &Scop, s: &Statement, order: &[usiz
     let text = format!("[{}] -> {{ {}[{}] -> [{}] }}", scop.param_names().join(", "), s.name, x.join(", "), permuted.join(", "));
     let schedule = model.union_map(&text)?;
     let domain = isl_rs::UnionSet::read_from_str(&model.ctx, &scop.domain(s)).map_err(isl_err)?;
-    let own = model
-        .dependences()?
-        .copy()
-        .map_err(isl_err)?
-        .intersect_domain_union_set(domain.copy().map_err(isl_err)?)
-        .and_then(|d| d.intersect_range_union_set(domain))
-        .map_err(isl_err)?;
-    model.respects(&own, &schedule)
+    model.respects(&model.dependences_among(domain)?, &schedule)
 }

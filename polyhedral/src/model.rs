@@ -92,6 +92,15 @@ impl Model {
         run().map_err(isl_err)
     }
 
+    /// The dependences whose source and sink are both in `instances`.
+    pub fn dependences_among(&self, instances: UnionSet) -> IslResult<UnionMap> {
+        self.dependences()?
+            .copy()
+            .and_then(|d| d.intersect_domain_union_set(instances.copy()?))
+            .and_then(|d| d.intersect_range_union_set(instances))
+            .map_err(isl_err)
+    }
+
     /// Is `schedule` (same statements, any time space) legal: does every
     /// dependence go forward in its order?
     pub fn respects(&self, dependences: &UnionMap, schedule: &UnionMap) -> IslResult<bool> {

@@ -18,8 +18,8 @@
 //! dependences allow it, so `pb-vectorize` applies, and consumer nests with
 //! the same loops share them when ISL finds every dependence still forward
 //! (a softmax's exponentials and their row sum, a layer norm's centering
-//! and sum of squares: one pass over each row instead of two). Planning, footprints
-//! and legality come from `pb_polyhedral::fusion` (ISL).
+//! and sum of squares: one pass over each row instead of two). Planning,
+//! footprints and legality come from `pb_polyhedral::fusion` (ISL).
 //!
 //! The model (no search, no timing): the last dimension is not tiled (whole
 //! rows: unit-stride streams, constant-bound vector loops); leading
@@ -43,8 +43,8 @@
 //! them in different tiles, a temporary is read outside the SCoP or
 //! through a view, a statement reads the array it writes at another
 //! element, a nest holds more than one statement, or a contraction (matmul,
-//! convolution) is among the producers (recomputing it per tile costs too
-//! much) or the consumers (it would lose pb-register-tile's micro-kernel).
+//! convolution over channels) is among the producers or the consumers (it
+//! would lose pb-register-tile's micro-kernel).
 //! After a refusal for contractions, the nests between them (without the
 //! contractions and their accumulators' fills) are tried on their own:
 //! attention's softmax between Q K^T and P V.
@@ -284,20 +284,18 @@ impl Fuse {
         // Contractions are left whole for pb-register-tile, whose
         // micro-kernels beat anything a fused tile of them would run
         // (a transpose fused into Q K^T ran at a fifth of the rate).
-        let contraction = |s: &usize| is_contraction(&scop.statements[*s], MIN_TILED_REDUCTION);
-        if let Some(s) = groups.producers.iter().chain(&groups.consumers).find(|s| contraction(s)) {
+        if let Some(s) = groups.producers.iter().chain(&groups.consumers).find(|s| is_contraction(&scop.statements[**s])) {
             let role = if groups.producers.contains(s) { "producer" } else { "consumer" };
             let message = format!(
                 "not fused: {role} {} is a contraction: left whole for pb-register-tile (the nests between contractions are tried alone)",
                 scop.statements[*s].name
             );
-            // Every contraction (also those short enough to recompute as a
-            // producer: the segments keep none), with the nests initializing
-            // their accumulators (a zero fill belongs with its product).
+            // Every contraction, with the nests initializing their
+            // accumulators (a zero fill belongs with its product).
             let accumulators: Vec<usize> = scop
                 .statements
                 .iter()
-                .filter(|s| is_contraction(s, MIN_TILED_REDUCTION))
+                .filter(|s| is_contraction(s))
                 .filter_map(|s| s.accesses.iter().find(|a| a.write).map(|a| a.array))
                 .collect();
             let cut = scop
@@ -412,8 +410,7 @@ impl Fuse {
             )));
         }
         let plan = &chosen.plan;
-        let budgets = Budgets { per_core: self.budget, inner: self.inner, passes };
-        let message = describe(&scop, &groups, plan, chosen, &budgets, unfused);
+        let message = self.describe(&scop, &groups, plan, chosen, passes, unfused);
         // The outermost generated loops are the tile loops with more than
         // one iteration (ISL drops single-valued ones): the parallel band.
         let row_tiles = (rows + chosen.size - 1) / chosen.size;
@@ -421,6 +418,43 @@ impl Fuse {
         let parallel_depth = if chosen.tiles > 1 && self.cores > 1 { multi } else { 0 };
         self.apply(context, &scop, &model, &groups, plan, parallel_depth).map_err(Refusal::Failed)?;
         Ok(message)
+    }
+
+    /// The report line of a fusion: what was fused, the tile, its buffers,
+    /// the budgets of the model and its estimates.
+    fn describe(&self, scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, passes: usize, unfused: f64) -> String {
+        let names = |list: &[usize]| list.iter().map(|s| scop.statements[*s].name.clone()).collect::<Vec<_>>().join(",");
+        let locals: Vec<String> = plan
+            .locals
+            .iter()
+            .map(|l| {
+                let shape: Vec<String> = l.shape.iter().map(|n| n.to_string()).collect();
+                format!("{}[{}]", scop.arrays[l.array].name, shape.join("x"))
+            })
+            .collect();
+        format!(
+            "fused producers {} into consumers {} of {}: row tile {} ({} parallel tiles), tile-local {} in {} buffer{} = {} KiB \
+(budget {} KiB{}), recomputation {:.1}%; model: ~{:.2} ms fused vs ~{:.2} ms unfused",
+            names(&groups.producers),
+            names(&groups.consumers),
+            scop.arrays[groups.output].name,
+            chosen.size,
+            chosen.tiles,
+            locals.join(" "),
+            plan.slots.len(),
+            if plan.slots.len() == 1 { "" } else { "s" },
+            chosen.footprint / 1024,
+            self.budget / 1024,
+            self.inner.map_or(String::new(), |inner| format!(
+                "; {} pass{} over the rows, first-level cache {} KiB",
+                passes,
+                if passes == 1 { "" } else { "es" },
+                inner / 1024
+            )),
+            chosen.recompute * 100.0,
+            chosen.cost * 1e3,
+            unfused * 1e3
+        )
     }
 
     fn apply<'c, 'a>(
@@ -504,10 +538,10 @@ fn array_elements(scop: &Scop, array: usize) -> f64 {
 }
 
 /// A contraction (matmul, convolution over channels): a reduction longer
-/// than `longer_than` steps over two operands that both move with it (a
+/// than [`MIN_TILED_REDUCTION`] steps over two operands that both move with it (a
 /// row max or sum reads one) and that each follow an output dimension the
 /// other does not (a filter applied alike to every pixel is not one).
-fn is_contraction(s: &Statement, longer_than: i64) -> bool {
+fn is_contraction(s: &Statement) -> bool {
     let Some(write) = s.accesses.iter().find(|a| a.write) else { return false };
     let reductions: Vec<usize> =
         (0..s.loops.len()).filter(|d| !write.indices.iter().any(|e| e.uses_dim(*d))).collect();
@@ -528,7 +562,7 @@ fn is_contraction(s: &Statement, longer_than: i64) -> bool {
     // output channels).
     let own = |a: &Vec<usize>, b: &Vec<usize>| a.iter().any(|d| !b.contains(d));
     let product = moving.iter().enumerate().any(|(i, a)| moving.iter().skip(i + 1).any(|b| own(a, b) && own(b, a)));
-    reduction_trips(s) > longer_than && product
+    reduction_trips(s) > MIN_TILED_REDUCTION && product
 }
 
 /// Iterations of the loops that do not move the statement's write (its
@@ -571,45 +605,3 @@ fn contiguous_last(s: &Statement) -> Vec<usize> {
     }
 }
 
-/// The cache budgets of the model and the passes over a tile's rows, for
-/// the report.
-struct Budgets {
-    per_core: i64,
-    inner: Option<i64>,
-    passes: usize,
-}
-
-fn describe(scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, budgets: &Budgets, unfused: f64) -> String {
-    let names = |list: &[usize]| list.iter().map(|s| scop.statements[*s].name.clone()).collect::<Vec<_>>().join(",");
-    let locals: Vec<String> = plan
-        .locals
-        .iter()
-        .map(|l| {
-            let shape: Vec<String> = l.shape.iter().map(|n| n.to_string()).collect();
-            format!("{}[{}]", scop.arrays[l.array].name, shape.join("x"))
-        })
-        .collect();
-    format!(
-        "fused producers {} into consumers {} of {}: row tile {} ({} parallel tiles), tile-local {} in {} buffer{} = {} KiB \
-(budget {} KiB{}), recomputation {:.1}%; model: ~{:.2} ms fused vs ~{:.2} ms unfused",
-        names(&groups.producers),
-        names(&groups.consumers),
-        scop.arrays[groups.output].name,
-        chosen.size,
-        chosen.tiles,
-        locals.join(" "),
-        plan.slots.len(),
-        if plan.slots.len() == 1 { "" } else { "s" },
-        chosen.footprint / 1024,
-        budgets.per_core / 1024,
-        budgets.inner.map_or(String::new(), |inner| format!(
-            "; {} pass{} over the rows, first-level cache {} KiB",
-            budgets.passes,
-            if budgets.passes == 1 { "" } else { "es" },
-            inner / 1024
-        )),
-        chosen.recompute * 100.0,
-        chosen.cost * 1e3,
-        unfused * 1e3
-    )
-}
