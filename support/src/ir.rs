@@ -70,6 +70,19 @@ pub fn public_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRe
     result
 }
 
+/// `op` itself, or the op enclosing it, that sits directly in `block`
+/// (`None` when `op` is not inside `block`).
+pub fn ancestor_in<'c, 'a>(op: OperationRef<'c, 'a>, block: melior::ir::BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = op;
+    loop {
+        let parent_block = current.block()?;
+        if parent_block == block {
+            return Some(current);
+        }
+        current = parent_block.parent_operation()?;
+    }
+}
+
 /// Erases a buffer nothing uses any more but its deallocations: those and
 /// the op defining it. False (and nothing erased) if it has other users.
 pub fn erase_dead_buffer(buffer: melior::ir::Value) -> bool {

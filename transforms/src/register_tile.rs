@@ -57,7 +57,7 @@ use melior::{
     Context,
 };
 use pb_polyhedral::{scop::Statement, Aff, Scop};
-use pb_support::{ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::{ffi, ir::{ancestor_in, is_named}, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -692,8 +692,6 @@ fn scaled(t: &mut String, value: &str, factor: Option<&str>, ty: &str) -> String
     }
 }
 
-/// Parses the kernel, moves it before `nest`, adds the remainder nests and
-/// erases the original.
 /// The last op before `nest` that touches the contraction's C, if it is a
 /// nest that stores +0.0 into every element of C and nothing else, with
 /// the depth of its loop over C's `i` dimension.
@@ -714,14 +712,7 @@ fn zero_fill_before<'c, 'a>(nest: OperationRef<'c, 'a>, c: &Contraction) -> Opti
     // Each user of C, as the top-level op holding it.
     let mut last: Option<usize> = None;
     for user in ffi::users(c_memref) {
-        let mut top = user;
-        while let Some(parent) = top.parent_operation() {
-            if top.block().is_some_and(|b| b == block) {
-                break;
-            }
-            top = parent;
-        }
-        if let Some(p) = position(top).filter(|p| *p < here) {
+        if let Some(p) = ancestor_in(user, block).and_then(position).filter(|p| *p < here) {
             last = Some(last.map_or(p, |l: usize| l.max(p)));
         }
     }
@@ -786,9 +777,10 @@ fn loops_per_index(indices: &[Aff], bounds: &[(i64, i64)], shape: &[i64], every_
     (!every_loop || (0..bounds.len()).all(|d| walked(d) || runs_once(d))).then_some(loops)
 }
 
-/// Puts the kernel in place of `nest`, keeping the original nest for the
-/// rows and columns outside full tiles; an absorbed zero `fill` (with the
-/// depth of its loop over C's rows) keeps only the remainder rows.
+/// Parses the kernel and puts it in place of `nest`, keeping the original
+/// nest for the rows and columns outside full tiles; an absorbed zero
+/// `fill` (with the depth of its loop over C's rows) keeps only the
+/// remainder rows.
 #[allow(clippy::too_many_arguments)]
 fn splice<'c>(
     context: &'c Context,

@@ -113,7 +113,7 @@ fn plan<'c, 'a>(func: OperationRef<'c, 'a>, copy: OperationRef<'c, 'a>) -> Optio
     let before = ffi::users(source)
         .into_iter()
         .filter(|u| *u != copy && !deallocs.contains(u))
-        .all(|u| ancestor_in(u, block).is_some_and(|top| is_after(copy, top)));
+        .all(|u| ir::ancestor_in(u, block).is_some_and(|top| is_after(copy, top)));
     if !before {
         return None;
     }
@@ -130,18 +130,6 @@ fn apply(plan: Plan) {
         ffi::erase(view);
     }
     ffi::erase(plan.alloc);
-}
-
-/// `op` itself or the op enclosing it that sits in `block`.
-fn ancestor_in<'c, 'a>(op: OperationRef<'c, 'a>, block: melior::ir::BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut current = op;
-    loop {
-        let parent_block = current.block()?;
-        if parent_block == block {
-            return Some(current);
-        }
-        current = parent_block.parent_operation()?;
-    }
 }
 
 /// Is `later` after `earlier` in their (common) block?
