@@ -18,9 +18,10 @@
 //!    (OpenMP grain), vectorization of innermost loops to the target's
 //!    vector width;
 //! 4. `lower`: affine to scf, parallel loops to OpenMP, vector to scf;
-//! 5. `llvm`: f32 math expanded to polynomials (`vscalefps` in exp,
-//!    `vpermps` coefficient tables in erf on AVX-512F hosts), everything to the LLVM dialect, functions with
-//!    bare-pointer arguments.
+//! 5. `llvm`: products fused with their sums (`pb-fp-contract`), f32 math
+//!    expanded to polynomials (`vscalefps` in exp, `vpermps` coefficient
+//!    tables in erf on AVX-512F hosts), everything to the LLVM dialect,
+//!    functions with bare-pointer arguments.
 //!
 //! Numbers come from the [`TargetDesc`] (cores decide OpenMP, vector width
 //! decides the vector size).
@@ -282,14 +283,8 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             ]);
             passes
         }
-        Stage::Llvm => {
-            let mut passes = Vec::new();
-            if options.fp_contract {
-                passes.push("func.func(pb-fp-contract)".to_string());
-            }
-            passes.extend(llvm_stage(options));
-            passes
-        }    };
+        Stage::Llvm => llvm_stage(options),
+    };
     passes.join(",")
 }
 
@@ -309,9 +304,13 @@ pub fn pipeline_between(options: &CpuOptions, start_after: Option<Stage>, stop_a
     format!("builtin.module({})", stages.join(","))
 }
 
-/// The `llvm` stage after the optional `pb-fp-contract`.
+/// The `llvm` stage.
 fn llvm_stage(options: &CpuOptions) -> Vec<String> {
-    vec![
+    let mut passes = Vec::new();
+    if options.fp_contract {
+        passes.push("func.func(pb-fp-contract)".to_string());
+    }
+    passes.extend([
         // x^n with a constant integer n (tanh-GELU's x^3) becomes
         // multiplications; a variable n becomes powf (LLVM's powi takes
         // no vector of exponents, which vectorized code has).
@@ -334,5 +333,6 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         "convert-ub-to-llvm".into(),
         "convert-cf-to-llvm".into(),
         "reconcile-unrealized-casts".into(),
-    ]
+    ]);
+    passes
 }

@@ -191,20 +191,6 @@ impl RustPass for Vectorize {
     }
 }
 
-/// Adds `flag` to `op`'s `fastmath` flags (kept if already implied).
-///
-/// - `arcp` on a division by a loop-invariant value: LLVM then multiplies by
-///   the divisor's reciprocal, computed once outside the loop (a softmax's
-///   division by the row sum, as PyTorch's own kernel does; within 1 ulp).
-/// - `nsz` on the vector `maximumf`/`minimumf` of a reduction: a lane whose
-///   extremum is a zero may keep either zero's sign (-0.0 == +0.0), NaN still
-///   propagates. On x86 the exact op is 6 dependent instructions (ordering
-///   signed zeros first), with `nsz` it is `vmaxps` and a NaN fix-up: a
-///   softmax's row maximum took half of its time before.
-fn add_fastmath_flag(context: &Context, op: OperationRef, flag: &str) {
-    pb_support::ir::add_fastmath_flag(context, op, flag);
-}
-
 /// Is `op` the combining step of a float max/min reduction of `plan`?
 fn is_signed_zero_extremum_step(plan: &Plan, op: OperationRef) -> bool {
     plan.reductions.iter().any(|r| {
@@ -222,7 +208,7 @@ struct Plan<'c, 'a> {
     reductions: Vec<Reduction<'c, 'a>>,
     /// With `reassociate`: divisions by a loop-invariant value may become
     /// multiplications by its reciprocal, and max/min reductions ignore the
-    /// sign of zeros (see `add_fastmath_flag`).
+    /// sign of zeros (see where `apply` adds `arcp` and `nsz`).
     relaxed: bool,
 }
 
@@ -620,11 +606,21 @@ fn apply<'c, 'a>(
                 for (i, value) in values.iter().enumerate() {
                     ffi::set_operand(clone, i, *value);
                 }
+                // A division by a loop-invariant value: `arcp` lets LLVM
+                // multiply by the divisor's reciprocal, computed once outside
+                // the loop (a softmax's division by the row sum, as PyTorch's
+                // own kernel does; within 1 ulp).
                 if plan.relaxed && varying && name == "arith.divf" && matches!(operands.get(1), Some(Lane::Uniform(_))) {
-                    add_fastmath_flag(context, clone, "arcp");
+                    pb_support::ir::add_fastmath_flag(context, clone, "arcp");
                 }
+                // A max/min reduction's vector step: with `nsz` a lane whose
+                // extremum is a zero may keep either zero's sign (-0.0 ==
+                // +0.0), NaN still propagates. On x86 the exact op is 6
+                // dependent instructions (ordering signed zeros first), with
+                // `nsz` it is `vmaxps` and a NaN fix-up: a softmax's row
+                // maximum took half of its time before.
                 if plan.relaxed && is_signed_zero_extremum_step(plan, op) {
-                    add_fastmath_flag(context, clone, "nsz");
+                    pb_support::ir::add_fastmath_flag(context, clone, "nsz");
                 }
                 for (result, old) in clone.results().zip(op.results()) {
                     if varying {
