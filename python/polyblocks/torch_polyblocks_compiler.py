@@ -427,14 +427,14 @@ class _Specializing:
 
     def __call__(self, *args):
         key = tuple((a.shape, a.dtype) if isinstance(a, torch.Tensor) else a for a in args)
+        tensors = [a for a in args if isinstance(a, torch.Tensor)]
         compiled = self.compiled.get(key)
         if compiled is None:
             with self.lock:
                 compiled = self.compiled.get(key)
                 if compiled is None:
-                    tensors = [a for a in args if isinstance(a, torch.Tensor)]
                     compiled = self.compiled[key] = self.compile_static(_with_constants(self.gm, args), tensors)
-        return compiled(*[a for a in args if isinstance(a, torch.Tensor)])
+        return compiled(*tensors)
 
 
 def _with_constants(gm: torch.fx.GraphModule, args) -> torch.fx.GraphModule:
