@@ -28,7 +28,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
-use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -41,14 +41,10 @@ can fuse them.",
     anchor: "func.func",
     options: &[],
     id: &ID,
-    create,
+    create: pb_support::create_default::<LowerMemrefCopy>,
 };
 
-fn create(_: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(LowerMemrefCopy)
-}
-
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct LowerMemrefCopy;
 
 impl RustPass for LowerMemrefCopy {

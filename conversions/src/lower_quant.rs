@@ -36,7 +36,7 @@ use pb_dialects::{
     pbq::{QuantOp, QuantParams},
     type_utils::{shape_and_element, signless_int_width},
 };
-use pb_support::{builder::Emitter, ffi, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{builder::Emitter, ffi, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -49,14 +49,10 @@ dynamic shapes). Run `pb-simplify-quant` first to remove redundant pairs.",
     anchor: "func.func",
     options: &[],
     id: &ID,
-    create,
+    create: pb_support::create_default::<LowerQuant>,
 };
 
-fn create(_: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(LowerQuant)
-}
-
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct LowerQuant;
 
 impl RustPass for LowerQuant {

@@ -36,5 +36,5 @@ pub mod target;
 pub mod upstream;
 
 pub use melior;
-pub use pass_info::{OptionKind, OptionValue, PassInfo, PassOption, PassOptions};
+pub use pass_info::{create_default, OptionKind, OptionValue, PassInfo, PassOption, PassOptions};
 pub use rust_pass::{PassFailed, PassId, RustPass};

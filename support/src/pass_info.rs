@@ -219,6 +219,11 @@ pub struct PassInfo {
     pub create: fn(&PassOptions) -> Box<dyn RustPass>,
 }
 
+/// [`PassInfo::create`] of a pass without options: a fresh default instance.
+pub fn create_default<T: RustPass + Default + 'static>(_: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(T::default())
+}
+
 impl PassInfo {
     /// Parses `options_text` against this pass's options and creates the pass.
     pub fn instantiate(&'static self, options_text: &str) -> Result<Pass, String> {

@@ -20,7 +20,7 @@ use melior::ir::{
     r#type::{IntegerType, MemRefType, RankedTensorType, ShapedTypeLike},
     OperationRef, Type, TypeLike,
 };
-use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -33,7 +33,7 @@ supported. Changes nothing. First pass of the `cpu` pipeline.",
     anchor: "builtin.module",
     options: &[],
     id: &ID,
-    create,
+    create: pb_support::create_default::<CheckCpuInput>,
 };
 
 /// Dialects whose ops the cpu pipeline lowers.
@@ -56,11 +56,7 @@ pub const SUPPORTED_DIALECTS: &[&str] = &[
     "llvm",
 ];
 
-fn create(_: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(CheckCpuInput)
-}
-
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct CheckCpuInput;
 
 impl RustPass for CheckCpuInput {

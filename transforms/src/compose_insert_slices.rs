@@ -36,7 +36,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
-use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -50,14 +50,10 @@ level. Other uses of the inner update read a slice of the result.",
     anchor: "func.func",
     options: &[],
     id: &ID,
-    create,
+    create: pb_support::create_default::<ComposeInsertSlices>,
 };
 
-fn create(_: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(ComposeInsertSlices)
-}
-
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct ComposeInsertSlices;
 
 impl RustPass for ComposeInsertSlices {

@@ -20,7 +20,7 @@ use melior::{
     ir::{operation::OperationLike, Attribute, OperationRef, TypeLike, ValueLike},
     Context, IrRewriter,
 };
-use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -34,14 +34,10 @@ buffer returned twice). Runs before bufferization in the cpu pipeline.",
     anchor: "builtin.module",
     options: &[],
     id: &ID,
-    create,
+    create: pb_support::create_default::<DistinctResults>,
 };
 
-fn create(_: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(DistinctResults)
-}
-
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct DistinctResults;
 
 impl RustPass for DistinctResults {

@@ -26,7 +26,7 @@
 //! ```
 
 use melior::ir::{operation::WalkOrder, OperationRef};
-use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -39,14 +39,10 @@ rounding) where the target has FMA. Nothing else is reassociated.",
     anchor: "func.func",
     options: &[],
     id: &ID,
-    create,
+    create: pb_support::create_default::<FpContract>,
 };
 
-fn create(_: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(FpContract)
-}
-
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct FpContract;
 
 impl RustPass for FpContract {

@@ -20,7 +20,7 @@ use melior::{
     ir::{attribute::ArrayAttribute, operation::OperationLike, Attribute, OperationRef, TypeLike},
     Context,
 };
-use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -33,14 +33,10 @@ pipeline: compiled programs must not modify the caller's input tensors.",
     anchor: "builtin.module",
     options: &[],
     id: &ID,
-    create,
+    create: pb_support::create_default::<ReadonlyInputs>,
 };
 
-fn create(_: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(ReadonlyInputs)
-}
-
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct ReadonlyInputs;
 
 impl RustPass for ReadonlyInputs {

@@ -26,7 +26,7 @@
 //! ```
 
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
-use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, PassOptions, RustPass};
+use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -40,14 +40,10 @@ uses by the argument and erases the copy, the view, the allocation and its deall
     anchor: "func.func",
     options: &[],
     id: &ID,
-    create,
+    create: pb_support::create_default::<ResultInPlace>,
 };
 
-fn create(_: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(ResultInPlace)
-}
-
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct ResultInPlace;
 
 impl RustPass for ResultInPlace {
