@@ -144,6 +144,11 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
         }
     }
 
+    check_pointer_abi(&module, &functions).map_err(|message| CompileError::Stage {
+        stage: Stage::Llvm.to_string(),
+        diagnostics: message,
+    })?;
+
     let started = Instant::now();
     let keep_ir = options.keep_llvm_ir || options.debug_dir.is_some();
     let native = llvm::compile_to_object(&module, options.opt_level, options.llvm_cpu.as_deref(), keep_ir)
@@ -176,6 +181,33 @@ fn abi_of_public_functions(module: &Module, inputs: &[(String, usize)], user_mem
             abi::function_abi(f, count, user_memory)
         })
         .collect()
+}
+
+/// Every public function must take one plain pointer or scalar per
+/// manifest argument: a memref the bare-pointer convention refused would
+/// make MLIR pass descriptors instead (several words per argument), and a
+/// caller following the manifest would crash inside the function.
+fn check_pointer_abi(module: &Module, functions: &[abi::Function]) -> Result<(), String> {
+    use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike};
+    let body = module.body();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if !pb_support::ir::is_named(op, "llvm.func") {
+            continue;
+        }
+        let name = pb_support::ir::symbol_name(op);
+        let Some(function) = functions.iter().find(|f| f.name == name) else { continue };
+        let arguments = op.region(0).ok().and_then(|r| r.first_block()).map_or(0, |b| b.argument_count());
+        if arguments != function.args.len() {
+            return Err(format!(
+                "internal error: @{name} takes {arguments} machine arguments for its {} arguments \
+(an argument type the C calling convention of plain pointers cannot pass); please report this",
+                function.args.len()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn dump(options: &CompileOptions, file: &str, text: impl FnOnce() -> String) -> Result<(), CompileError> {

@@ -311,6 +311,9 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         passes.push("func.func(pb-fp-contract)".to_string());
     }
     passes.extend([
+        // Zero-element arguments (a 4x0 matrix) as plain pointers: MLIR
+        // would lower the whole function with memref descriptors otherwise.
+        "pb-empty-args".into(),
         // x^n with a constant integer n (tanh-GELU's x^3) becomes
         // multiplications; a variable n becomes powf (LLVM's powi takes
         // no vector of exponents, which vectorized code has).

@@ -15,6 +15,7 @@ pub mod allocs_to_pool;
 pub mod check_cpu_input;
 pub mod compose_insert_slices;
 pub mod distinct_results;
+pub mod empty_args;
 pub mod forward_copies;
 pub mod fp_contract;
 pub mod fuse;
@@ -35,6 +36,7 @@ pub static PASSES: &[&PassInfo] =
     &[&allocs_to_pool::INFO, &check_cpu_input::INFO,
     &compose_insert_slices::INFO,
     &distinct_results::INFO,
+    &empty_args::INFO,
     &forward_copies::INFO,
     &fp_contract::INFO,
     &fuse::INFO, &interchange::INFO,

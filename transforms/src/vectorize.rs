@@ -66,6 +66,8 @@
 //! - a memref both stored and accessed at another address in the loop
 //!   (`a[i] = a[i-1]`: a dependence carried by the loop);
 //! - views (subview, cast, ...) that may overlap another accessed memref;
+//! - contiguous loads and stores of elements narrower than a byte (`i1`:
+//!   memory holds a byte per bool, a vector of them is packed into bits);
 //! - anything else: index arithmetic on `iv`, nested regions, calls,
 //!   `iter_args` values that are not reductions.
 //!
@@ -400,13 +402,17 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
         match name {
             "affine.yield" => {}
             "affine.load" => {
-                access_kind(op, 1, iv, body)?;
+                if access_kind(op, 1, iv, body)? == Access::Contiguous && !byte_addressed(op.result(0).ok()?.r#type()) {
+                    return None;
+                }
                 accessed.push((op.operand(0).ok()?, op));
             }
             "affine.store" => {
                 let memref = op.operand(1).ok()?;
                 if access_kind(op, 2, iv, body)? != Access::Contiguous {
                     reductions.push(memory_reduction(op, body, reassociate)?);
+                } else if !byte_addressed(op.operand(0).ok()?.r#type()) {
+                    return None;
                 }
                 stored.push((memref, op));
                 accessed.push((memref, op));
@@ -440,6 +446,19 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
     }
     let main_end = lower + trip / width as i64 * width as i64;
     Some(Plan { lower, main_end, upper, reductions, relaxed: reassociate })
+}
+
+/// Whether a vector of `element`s has the layout of that many consecutive
+/// elements in memory. A memref of `i1` (PyTorch's bool) keeps one byte per
+/// element, but LLVM packs `vector<16xi1>` into 16 bits: a vector load of
+/// bools would read 16 elements' bits out of two bytes (a `sum` of 128
+/// bools gave 6 instead of 70). Such accesses stay scalar; `i1` values
+/// computed in registers (comparisons, selects) still vectorize.
+fn byte_addressed(element: Type) -> bool {
+    if element.is_float() {
+        return true;
+    }
+    IntegerType::try_from(element).is_ok_and(|ty| ty.width() % 8 == 0)
 }
 
 /// A store at an address free of `iv` that is a reduction through memory:

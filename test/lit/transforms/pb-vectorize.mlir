@@ -121,3 +121,53 @@ func.func @in_place(%a: memref<32xi32>) {
   }
   return
 }
+
+// -----
+
+// Refused: bools in memory are a byte each, but vector<16xi1> is packed into
+// 16 bits; a vector load would read the bits of two bytes (a sum of 128 bools
+// gave 6 instead of 70).
+// CHECK-LABEL: func.func @bool_sum
+// CHECK-NOT: vector
+func.func @bool_sum(%a: memref<128xi1>, %acc: memref<i64>) {
+  affine.for %i = 0 to 128 {
+    %b = affine.load %a[%i] : memref<128xi1>
+    %x = arith.extui %b : i1 to i64
+    %s = affine.load %acc[] : memref<i64>
+    %t = arith.addi %s, %x : i64
+    affine.store %t, %acc[] : memref<i64>
+  }
+  return
+}
+
+// -----
+
+// Refused: a contiguous store of bools (a comparison's result).
+// CHECK-LABEL: func.func @bool_store
+// CHECK-NOT: vector
+func.func @bool_store(%a: memref<64xf32>, %b: memref<64xi1>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 64 {
+    %x = affine.load %a[%i] : memref<64xf32>
+    %c = arith.cmpf ogt, %x, %zero : f32
+    affine.store %c, %b[%i] : memref<64xi1>
+  }
+  return
+}
+
+// -----
+
+// Bools computed in registers vectorize: only memory holds them a byte each.
+// CHECK-LABEL: func.func @bool_in_registers
+// CHECK: arith.cmpf ogt, %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: arith.select %{{.*}} : vector<16xi1>, vector<16xf32>
+func.func @bool_in_registers(%a: memref<64xf32>, %b: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 64 {
+    %x = affine.load %a[%i] : memref<64xf32>
+    %c = arith.cmpf ogt, %x, %zero : f32
+    %y = arith.select %c, %x, %zero : f32
+    affine.store %y, %b[%i] : memref<64xf32>
+  }
+  return
+}
