@@ -249,10 +249,15 @@ def _output_specs(gm: torch.fx.GraphModule):
 
 
 def _import(gm: torch.fx.GraphModule) -> str:
+    """linalg-on-tensors text of `gm`: imported by torch-mlir here, lowered
+    in a worker process (`torch_lowering`: torch-mlir's lowering can crash)."""
     from torch_mlir import fx
 
-    module = fx.stateless_fx_import(gm, output_type="linalg-on-tensors", model_name="graph")
-    return str(module)
+    from . import torch_lowering
+
+    module = fx.stateless_fx_import(gm, output_type="raw", model_name="graph")
+    # With locations: torch-mlir's diagnostics then name the user's source line.
+    return torch_lowering.lower(module.operation.get_asm(enable_debug_info=True))
 
 
 def _compile_whole(gm, example_inputs, options) -> CompiledGraph:

@@ -1,0 +1,160 @@
+"""Torch IR to linalg-on-tensors, in a worker process.
+
+torch-mlir imports an FX graph into its Torch dialect in the user's process
+(that needs the live `torch` objects), but its lowering to linalg runs
+MLIR passes that can crash: some conversion patterns emit an error and go
+on with a null value (torch-mlir's own TODO #3506; `torch.mm` of two int8
+matrices is one), and the process dies with SIGSEGV. A compiler must never
+take its user's process down, so the lowering runs here: a long-lived
+worker (`python -m polyblocks.torch_lowering`, which loads torch-mlir's
+MLIR bindings but not torch) receives the Torch IR as text, runs the same
+two pipelines as `torch_mlir.fx.stateless_fx_import`, and sends back the
+linalg text or the diagnostics. If it dies, the graph gets a `CompileError`
+quoting what it printed (the failing op and its source line), and the next
+graph starts a fresh worker. A worker costs ~0.3 s to start, once per
+Python process.
+
+Messages in both directions: an 8-byte little-endian length, then UTF-8
+text; replies start with `ok\\n` or `error\\n`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+
+from .engine import CompileError
+
+# The folder holding the `polyblocks` package, for the worker's imports.
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# What `torch_mlir.fx.stateless_fx_import(..., output_type="linalg-on-tensors")`
+# runs after importing (fx.py `_module_lowering`, compiler_utils.py
+# `lower_mlir_module`).
+PIPELINES = (
+    (
+        "Lowering TorchFX IR -> Torch Backend IR",
+        "builtin.module(func.func(torch-match-quantized-custom-ops), "
+        "torchdynamo-export-to-torch-backend-pipeline{ extra-library=})",
+    ),
+    (
+        "Lowering Torch Backend IR -> Linalg-on-Tensors Backend IR",
+        "builtin.module(torch-backend-to-linalg-on-tensors-backend-pipeline{allow-non-finites=True})",
+    ),
+)
+
+
+def _send(stream, text: str) -> None:
+    data = text.encode()
+    stream.write(struct.pack("<Q", len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream) -> str | None:
+    """The next message, or None at end of stream."""
+    header = stream.read(8)
+    if len(header) < 8:
+        return None
+    (length,) = struct.unpack("<Q", header)
+    data = stream.read(length)
+    return data.decode() if len(data) == length else None
+
+
+class _Worker:
+    """One worker process; `lower` is serialized by a lock."""
+
+    def __init__(self):
+        self._log = tempfile.TemporaryFile()
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "polyblocks.torch_lowering"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))},
+        )
+
+    def lower(self, torch_ir: str) -> str:
+        try:
+            _send(self._process.stdin, torch_ir)
+            reply = _receive(self._process.stdout)
+        except (BrokenPipeError, OSError):
+            reply = None
+        if reply is None:
+            raise CompileError(self._crash_message())
+        status, _, body = reply.partition("\n")
+        if status != "ok":
+            raise CompileError(f"torch-mlir could not lower the graph to linalg:\n{body}")
+        return body
+
+    def _crash_message(self) -> str:
+        code = self._process.wait()
+        name = signal.Signals(-code).name if code < 0 and -code in signal.valid_signals() else f"exit status {code}"
+        self._log.seek(0)
+        printed = self._log.read().decode(errors="replace").strip()
+        return (
+            f"torch-mlir crashed ({name}) lowering the graph to linalg; an operator it cannot lower "
+            f"(the error before the crash names it):\n{printed[-4000:]}"
+        )
+
+    def alive(self) -> bool:
+        return self._process.poll() is None
+
+
+_worker: _Worker | None = None
+_lock = threading.Lock()
+
+
+def lower(torch_ir: str) -> str:
+    """linalg-on-tensors text for the Torch IR text `torch_ir` (torch-mlir's
+    raw FX import); `CompileError` if torch-mlir fails or crashes."""
+    global _worker
+    with _lock:
+        if _worker is None or not _worker.alive():
+            _worker = _Worker()
+        worker = _worker
+        try:
+            return worker.lower(torch_ir)
+        finally:
+            if not worker.alive():
+                _worker = None
+
+
+def _serve() -> None:
+    """The worker's loop: Torch IR text in, linalg text (or diagnostics) out."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import torch as torch_dialect
+    from torch_mlir.passmanager import PassManager
+
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    while (text := _receive(stdin)) is not None:
+        diagnostics: list[str] = []
+
+        def note(diagnostic, diagnostics=diagnostics):
+            message = f"{diagnostic.location}: {diagnostic.message}"
+            diagnostics.append(message)
+            print(message, file=sys.stderr, flush=True)  # read by the parent if this process dies
+            return True
+
+        with ir.Context() as context:
+            torch_dialect.register_dialect(context)
+            context.emit_error_diagnostics = True
+            context.attach_diagnostic_handler(note)
+            try:
+                module = ir.Module.parse(text)
+                for description, pipeline in PIPELINES:
+                    try:
+                        PassManager.parse(pipeline).run(module.operation)
+                    except Exception as error:  # noqa: BLE001 - reported to the parent
+                        raise RuntimeError(f"{description} failed: {error}") from None
+                _send(stdout, "ok\n" + str(module))
+            except Exception as error:  # noqa: BLE001 - reported to the parent
+                _send(stdout, "error\n" + "\n".join([*diagnostics, str(error)]))
+
+
+if __name__ == "__main__":
+    _serve()

@@ -1,0 +1,77 @@
+"""Regression tests: each program once gave a wrong result or crashed the
+user's process; each test is named after what it caught. Results are
+compared with eager PyTorch, exactly for integers and bools."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from polyblocks.torch_polyblocks_compiler import polyblocks_jit_torch  # noqa: E402
+
+STRICT = {"target": "cpu", "fallback": False}
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path / "cache"))
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+
+
+def same(fn, *inputs, options=STRICT):
+    with torch.no_grad():
+        expected = fn(*[x.clone() for x in inputs])
+        got = polyblocks_jit_torch(compile_options=options)(fn)(*[x.clone() for x in inputs])
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    if expected.is_floating_point():
+        torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-6)
+    else:
+        assert torch.equal(got, expected), f"{got} != {expected}"
+
+
+def test_bool_sum_reads_a_byte_per_bool():
+    # pb-vectorize loaded vector<16xi1>, packed in bits: 6 instead of 70.
+    same(lambda x: x.sum(), torch.rand(128) > 0.45)
+
+
+def test_bool_row_sums_and_mask_mean():
+    same(lambda x: x.sum(1), torch.rand(3, 100) > 0.3)
+    same(lambda x: (x > 0.5).float().mean(), torch.rand(4096))
+
+
+def test_bool_comparison_results_stored():
+    same(lambda x, y: torch.logical_xor(x > 0.5, y), torch.rand(5, 67), torch.rand(67) > 0.5)
+
+
+@pytest.mark.parametrize(
+    "fn,shapes",
+    [
+        (torch.mm, [(4, 0), (0, 5)]),
+        (torch.bmm, [(2, 4, 0), (2, 0, 5)]),
+        (torch.matmul, [(3, 0), (0,)]),
+    ],
+    ids=["mm", "bmm", "mv"],
+)
+def test_product_with_an_inner_dimension_of_zero(fn, shapes):
+    # A 4x0 argument made MLIR pass memref descriptors where the caller
+    # passes pointers: SIGSEGV in the compiled function.
+    same(fn, *[torch.rand(*shape) for shape in shapes])
+
+
+def test_trace_of_an_empty_matrix():
+    same(torch.trace, torch.rand(0, 0))
+
+
+def test_torch_mlir_crash_is_an_error_not_a_dead_process():
+    # torch-mlir's lowering of an int8 matrix product emits an error and
+    # then dereferences a null value (SIGSEGV): it runs in a worker process,
+    # so the user gets an exception naming the problem...
+    a = torch.randint(-5, 5, (3, 4), dtype=torch.int8)
+    b = torch.randint(-5, 5, (4, 5), dtype=torch.int8)
+    with pytest.raises(Exception, match="torch-mlir crashed"):
+        with torch.no_grad():
+            polyblocks_jit_torch(compile_options=STRICT)(torch.mm)(a, b)
+    # ...and with fallback on, that operator runs in PyTorch.
+    torch._dynamo.reset()
+    with pytest.warns(UserWarning):
+        same(torch.mm, a, b, options={"target": "cpu"})
