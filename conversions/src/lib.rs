@@ -11,8 +11,9 @@
 pub mod expand_math;
 pub mod lower_memref_copy;
 pub mod lower_quant;
+pub mod lower_tm_tensor;
 
 use pb_support::PassInfo;
 
 /// Every conversion pass, alphabetical by argument.
-pub static PASSES: &[&PassInfo] = &[&expand_math::INFO, &lower_memref_copy::INFO, &lower_quant::INFO];
+pub static PASSES: &[&PassInfo] = &[&expand_math::INFO, &lower_memref_copy::INFO, &lower_quant::INFO, &lower_tm_tensor::INFO];

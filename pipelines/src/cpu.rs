@@ -4,7 +4,8 @@
 //! Five stages; `pb-opt --pb-pipeline=cpu --pb-stop-after=<stage>` runs a
 //! prefix, and the compile driver runs them one by one to time each:
 //!
-//! 1. `legalize`: check the input is compilable (`pb-check-cpu-input`),
+//! 1. `legalize`: torch-mlir's `tm_tensor` scatter/scan/sort to loops,
+//!    check the input is compilable (`pb-check-cpu-input`),
 //!    TOSA to linalg/arith/tensor, quantization folding and lowering,
 //!    elementwise ops on whole tensors to linalg;
 //! 2. `graph`: elementwise fusion, bufferization to memrefs with results
@@ -158,6 +159,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
     let lanes = options.target.f32_lanes();
     let passes: Vec<String> = match stage {
         Stage::Legalize => vec![
+            // torch-mlir's scatter/scan/sort (index_put, cumsum, topk) as
+            // loops: the only foreign ops the pipeline takes.
+            "func.func(pb-lower-tm-tensor)".into(),
             "pb-check-cpu-input".into(),
             "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)".into(),
             "func.func(pb-simplify-quant,pb-lower-quant)".into(),

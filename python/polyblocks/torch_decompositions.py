@@ -15,6 +15,11 @@ h + h erf(x/sqrt(2)) with h = x/2 (exactly x/2 (1 + erf(x/sqrt(2)))): one
 fused multiply-add with the cpu pipeline's contraction instead of an add and
 a multiply, and one rounding less. Other dtypes and the tanh form take
 PyTorch's own decomposition.
+
+Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
+`aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
+neighbours that are out of order, so it is stable, and the stable variant
+is the plain one.
 """
 
 from __future__ import annotations
@@ -62,6 +67,10 @@ def gelu(x, approximate="none"):
     return half + half * torch.erf(x * M_SQRT1_2)
 
 
+def sort_stable(x, *, stable=None, dim=-1, descending=False):
+    return aten.sort.default(x, dim, descending)
+
+
 _PYTORCH = torch._decomp.get_decompositions([aten.gelu])
 
 
@@ -73,4 +82,5 @@ def table() -> dict:
     decompositions[aten.var_mean.correction] = var_mean_correction
     decompositions[aten.var.correction] = var_correction
     decompositions[aten.gelu.default] = gelu
+    decompositions[aten.sort.stable] = sort_stable
     return decompositions

@@ -124,6 +124,17 @@ def lower(torch_ir: str) -> str:
                 _worker = None
 
 
+def _ops(module):
+    """Every op of `module`'s functions, outermost first."""
+    pending = [module.operation]
+    while pending:
+        op = pending.pop()
+        yield op
+        for region in op.regions:
+            for block in region.blocks:
+                pending.extend(block.operations)
+
+
 def _serve() -> None:
     """The worker's loop: Torch IR text in, linalg text (or diagnostics) out."""
     from torch_mlir import ir
@@ -151,7 +162,10 @@ def _serve() -> None:
                         PassManager.parse(pipeline).run(module.operation)
                     except Exception as error:  # noqa: BLE001 - reported to the parent
                         raise RuntimeError(f"{description} failed: {error}") from None
-                _send(stdout, "ok\n" + str(module))
+                # The engine parses ops of dialects it does not register
+                # (tm_tensor: scatter, scan, sort, topk) only in generic form.
+                generic = any(op.operation.name.startswith("tm_tensor.") for op in _ops(module))
+                _send(stdout, "ok\n" + module.operation.get_asm(print_generic_op_form=generic))
             except Exception as error:  # noqa: BLE001 - reported to the parent
                 _send(stdout, "error\n" + "\n".join([*diagnostics, str(error)]))
 

@@ -6,7 +6,8 @@
 //! - every op belongs to a dialect the pipeline lowers (builtin, func, arith,
 //!   math, linalg, tensor, tosa, pbq, bufferization, memref, affine, scf,
 //!   vector, index, ml_program-free); anything else, e.g. torch-mlir's
-//!   `tm_tensor.sort`, is "unsupported op 'tm_tensor.sort'";
+//!   `tm_tensor.attention`, is "unsupported op 'tm_tensor.attention'"
+//!   (its scatter, scan and sort are lowered before, `pb-lower-tm-tensor`);
 //! - public functions take ranked tensors, memrefs or scalars, and return
 //!   ranked tensors or memrefs, with static shapes (the generated C ABI
 //!   passes plain pointers, so shapes must be known at compile time) of
