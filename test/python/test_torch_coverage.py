@@ -57,3 +57,23 @@ CASES = {
 def test_operator(name):
     fn, *inputs = CASES[name]
     same(fn, *inputs)
+
+
+def test_random_numbers():
+    # torch-mlir keeps the generator's seed in an ml_program global, which
+    # bufferizes to a memref.global: each call draws new numbers. They are
+    # not PyTorch's stream (as with torch.compile), so check statistics.
+    def draw(x):
+        r = torch.rand_like(x)
+        return r, torch.nn.functional.dropout(torch.ones_like(x), 0.3, training=True), torch.randn_like(x)
+
+    compiled = polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False})(draw)
+    with torch.no_grad():
+        x = torch.zeros(400, 250)
+        (uniform, dropped, normal), (again, _, _) = compiled(x), compiled(x)
+    assert 0.0 <= uniform.min() and uniform.max() < 1.0
+    assert abs(uniform.mean().item() - 0.5) < 0.01 and abs(uniform.std().item() - 12**-0.5) < 0.01
+    assert not torch.equal(uniform, again)
+    assert abs((dropped == 0).float().mean().item() - 0.3) < 0.01
+    assert torch.allclose(dropped[dropped != 0], torch.tensor(1 / 0.7))
+    assert abs(normal.mean().item()) < 0.02 and abs(normal.std().item() - 1.0) < 0.02

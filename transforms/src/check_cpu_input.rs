@@ -5,7 +5,9 @@
 //! It checks:
 //! - every op belongs to a dialect the pipeline lowers (builtin, func, arith,
 //!   math, linalg, tensor, tosa, pbq, bufferization, memref, affine, scf,
-//!   vector, index, ml_program-free); anything else, e.g. torch-mlir's
+//!   vector, index, cf, llvm, and ml_program, whose mutable globals hold
+//!   torch-mlir's random-number seed and bufferize to `memref.global`);
+//!   anything else, e.g. torch-mlir's
 //!   `tm_tensor.attention`, is "unsupported op 'tm_tensor.attention'"
 //!   (its scatter, scan and sort are lowered before, `pb-lower-tm-tensor`);
 //! - public functions take ranked tensors, memrefs or scalars, and return
@@ -55,6 +57,7 @@ pub const SUPPORTED_DIALECTS: &[&str] = &[
     "index",
     "cf",
     "llvm",
+    "ml_program",
 ];
 
 #[derive(Clone, Default)]
