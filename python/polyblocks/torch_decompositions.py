@@ -16,6 +16,16 @@ fused multiply-add with the cpu pipeline's contraction instead of an add and
 a multiply, and one rounding less. Other dtypes and the tanh form take
 PyTorch's own decomposition.
 
+Integer division by a Python integer with a rounding mode: torch-mlir turns
+the number into a float constant and divides in float64, which is off by
+one for large dividends (9223372036854775806 // 2**30); with the number as a
+0-d integer tensor it divides in integers, as PyTorch does. A decomposition
+returning `NotImplemented` leaves the op as it is (make_fx traces it).
+
+`x == x` (PyTorch's `isfinite` is `(x == x) * (|x| != inf)`): torch-mlir
+folds an `eq` of a value with itself to true, which is wrong for NaN;
+we write it `not isnan(x)`.
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -67,6 +77,19 @@ def gelu(x, approximate="none"):
     return half + half * torch.erf(x * M_SQRT1_2)
 
 
+def div_tensor_mode(a, other, *, rounding_mode=None):
+    integers = isinstance(other, int) and not isinstance(other, bool) and not a.dtype.is_floating_point
+    if rounding_mode is None or not integers or a.dtype.is_complex or a.dtype == torch.bool:
+        return NotImplemented
+    return aten.div.Tensor_mode(a, aten.scalar_tensor(other, dtype=a.dtype), rounding_mode=rounding_mode)
+
+
+def eq_tensor(a, b):
+    if a is not b or not a.dtype.is_floating_point:
+        return NotImplemented
+    return aten.logical_not(aten.isnan(a))
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -83,4 +106,6 @@ def table() -> dict:
     decompositions[aten.var.correction] = var_correction
     decompositions[aten.gelu.default] = gelu
     decompositions[aten.sort.stable] = sort_stable
+    decompositions[aten.div.Tensor_mode] = div_tensor_mode
+    decompositions[aten.eq.Tensor] = eq_tensor
     return decompositions

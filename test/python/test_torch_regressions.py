@@ -75,3 +75,19 @@ def test_torch_mlir_crash_is_an_error_not_a_dead_process():
     torch._dynamo.reset()
     with pytest.warns(UserWarning):
         same(torch.mm, a, b, options={"target": "cpu"})
+
+
+def test_isfinite_of_nan():
+    # PyTorch's isfinite is (x == x) * (|x| != inf); torch-mlir folded x == x
+    # to true, so NaN came out finite.
+    same(torch.isfinite, torch.tensor([-torch.inf, torch.inf, torch.nan, -2.3, 0.0, 1.5]))
+    same(lambda x: x == x, torch.tensor([1.0, torch.nan, 3.0]))
+
+
+@pytest.mark.parametrize("mode", ["floor", "trunc"])
+def test_integer_division_by_a_python_int_is_exact(mode):
+    # torch-mlir divided in float64: 9223372036854775806 // 2**30 was off by one.
+    big = torch.tensor([9223372036854775806, -9223372036854775807, 1073741824, -3])
+    same(lambda a: torch.div(a, 1073741824, rounding_mode=mode), big)
+    same(lambda a: torch.div(a, -7, rounding_mode=mode), big)
+    same(lambda a: a // 1073741824, big)
