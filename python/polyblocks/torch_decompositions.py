@@ -16,10 +16,11 @@ fused multiply-add with the cpu pipeline's contraction instead of an add and
 a multiply, and one rounding less. Other dtypes and the tanh form take
 PyTorch's own decomposition.
 
-Integer division by a Python integer with a rounding mode: torch-mlir turns
-the number into a float constant and divides in float64, which is off by
-one for large dividends (9223372036854775806 // 2**30); with the number as a
-0-d integer tensor it divides in integers, as PyTorch does. A decomposition
+Integer floor division (`//`, `floor_divide`, `div(rounding_mode="floor")`):
+torch-mlir divides in float64, which is off by one for large dividends
+(9223372036854775806 // 2**30); we take the truncating integer quotient and
+step down by one where the remainder is nonzero with the divisor's opposite
+sign, exactly as integer floor division is defined. A decomposition
 returning `NotImplemented` leaves the op as it is (make_fx traces it).
 
 `x == x` (PyTorch's `isfinite` is `(x == x) * (|x| != inf)`): torch-mlir
@@ -78,10 +79,20 @@ def gelu(x, approximate="none"):
 
 
 def div_tensor_mode(a, other, *, rounding_mode=None):
-    integers = isinstance(other, int) and not isinstance(other, bool) and not a.dtype.is_floating_point
-    if rounding_mode is None or not integers or a.dtype.is_complex or a.dtype == torch.bool:
+    if rounding_mode != "floor" or a.dtype.is_floating_point or a.dtype.is_complex or a.dtype == torch.bool:
         return NotImplemented
-    return aten.div.Tensor_mode(a, aten.scalar_tensor(other, dtype=a.dtype), rounding_mode=rounding_mode)
+    if isinstance(other, torch.Tensor):
+        if other.dtype.is_floating_point or other.dtype.is_complex or other.dtype == torch.bool:
+            return NotImplemented
+        divisor = other
+    elif isinstance(other, int) and not isinstance(other, bool):
+        divisor = aten.scalar_tensor(other, dtype=a.dtype)
+    else:
+        return NotImplemented
+    quotient = aten.div.Tensor_mode(a, divisor, rounding_mode="trunc")
+    remainder = a - quotient * divisor
+    below = (remainder != 0) & ((remainder < 0) != (divisor < 0))
+    return quotient - below.to(quotient.dtype)
 
 
 def eq_tensor(a, b):

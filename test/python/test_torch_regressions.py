@@ -91,3 +91,6 @@ def test_integer_division_by_a_python_int_is_exact(mode):
     same(lambda a: torch.div(a, 1073741824, rounding_mode=mode), big)
     same(lambda a: torch.div(a, -7, rounding_mode=mode), big)
     same(lambda a: a // 1073741824, big)
+    divisors = torch.tensor([1073741824, 3, -2, -2])
+    same(lambda a, b: a // b, big, divisors)
+    same(lambda a, b: torch.remainder(a, b), big, divisors)
