@@ -322,6 +322,9 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         // multiplications; a variable n becomes powf (LLVM's powi takes
         // no vector of exponents, which vectorized code has).
         "func.func(math-expand-ops{ops=fpowi})".into(),
+        // bfloat16 conversions as integer operations: LLVM would call
+        // compiler-rt's __truncsfbf2, which generated code cannot import.
+        "func.func(arith-expand{include-bf16=true})".into(),
         // f32 exp/expm1/log/tanh/erf become polynomials (pb-expand-math:
         // vectorized, no libm); math with an LLVM intrinsic next; what is
         // left (f64 erf, ...) becomes libm calls, declared as functions...

@@ -27,6 +27,13 @@ returning `NotImplemented` leaves the op as it is (make_fx traces it).
 folds an `eq` of a value with itself to true, which is wrong for NaN;
 we write it `not isnan(x)`.
 
+Batch norm in training mode (what `instance_norm` becomes) on float16 or
+bfloat16: PyTorch's CPU kernel computes the statistics in float32, returns
+them in the input's type, and normalizes with those rounded statistics (in
+float32, one rounding at the end). PyTorch's own decomposition keeps them
+in float32, so its results differ from the kernel's in half of the elements
+by one unit of the last place; we round as the kernel does.
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -101,11 +108,43 @@ def eq_tensor(a, b):
     return aten.logical_not(aten.isnan(a))
 
 
+def native_batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps):
+    if x.dtype not in (torch.float16, torch.bfloat16) or not training or running_mean is not None:
+        return NotImplemented
+    dims = [0, *range(2, x.dim())]
+    channels = [1, -1] + [1] * (x.dim() - 2)
+    wide = x.float()
+    mean = aten.mean.dim(wide, dims, True)
+    centered = wide - mean
+    rstd = aten.rsqrt(aten.mean.dim(centered * centered, dims, True) + eps)
+    mean, rstd = mean.to(x.dtype), rstd.to(x.dtype)
+    out = (wide - mean.float()) * rstd.float()
+    if weight is not None:
+        out = out * weight.float().reshape(channels)
+    if bias is not None:
+        out = out + bias.float().reshape(channels)
+    return out.to(x.dtype), aten.squeeze.dims(mean, dims), aten.squeeze.dims(rstd, dims)
+
+
+def batch_norm_no_stats(x, weight, bias, training, momentum, eps):
+    return native_batch_norm(x, weight, bias, None, None, training, momentum, eps)
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
 
 _PYTORCH = torch._decomp.get_decompositions([aten.gelu])
+
+
+def _before(decomposition, fallback):
+    """`decomposition`, or `fallback` where it returns NotImplemented."""
+
+    def run(*args, **kwargs):
+        result = decomposition(*args, **kwargs)
+        return fallback(*args, **kwargs) if result is NotImplemented else result
+
+    return run
 
 
 def table() -> dict:
@@ -119,4 +158,7 @@ def table() -> dict:
     decompositions[aten.sort.stable] = sort_stable
     decompositions[aten.div.Tensor_mode] = div_tensor_mode
     decompositions[aten.eq.Tensor] = eq_tensor
+    decompositions[aten.native_batch_norm.default] = native_batch_norm
+    no_stats = aten._native_batch_norm_legit.no_stats
+    decompositions[no_stats] = _before(batch_norm_no_stats, decompositions[no_stats])
     return decompositions

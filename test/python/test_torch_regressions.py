@@ -94,3 +94,28 @@ def test_integer_division_by_a_python_int_is_exact(mode):
     divisors = torch.tensor([1073741824, 3, -2, -2])
     same(lambda a, b: a // b, big, divisors)
     same(lambda a, b: torch.remainder(a, b), big, divisors)
+
+
+def test_half_precision_instance_norm_rounds_its_statistics_like_pytorch():
+    # PyTorch's kernel normalizes with statistics rounded to float16; its
+    # decomposition (kept in float32) differed in half of the outputs.
+    x = torch.rand(1, 4, 4096).to(torch.float16)
+    w = torch.rand(4).to(torch.float16)
+
+    def instance_norm(x, w, b):
+        return torch.ops.aten.instance_norm(x, w, b, None, None, True, 0.0, 1e-5, False)
+
+    with torch.no_grad():
+        expected = instance_norm(x, w, w)
+        got = polyblocks_jit_torch(compile_options=STRICT)(instance_norm)(x, w, w)
+    assert got.dtype == torch.float16
+    torch.testing.assert_close(got, expected, rtol=1e-3, atol=1e-7)
+
+
+def test_bfloat16_conversions_need_no_runtime_library():
+    # f32 -> bf16 truncation became a call to compiler-rt's __truncsfbf2,
+    # which the compiled library could not resolve.
+    x = torch.randn(3, 40).to(torch.bfloat16)
+    with torch.no_grad():
+        got = polyblocks_jit_torch(compile_options=STRICT)(lambda t: (t.float() * 3).to(torch.bfloat16))(x)
+    assert torch.equal(got, (x.float() * 3).to(torch.bfloat16))
