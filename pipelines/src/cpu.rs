@@ -7,6 +7,7 @@
 //! 1. `legalize`: torch-mlir's `tm_tensor` scatter/scan/sort to loops,
 //!    check the input is compilable (`pb-check-cpu-input`),
 //!    TOSA to linalg/arith/tensor, quantization folding and lowering,
+//!    computed gather indices clamped into bounds,
 //!    elementwise ops on whole tensors to linalg;
 //! 2. `graph`: elementwise fusion, bufferization to memrefs with results
 //!    turned into out-parameters (the C ABI: inputs then outputs), optionally
@@ -165,6 +166,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             "pb-check-cpu-input".into(),
             "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)".into(),
             "func.func(pb-simplify-quant,pb-lower-quant)".into(),
+            // Gathers never read outside their tensor (torch-mlir does not
+            // check computed indices; PyTorch clamps or raises).
+            "func.func(pb-clamp-gathers)".into(),
             // Elementwise arith/math ops on whole tensors (valid upstream
             // input, and what tosa-to-arith leaves) become linalg.generic:
             // bufferization has no other way to take them.

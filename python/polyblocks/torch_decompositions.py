@@ -34,6 +34,10 @@ float32, one rounding at the end). PyTorch's own decomposition keeps them
 in float32, so its results differ from the kernel's in half of the elements
 by one unit of the last place; we round as the kernel does.
 
+`threshold_backward(grad, x, t)` has the promoted type of `grad` and `x`
+in PyTorch (an int64 gradient and a float32 input give float32);
+PyTorch's decomposition keeps the gradient's type.
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -130,6 +134,12 @@ def batch_norm_no_stats(x, weight, bias, training, momentum, eps):
     return native_batch_norm(x, weight, bias, None, None, training, momentum, eps)
 
 
+def threshold_backward(grad, x, threshold):
+    dtype = torch.result_type(grad, x)
+    zero = aten.scalar_tensor(0, dtype=dtype)
+    return aten.where.self(x <= threshold, zero, grad.to(dtype))
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -158,6 +168,7 @@ def table() -> dict:
     decompositions[aten.sort.stable] = sort_stable
     decompositions[aten.div.Tensor_mode] = div_tensor_mode
     decompositions[aten.eq.Tensor] = eq_tensor
+    decompositions[aten.threshold_backward.default] = threshold_backward
     decompositions[aten.native_batch_norm.default] = native_batch_norm
     no_stats = aten._native_batch_norm_legit.no_stats
     decompositions[no_stats] = _before(batch_norm_no_stats, decompositions[no_stats])

@@ -119,3 +119,23 @@ def test_bfloat16_conversions_need_no_runtime_library():
     with torch.no_grad():
         got = polyblocks_jit_torch(compile_options=STRICT)(lambda t: (t.float() * 3).to(torch.bfloat16))(x)
     assert torch.equal(got, (x.float() * 3).to(torch.bfloat16))
+
+
+def test_nearest_upsampling_with_scales_past_the_input_clamps():
+    # floor(i / 2.3) runs past a 2-row input: the compiled code read beyond
+    # the buffer (values up to 1e25, different on each call); PyTorch clamps.
+    def upsample(x):
+        return torch._C._nn.upsample_nearest2d(x, output_size=[6, 10], scales_h=2.3, scales_w=4.7)
+
+    same(upsample, torch.rand(2, 3, 2, 2))
+
+
+def test_threshold_backward_promotes_like_pytorch():
+    # An int64 gradient with a float32 input gives float32 in PyTorch; the
+    # decomposition returned int64.
+    same(
+        lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5),
+        torch.randint(0, 20, (4, 5)),
+        torch.rand(4, 5),
+    )
+    same(lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5), torch.rand(4, 5), torch.rand(4, 5))

@@ -13,6 +13,7 @@ mod affine_access;
 mod operand_expr;
 pub mod allocs_to_pool;
 pub mod check_cpu_input;
+pub mod clamp_gathers;
 pub mod compose_insert_slices;
 pub mod distinct_results;
 pub mod empty_args;
@@ -34,6 +35,7 @@ use pb_support::PassInfo;
 /// Every transformation pass, alphabetical by argument.
 pub static PASSES: &[&PassInfo] =
     &[&allocs_to_pool::INFO, &check_cpu_input::INFO,
+    &clamp_gathers::INFO,
     &compose_insert_slices::INFO,
     &distinct_results::INFO,
     &empty_args::INFO,
