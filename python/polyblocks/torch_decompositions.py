@@ -38,6 +38,11 @@ by one unit of the last place; we round as the kernel does.
 in PyTorch (an int64 gradient and a float32 input give float32);
 PyTorch's decomposition keeps the gradient's type.
 
+`randint`: torch-mlir draws `uniform(low, high)` and converts it to the
+result type: a float result is not an integer at all (mean 500.0 instead of
+499.5 for `high=1000`), and an integer one truncates negative draws toward
+zero. We floor a uniform draw in [0, high - low), as PyTorch's values are.
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -140,6 +145,18 @@ def threshold_backward(grad, x, threshold):
     return aten.where.self(x <= threshold, zero, grad.to(dtype))
 
 
+def randint_low(low, high, size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    span = high - low
+    draw = aten.floor(aten.rand.default(size, dtype=torch.float64, device=device) * span)
+    # A draw of 1 - 2**-53 times a large span may round up to the span.
+    value = aten.clamp_max(draw, span - 1) + low
+    return value.to(dtype or torch.int64)
+
+
+def randint(high, size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return randint_low(0, high, size, dtype=dtype, device=device)
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -168,6 +185,8 @@ def table() -> dict:
     decompositions[aten.sort.stable] = sort_stable
     decompositions[aten.div.Tensor_mode] = div_tensor_mode
     decompositions[aten.eq.Tensor] = eq_tensor
+    decompositions[aten.randint.default] = randint
+    decompositions[aten.randint.low] = randint_low
     decompositions[aten.threshold_backward.default] = threshold_backward
     decompositions[aten.native_batch_norm.default] = native_batch_norm
     no_stats = aten._native_batch_norm_legit.no_stats

@@ -77,3 +77,17 @@ def test_random_numbers():
     assert abs((dropped == 0).float().mean().item() - 0.3) < 0.01
     assert torch.allclose(dropped[dropped != 0], torch.tensor(1 / 0.7))
     assert abs(normal.mean().item()) < 0.02 and abs(normal.std().item() - 1.0) < 0.02
+
+
+def test_randint_draws_integers_uniformly():
+    # torch-mlir converted uniform(low, high) to the result type: floats
+    # that were not integers, and negative draws truncated toward zero.
+    def draw():
+        return torch.randint(-3, 4, (70000,)), torch.ops.aten.randint(high=10, size=[50000], dtype=torch.float64)
+
+    with torch.no_grad():
+        small, wide = polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False})(draw)()
+    assert small.dtype == torch.int64 and wide.dtype == torch.float64
+    assert torch.equal(wide, wide.floor()) and wide.min() == 0 and wide.max() == 9
+    counts = torch.bincount(small + 3)
+    assert len(counts) == 7 and (counts - 10000).abs().max() < 600
