@@ -91,14 +91,20 @@ impl Reader {
         match node_type(node) {
             ASTNodeType::For => self.for_node(node),
             ASTNodeType::If => {
-                let conditions = self.conditions(&node.if_get_cond().map_err(isl_err)?)?;
-                let then = Box::new(self.node(&node.if_get_then_node().map_err(isl_err)?)?);
-                let otherwise = if node.if_has_else_node().map_err(isl_err)? {
+                let disjuncts = self.conditions(&node.if_get_cond().map_err(isl_err)?)?;
+                let then = self.node(&node.if_get_then_node().map_err(isl_err)?)?;
+                let mut otherwise = if node.if_has_else_node().map_err(isl_err)? {
                     Some(Box::new(self.node(&node.if_get_else_node().map_err(isl_err)?)?))
                 } else {
                     None
                 };
-                Ok(Tree::If { conditions, then, otherwise })
+                // `if (A || B) T else E` is `if (A) T else if (B) T else E`:
+                // affine.if takes only conjunctions, so a disjunction (a
+                // strided, padded convolution's guard) repeats its branch.
+                for conditions in disjuncts.into_iter().rev() {
+                    otherwise = Some(Box::new(Tree::If { conditions, then: Box::new(then.clone()), otherwise }));
+                }
+                Ok(*otherwise.expect("a condition has at least one disjunct"))
             }
             ASTNodeType::Block => {
                 let list = node.block_get_children().map_err(isl_err)?;
@@ -166,13 +172,29 @@ impl Reader {
         Ok(vec![self.expr(expr)?])
     }
 
-    fn conditions(&mut self, cond: &ASTExpr) -> IslResult<Vec<Condition>> {
+    /// `cond` in disjunctive normal form: it holds when all conditions of
+    /// one of the returned lists hold.
+    fn conditions(&mut self, cond: &ASTExpr) -> IslResult<Vec<Vec<Condition>>> {
         let op = cond.get_op_type().map_err(isl_err)?;
         let arg = |i| cond.get_op_arg(i).map_err(isl_err);
         if matches!(op, ASTExprOpType::And | ASTExprOpType::AndThen) {
+            let (left, right) = (self.conditions(&arg(0)?)?, self.conditions(&arg(1)?)?);
+            return Ok(left
+                .iter()
+                .flat_map(|l| right.iter().map(move |r| l.iter().chain(r).cloned().collect()))
+                .collect());
+        }
+        if matches!(op, ASTExprOpType::Or | ASTExprOpType::OrElse) {
             let mut all = self.conditions(&arg(0)?)?;
             all.extend(self.conditions(&arg(1)?)?);
             return Ok(all);
+        }
+        let comparison = matches!(
+            op,
+            ASTExprOpType::Ge | ASTExprOpType::Le | ASTExprOpType::Gt | ASTExprOpType::Lt | ASTExprOpType::Eq
+        );
+        if !comparison {
+            return Err(unsupported("a non-affine condition"));
         }
         let (a, b) = (self.expr(&arg(0)?)?, self.expr(&arg(1)?)?);
         let (expr, equality) = match op {
@@ -180,10 +202,9 @@ impl Reader {
             ASTExprOpType::Le => (b.minus(a), false),
             ASTExprOpType::Gt => (a.minus(b).plus(Aff::Const(-1)), false),
             ASTExprOpType::Lt => (b.minus(a).plus(Aff::Const(-1)), false),
-            ASTExprOpType::Eq => (a.minus(b), true),
-            _ => return Err(unsupported("a disjunctive or non-affine condition")),
+            _ => (a.minus(b), true),
         };
-        Ok(vec![Condition { expr, equality }])
+        Ok(vec![vec![Condition { expr, equality }]])
     }
 
     /// The arguments of an operation expression from position `first` on.

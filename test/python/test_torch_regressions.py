@@ -139,3 +139,15 @@ def test_threshold_backward_promotes_like_pytorch():
         torch.rand(4, 5),
     )
     same(lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5), torch.rand(4, 5), torch.rand(4, 5))
+
+
+@pytest.mark.parametrize("out_channels,groups", [(4, 4), (8, 4), (4, 2), (10, 1)])
+def test_padded_strided_dilated_grouped_convolution(out_channels, groups):
+    # Fusing the padding into the convolution left a disjunctive guard that
+    # code generation refused ("the expression operator Ge").
+    conv = torch.nn.Conv2d(4, out_channels, 3, padding=3, stride=2, dilation=3, bias=False, groups=groups).eval()
+    x = torch.rand(5, 4, 10, 20)
+    with torch.no_grad():
+        expected = conv(x)
+        got = polyblocks_jit_torch(compile_options=STRICT)(conv)(x)
+    torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-5)
