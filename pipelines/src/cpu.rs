@@ -319,6 +319,10 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         passes.push("func.func(pb-fp-contract)".to_string());
     }
     passes.extend([
+        // Private helpers (bufferization's `dealloc_helper`, taking memrefs
+        // of dynamic size) inlined: the bare-pointer calling convention
+        // cannot take them, and an unconverted callee breaks the LLVM module.
+        "inline".into(),
         // Zero-element arguments (a 4x0 matrix) as plain pointers: MLIR
         // would lower the whole function with memref descriptors otherwise.
         "pb-empty-args".into(),

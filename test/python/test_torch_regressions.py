@@ -151,3 +151,12 @@ def test_padded_strided_dilated_grouped_convolution(out_channels, groups):
         expected = conv(x)
         got = polyblocks_jit_torch(compile_options=STRICT)(conv)(x)
     torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_nll_loss_backward_with_runtime_deallocation():
+    # Bufferization's @dealloc_helper (dynamic memrefs) stayed a func.func
+    # under the bare-pointer convention: the LLVM module did not verify.
+    def backward(g, x, t, w):
+        return torch.ops.aten.nll_loss_backward(g, x, target=t, weight=None, reduction=0, ignore_index=10, total_weight=w)
+
+    same(backward, torch.rand(1), torch.rand(3), torch.tensor([2, 3, 0]), torch.tensor(3.0))
