@@ -30,6 +30,13 @@
 //!   indices). Quadratic in the line length, like torch-mlir's reference
 //!   lowering: fine for the short lines of top-k over classes, slow for
 //!   long ones (a faster sort is future work).
+//! - `tm_tensor.topk` (`ins(values[, indices]) outs(top_values,
+//!   top_indices)`, `dimension`): each input element, with its position (or
+//!   the given index) along `dimension`, is carried through the `k` slots of
+//!   its line, which start filled (e.g. with +inf for the smallest): where the
+//!   comparator prefers the carried value it takes the slot and the slot's
+//!   old content is carried on (equal values: the earlier index wins), as
+//!   in torch-mlir's reference (kthvalue, topk of some shapes).
 //!
 //! ```mlir
 //! %r = "tm_tensor.scatter"(%updates, %indices, %original) <{dimension_map = array<i64: 0>, ...}> ({
@@ -69,9 +76,9 @@ static ID: PassId = PassId::new();
 
 pub static INFO: PassInfo = PassInfo {
     argument: "pb-lower-tm-tensor",
-    summary: "Lower torch-mlir's tm_tensor.scatter, scan and sort on tensors to scf.for loops",
+    summary: "Lower torch-mlir's tm_tensor.scatter, scan, sort and topk on tensors to scf.for loops",
     description: "Rewrites `tm_tensor.scatter` (index_put, scatter_add), `tm_tensor.scan` (cumsum, \
-cumprod) and `tm_tensor.sort` (sort, topk), read in generic form, into `scf.for` nests carrying the \
+cumprod), `tm_tensor.sort` (sort, topk) and `tm_tensor.topk` (kthvalue), read in generic form, into `scf.for` nests carrying the \
 result tensors, with `tensor.extract`/`tensor.insert` and the op's region inlined; scatter \
 indices are made non-negative and out-of-bounds updates skipped. Other `tm_tensor` ops are left \
 for `pb-check-cpu-input` to name. First pass of the cpu pipeline.",
@@ -87,7 +94,7 @@ struct LowerTmTensor;
 impl RustPass for LowerTmTensor {
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let ops = ffi::collect_ops(root, WalkOrder::PostOrder, |op| {
-            matches!(op_name(op).as_str(), "tm_tensor.scatter" | "tm_tensor.scan" | "tm_tensor.sort")
+            matches!(op_name(op).as_str(), "tm_tensor.scatter" | "tm_tensor.scan" | "tm_tensor.sort" | "tm_tensor.topk")
         });
         let mut ok = true;
         for op in ops {
@@ -151,6 +158,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Strin
     let results = match op_name(op).as_str() {
         "tm_tensor.scatter" => scatter(&emitter, op, body)?,
         "tm_tensor.scan" => scan(&emitter, op, body)?,
+        "tm_tensor.topk" => topk(&emitter, op, body)?,
         _ => sort(&emitter, op, body)?,
     };
     rewriter.replace_op_with_values(op, &results);
@@ -431,5 +439,50 @@ fn sort<'c, 'e>(e: &'e Emitter<'c, '_>, op: OperationRef<'c, 'e>, body: BlockRef
                 })
             })
         })
+    })
+}
+
+fn topk<'c, 'e>(e: &'e Emitter<'c, '_>, op: OperationRef<'c, 'e>, body: BlockRef<'c, 'e>) -> Built<'c, 'e> {
+    let operands: Vec<Value> = op.operands().collect();
+    let (values, given_indices, top_values, top_indices) = match operands.as_slice() {
+        [v, tv, ti] => (*v, None, *tv, *ti),
+        [v, i, tv, ti] => (*v, Some(*i), *tv, *ti),
+        _ => return Err("expected ins(values[, indices]) outs(values, indices)".into()),
+    };
+    let sizes = shape(values)?;
+    let dimension = int_attribute(op, "dimension")? as usize;
+    let k = *shape(top_values)?.get(dimension).ok_or("dimension out of range")?;
+    if dimension >= sizes.len() || shape(top_indices)? != shape(top_values)? {
+        return Err("dimension or output shapes do not match".into());
+    }
+    let index_type = element(top_indices)?;
+    scf_nest(e, &sizes, vec![top_values, top_indices], vec![], &mut |ivs, tops| {
+        let value = extract(e, values, ivs)?;
+        let index = match given_indices {
+            Some(indices) => extract(e, indices, ivs)?,
+            None => e.unary("arith.index_cast", ivs[dimension], index_type),
+        };
+        let bounds = (e.index(0), e.index(k));
+        let carried = scf_for(e, bounds, &[value, index, tops[0], tops[1]], |slot, state| {
+            let (value, index, top_values, top_indices) = (state[0], state[1], state[2], state[3]);
+            let mut here = ivs.to_vec();
+            here[dimension] = slot;
+            let (held, held_index) = (extract(e, top_values, &here)?, extract(e, top_indices, &here)?);
+            let better = inline_region(e, body, &[value, held])?;
+            let worse = inline_region(e, body, &[held, value])?;
+            let tie = cmpi(e, 0, better, worse); // eq: neither is preferred
+            let earlier = e.binary("arith.andi", tie, cmpi(e, SLT, index, held_index));
+            let take_index = e.binary("arith.ori", better, earlier);
+            let select = |c: Value<'c, 'e>, a: Value<'c, 'e>, b: Value<'c, 'e>| e.value("arith.select", &[c, a, b], a.r#type(), &[]);
+            let (new_value, new_index) = (select(better, value, held), select(take_index, index, held_index));
+            let (next_value, next_index) = (select(better, held, value), select(take_index, held_index, index));
+            Ok(vec![
+                next_value,
+                next_index,
+                insert(e, new_value, top_values, &here),
+                insert(e, new_index, top_indices, &here),
+            ])
+        })?;
+        Ok(carried[2..].to_vec())
     })
 }

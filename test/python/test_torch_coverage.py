@@ -1,5 +1,6 @@
 """Operators the engine compiles beyond linalg's named ops: torch-mlir's
-tm_tensor scatter, scan and sort (pb-lower-tm-tensor). Compiled with
+tm_tensor scatter, scan, sort and topk (pb-lower-tm-tensor), and random
+numbers. Compiled with
 fallback off and compared with eager PyTorch (exactly for integers)."""
 
 import pytest
@@ -49,6 +50,7 @@ CASES = {
     "sort": (lambda x: torch.sort(x, dim=1, stable=True), torch.randn(3, 17)),
     "sort_descending_ties": (lambda x: torch.sort(x, dim=0, descending=True, stable=True), torch.randint(0, 4, (9, 4))),
     "topk": (lambda x: torch.topk(x, 3, 1), torch.rand(3, 50)),
+    "kthvalue": (lambda x: torch.kthvalue(x, 2, 1), torch.rand(3, 7)),
     "argsort": (lambda x: torch.argsort(x, dim=-1, stable=True), torch.randn(2, 3, 11)),
 }
 

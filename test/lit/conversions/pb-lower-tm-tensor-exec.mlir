@@ -1,9 +1,10 @@
-// torch-mlir's scatter, scan and sort, lowered to loops, compute PyTorch's
+// torch-mlir's scatter, scan, sort and topk, lowered to loops, compute PyTorch's
 // numbers: run them.
 // RUN: pb-opt %s --allow-unregistered-dialect --pb-lower-tm-tensor | pb-opt %to_llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs | FileCheck %s
 
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func private @printMemrefI64(tensor<*xi64>)
+func.func private @printMemrefI32(tensor<*xi32>)
 
 func.func @main() {
   // index_put(accumulate=True) of rows [1, 3, 3, -1, 7] into a 4x2 zero
@@ -70,5 +71,24 @@ func.func @main() {
   call @printMemrefF32(%k) : (tensor<*xf32>) -> ()
   // CHECK: [4,   1,   3,   0,   2]
   call @printMemrefI64(%i) : (tensor<*xi64>) -> ()
+
+  // The 2 smallest of each row (kthvalue's topk, olt), slots starting at
+  // +inf; ties keep the earlier index.
+  %line = arith.constant dense<[[3.0, 1.0, 2.0, 1.0], [0.5, 9.0, -4.0, 7.0]]> : tensor<2x4xf32>
+  %inf = arith.constant dense<0x7F800000> : tensor<2x2xf32>
+  %none = arith.constant dense<2147483647> : tensor<2x2xi32>
+  %top:2 = "tm_tensor.topk"(%line, %inf, %none) <{dimension = 1 : i64, operandSegmentSizes = array<i32: 1, 2>}> ({
+  ^bb0(%p: f32, %q: f32):
+    %lt = arith.cmpf olt, %p, %q : f32
+    "tm_tensor.yield"(%lt) : (i1) -> ()
+  }) : (tensor<2x4xf32>, tensor<2x2xf32>, tensor<2x2xi32>) -> (tensor<2x2xf32>, tensor<2x2xi32>)
+  %tv = tensor.cast %top#0 : tensor<2x2xf32> to tensor<*xf32>
+  %ti = tensor.cast %top#1 : tensor<2x2xi32> to tensor<*xi32>
+  // CHECK: [1,   1]
+  // CHECK-NEXT: [-4,   0.5]
+  call @printMemrefF32(%tv) : (tensor<*xf32>) -> ()
+  // CHECK: [1,   3]
+  // CHECK-NEXT: [2,   0]
+  call @printMemrefI32(%ti) : (tensor<*xi32>) -> ()
   return
 }
