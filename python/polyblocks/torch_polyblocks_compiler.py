@@ -405,11 +405,35 @@ def make_backend(compile_options: dict | None = None):
     static, specialized = aot(trusted=True), aot(trusted=False)
 
     def backend(gm: torch.fx.GraphModule, example_inputs):
+        _prims_views_as_aten(gm)
         if any(_is_symbolic(value) for value in example_inputs):
             return _Specializing(gm, specialized)
         return static(gm, example_inputs)
 
     return backend
+
+
+def _split_dim(a, dim, outer_length):
+    dim = dim % a.dim()
+    return torch.ops.aten.view.default(a, [*a.shape[:dim], outer_length, a.shape[dim] // outer_length, *a.shape[dim + 1 :]])
+
+
+def _prims_views_as_aten(gm: torch.fx.GraphModule) -> None:
+    """PyTorch's primitive views called directly (`prims.view_of`,
+    `prims.squeeze`, `prims.split_dim`) become the ATen views they are:
+    AOTAutograd's functionalization refuses non-ATen ops whose outputs
+    alias their inputs."""
+    prims, aten = torch.ops.prims, torch.ops.aten
+    views = {}
+    for packet, aten_view in ((prims.view_of, aten.alias.default), (prims.squeeze, aten.squeeze.dims), (prims.split_dim, _split_dim)):
+        views[packet] = views[packet.default] = aten_view
+    changed = False
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and node.target in views:
+            node.target = views[node.target]
+            changed = True
+    if changed:
+        gm.recompile()
 
 
 def _is_symbolic(value) -> bool:
@@ -483,29 +507,118 @@ def polyblocks_jit_torch(fn=None, *, compile_options: dict | None = None):
         if isinstance(target, torch.nn.Module):
             return _PolyblocksModule(target, backend)
         compiled = torch.compile(target, backend=backend)
+        first_calls = _FirstCallsSerialized()
 
         @functools.wraps(target)
         def call(*args, **kwargs):
             with _traceable_layers():
-                return compiled(*args, **kwargs)
+                return first_calls.run(compiled, args, kwargs)
 
         return call
 
     return decorate(fn) if fn is not None else decorate
 
 
+def _signature(value):
+    """What of a call's argument TorchDynamo's guards mostly check, hashable:
+    a tensor's shape, dtype and whether it requires grad; containers item by
+    item; other values by type (Dynamo makes the sizes and floats it sees
+    vary symbolic: keying them by value would only add entries)."""
+    if isinstance(value, torch.Tensor):
+        return (value.shape, value.dtype, value.requires_grad)
+    if type(value) in (tuple, list):
+        return (type(value), *map(_signature, value))
+    if type(value) is dict:
+        return (dict, *((k, _signature(v)) for k, v in value.items()))
+    if value is None or type(value) in (bool, str):
+        return value
+    return type(value)
+
+
+class _FirstCallsSerialized:
+    """Runs the first call of each argument signature of one compiled
+    function or module under a lock; later calls with that signature run
+    concurrently, lock-free.
+
+    TorchDynamo looks up its cache of compiled frames before taking its
+    compile lock and does not look again after: N threads making the first
+    call of a function at once each compile it (one after the other) and
+    each adds a cache entry, identical but counted against the recompile
+    limit (8) of the code object. Eight threads used it up on one shape, and
+    the function's next shape then ran in eager PyTorch, silently (found by
+    test_concurrency.py: 8 threads x 4 processes). Serialized, the first
+    thread compiles and the others find its entry.
+
+    Signatures are approximate (`_signature`): a new one costs one
+    serialized call, a recompile it does not see (a new stride or a guarded
+    global) just compiles as Dynamo would without this. The lock is
+    reentrant, for a compiled function that calls itself (a first call that
+    waits for another thread's first call of the same function would
+    deadlock: keep such hand-offs outside compiled functions)."""
+
+    LIMIT = 4096  # signatures remembered; past that, start over
+
+    def __init__(self):
+        self.lock = threading.RLock()
+        self.seen = set()
+
+    def run(self, compiled, args, kwargs, state=None):
+        """`compiled(*args, **kwargs)`; `state`: what else its guards check
+        (a module's `training`)."""
+        # `_signature((compiled, state, torch.is_grad_enabled(), args,
+        # kwargs))`, faster for plain tensors (this runs on every call).
+        signature = [compiled, state, torch.is_grad_enabled()]
+        for arg in args:
+            if type(arg) is torch.Tensor:
+                signature.append((arg.shape, arg.dtype, arg.requires_grad))
+            else:
+                signature.append(_signature(arg))
+        if kwargs:
+            signature.append(_signature(kwargs))
+        signature = tuple(signature)
+        if signature in self.seen:
+            return compiled(*args, **kwargs)
+        with self.lock:
+            result = compiled(*args, **kwargs)
+            if len(self.seen) >= self.LIMIT:
+                self.seen.clear()
+            self.seen.add(signature)
+        return result
+
+
+# `_traceable_layers` state: the calls inside one and the flag's value
+# before the first of them.
+_fast_path_lock = threading.Lock()
+_fast_path_users = 0
+_fast_path_saved = True
+
+
 class _traceable_layers:
     """Turns off PyTorch's fused fast path of nn.MultiheadAttention and
     nn.TransformerEncoderLayer (`_transformer_encoder_layer_fwd`, a single
     opaque operator) while tracing, so that the layers reach the engine as
-    the matmuls, softmaxes and norms they are made of."""
+    the matmuls, softmaxes and norms they are made of.
+
+    The flag is process-wide: with each call saving and restoring it, two
+    threads' overlapping calls (A saves True, B saves False, A restores
+    True, B restores False) left it off for good, and a thread tracing
+    after A's restore saw it on (found by test_concurrency.py). So the first
+    of the overlapping calls saves it and the last one restores it."""
 
     def __enter__(self):
-        self.previous = torch.backends.mha.get_fastpath_enabled()
-        torch.backends.mha.set_fastpath_enabled(False)
+        global _fast_path_users, _fast_path_saved
+        with _fast_path_lock:
+            if _fast_path_users == 0:
+                _fast_path_saved = torch.backends.mha.get_fastpath_enabled()
+                torch.backends.mha.set_fastpath_enabled(False)
+            _fast_path_users += 1
 
     def __exit__(self, *exc):
-        torch.backends.mha.set_fastpath_enabled(self.previous)
+        global _fast_path_users
+        with _fast_path_lock:
+            _fast_path_users -= 1
+            if _fast_path_users == 0:
+                torch.backends.mha.set_fastpath_enabled(_fast_path_saved)
 
 
 def _has_fused_fast_path(module: torch.nn.Module) -> bool:
@@ -531,6 +644,7 @@ class _PolyblocksModule(torch.nn.Module):
         self._compiled = torch.compile(original, backend=backend)
         self._compiled_forward = torch.compile(original.forward, backend=backend)
         self._fused_layers = _has_fused_fast_path(original)
+        self._first_calls = _FirstCallsSerialized()
 
     def forward(self, *args, **kwargs):
         original = self._original
@@ -545,9 +659,9 @@ class _PolyblocksModule(torch.nn.Module):
         else:
             compiled = self._compiled_forward
         if not self._fused_layers:
-            return compiled(*args, **kwargs)
+            return self._first_calls.run(compiled, args, kwargs, original.training)
         with _traceable_layers():
-            return compiled(*args, **kwargs)
+            return self._first_calls.run(compiled, args, kwargs, original.training)
 
     def __getattr__(self, name):
         try:

@@ -93,3 +93,16 @@ def test_randint_draws_integers_uniformly():
     assert torch.equal(wide, wide.floor()) and wide.min() == 0 and wide.max() == 9
     counts = torch.bincount(small + 3)
     assert len(counts) == 7 and (counts - 10000).abs().max() < 600
+
+
+@pytest.mark.parametrize(
+    "name,fn,shape",
+    [
+        ("view_of", lambda x: torch.ops.prims.view_of(x) * 2, (3, 4)),
+        ("squeeze", lambda x: torch.ops.prims.squeeze(x, [1, 2]) + 1, (3, 1, 1, 4)),
+        ("split_dim", lambda x: torch.ops.prims.split_dim(x, 1, 2) * 3, (3, 8)),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_primitive_views_called_directly(name, fn, shape):
+    same(fn, torch.rand(*shape))
