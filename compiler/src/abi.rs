@@ -17,6 +17,8 @@ pub fn c_type(dtype: &str) -> &'static str {
         "f64" => "double",
         "f16" | "bf16" => "uint16_t",
         "i1" => "bool",
+        "complex<f32>" => "float _Complex",
+        "complex<f64>" => "double _Complex",
         "i8" => "int8_t",
         "i16" => "int16_t",
         "i32" => "int32_t",

@@ -326,6 +326,9 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         // Zero-element arguments (a 4x0 matrix) as plain pointers: MLIR
         // would lower the whole function with memref descriptors otherwise.
         "pb-empty-args".into(),
+        // Complex arithmetic as pairs of floats (abs, exp, division...);
+        // what stays (create, re, im) becomes LLVM structs below.
+        "convert-complex-to-standard".into(),
         // x^n with a constant integer n (tanh-GELU's x^3) becomes
         // multiplications; a variable n becomes powf (LLVM's powi takes
         // no vector of exponents, which vectorized code has).
@@ -342,6 +345,7 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         // ...which the function conversion then handles with the rest,
         // before any other conversion: bare pointers for static memrefs.
         "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}".into(),
+        "convert-complex-to-llvm".into(),
         format!("convert-vector-to-llvm{{enable-x86vector={}}}", options.avx512),
         "finalize-memref-to-llvm".into(),
         "convert-scf-to-cf".into(),

@@ -35,6 +35,8 @@ _DTYPES = {
     "i32": np.int32,
     "i64": np.int64,
     "index": np.int64,
+    "complex<f32>": np.complex64,
+    "complex<f64>": np.complex128,
 }
 
 _SCALAR_CTYPES = {

@@ -62,6 +62,8 @@ _TORCH_TO_MLIR = {
     torch.int8: "i8",
     torch.uint8: "i8",
     torch.bool: "i1",
+    torch.complex64: "complex<f32>",
+    torch.complex128: "complex<f64>",
 }
 
 # Operator targets found unsupported in this process (probed once each).

@@ -73,7 +73,8 @@ pub struct Manifest {
 /// Bytes of one element of `dtype` (i1 is stored as a byte).
 pub fn dtype_bytes(dtype: &str) -> u64 {
     match dtype {
-        "f64" | "i64" | "index" => 8,
+        "complex<f64>" => 16,
+        "f64" | "i64" | "index" | "complex<f32>" => 8,
         "f32" | "i32" => 4,
         "f16" | "bf16" | "i16" => 2,
         _ => 1,

@@ -194,6 +194,17 @@ pub fn set_operand(op: OperationRef, index: usize, value: melior::ir::Value) {
 }
 
 /// True if a memref type has the identity layout (contiguous, row-major).
+/// The element type of a `complex<T>` type (`T`), or `None` for other types.
+pub fn complex_element<'c>(ty: melior::ir::Type<'c>) -> Option<melior::ir::Type<'c>> {
+    use melior::ir::TypeLike;
+    // SAFETY: `ty` is a live type; the element type is only read when it is
+    // a complex type, and lives in the same context.
+    unsafe {
+        mlir_sys::mlirTypeIsAComplex(ty.to_raw())
+            .then(|| melior::ir::Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(ty.to_raw())))
+    }
+}
+
 pub fn has_identity_layout(memref: melior::ir::r#type::MemRefType) -> bool {
     use melior::ir::TypeLike;
     // SAFETY: the type is a live memref type; the layout attribute is only

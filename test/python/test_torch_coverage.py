@@ -1,6 +1,6 @@
 """Operators the engine compiles beyond linalg's named ops: torch-mlir's
 tm_tensor scatter, scan, sort and topk (pb-lower-tm-tensor), and random
-numbers. Compiled with
+numbers, complex numbers. Compiled with
 fallback off and compared with eager PyTorch (exactly for integers)."""
 
 import pytest
@@ -51,6 +51,12 @@ CASES = {
     "sort_descending_ties": (lambda x: torch.sort(x, dim=0, descending=True, stable=True), torch.randint(0, 4, (9, 4))),
     "topk": (lambda x: torch.topk(x, 3, 1), torch.rand(3, 50)),
     "kthvalue": (lambda x: torch.kthvalue(x, 2, 1), torch.rand(3, 7)),
+    "complex_multiply": (lambda x, y: x * y, torch.randn(3, 4, dtype=torch.complex64), torch.randn(3, 4, dtype=torch.complex64)),
+    "complex_parts": (lambda x: torch.real(x) * 2 - torch.imag(x), torch.randn(3, 4, dtype=torch.complex64)),
+    "complex_create": (lambda r, i: torch.complex(r, i), torch.rand(5), torch.rand(5)),
+    "view_as_real": (lambda x: torch.view_as_real(x) + 1, torch.randn(3, 4, dtype=torch.complex64)),
+    "polar": (lambda m, p: torch.polar(m, p), torch.rand(5, dtype=torch.float64), torch.rand(5, dtype=torch.float64)),
+    "complex_norm": (lambda x: torch.linalg.vector_norm(x), torch.randn(3, 4, dtype=torch.complex64)),
     "argsort": (lambda x: torch.argsort(x, dim=-1, stable=True), torch.randn(2, 3, 11)),
 }
 

@@ -113,6 +113,9 @@ fn element_bytes(element: Type) -> Option<u64> {
     if element.is_index() {
         return Some(8);
     }
+    if let Some(part) = pb_support::ffi::complex_element(element) {
+        return element_bytes(part).map(|bytes| 2 * bytes);
+    }
     let width = if element.is_f16() || element.is_bf16() {
         16
     } else if element.is_f32() {

@@ -5,7 +5,7 @@
 //! It checks:
 //! - every op belongs to a dialect the pipeline lowers (builtin, func, arith,
 //!   math, linalg, tensor, tosa, pbq, bufferization, memref, affine, scf,
-//!   vector, index, cf, llvm, and ml_program, whose mutable globals hold
+//!   vector, index, cf, llvm, complex, and ml_program, whose mutable globals hold
 //!   torch-mlir's random-number seed and bufferize to `memref.global`);
 //!   anything else, e.g. torch-mlir's
 //!   `tm_tensor.attention`, is "unsupported op 'tm_tensor.attention'"
@@ -58,6 +58,7 @@ pub const SUPPORTED_DIALECTS: &[&str] = &[
     "cf",
     "llvm",
     "ml_program",
+    "complex",
 ];
 
 #[derive(Clone, Default)]
@@ -139,7 +140,9 @@ fn check_abi_type(ty: Type) -> Result<(), String> {
     };
     let integer =
         IntegerType::try_from(element).is_ok_and(|i| i.is_signless() && [1, 8, 16, 32, 64].contains(&i.width()));
-    if integer || element.is_f16() || element.is_bf16() || element.is_f32() || element.is_f64() || element.is_index() {
+    let float = |t: Type| t.is_f16() || t.is_bf16() || t.is_f32() || t.is_f64();
+    let complex = ffi::complex_element(element).is_some_and(|part| part.is_f32() || part.is_f64());
+    if integer || float(element) || complex || element.is_index() {
         Ok(())
     } else {
         Err(format!("has element type '{element}', which the cpu pipeline does not support"))

@@ -22,10 +22,11 @@ func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // -----
 
 // Unsupported element types are named, for arguments and results.
-// expected-error @+2 {{function @complex: argument 0 of type 'tensor<4xcomplex<f32>>' has element type 'complex<f32>'}}
-// expected-error @+1 {{function @complex: result 0 of type 'tensor<4xcomplex<f32>>' has element type 'complex<f32>'}}
-func.func @complex(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-  return %x : tensor<4xcomplex<f32>>
+// (complex<f32> and complex<f64> are supported; complex<i32> is not.)
+// expected-error @+2 {{function @complex: argument 0 of type 'tensor<4xcomplex<i32>>' has element type 'complex<i32>'}}
+// expected-error @+1 {{function @complex: result 0 of type 'tensor<4xcomplex<i32>>' has element type 'complex<i32>'}}
+func.func @complex(%x: tensor<4xcomplex<i32>>) -> tensor<4xcomplex<i32>> {
+  return %x : tensor<4xcomplex<i32>>
 }
 
 // -----
