@@ -126,3 +126,41 @@ pub fn fastmath_flags_with(op: OperationRef, flag: &str) -> Option<Vec<String>> 
     flags.push(flag.to_string());
     Some(flags)
 }
+
+/// Whether a result of one rounding error more in `value` (as `arcp` gives a
+/// division) stays a small error wherever it flows: every use, followed
+/// through the results of the ops using it, is arithmetic or math that
+/// changes little when its operand does, and none is an op where a tiny
+/// change can change the result entirely: `floor`, `ceil`, `round`,
+/// `trunc`, float-to-integer conversions, comparisons, `remf`. (x * (1/y)
+/// may be one unit below x / y = -60 exactly: floored, -61.)
+pub fn only_continuous_uses(value: melior::ir::Value) -> bool {
+    const DISCONTINUOUS: &[&str] = &[
+        "math.floor",
+        "math.ceil",
+        "math.round",
+        "math.roundeven",
+        "math.trunc",
+        "arith.fptosi",
+        "arith.fptoui",
+        "arith.cmpf",
+        "arith.remf",
+    ];
+    let mut pending = vec![value];
+    let mut seen: Vec<*const std::ffi::c_void> = Vec::new();
+    while let Some(value) = pending.pop() {
+        for user in crate::ffi::users(value) {
+            let name = user.name();
+            let name = name.as_string_ref().as_str().unwrap_or("");
+            if DISCONTINUOUS.contains(&name) {
+                return false;
+            }
+            if seen.contains(&(user.to_raw().ptr as *const _)) {
+                continue;
+            }
+            seen.push(user.to_raw().ptr as *const _);
+            pending.extend(user.results().map(melior::ir::Value::from));
+        }
+    }
+    true
+}

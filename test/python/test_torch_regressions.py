@@ -160,3 +160,14 @@ def test_nll_loss_backward_with_runtime_deallocation():
         return torch.ops.aten.nll_loss_backward(g, x, target=t, weight=None, reduction=0, ignore_index=10, total_weight=w)
 
     same(backward, torch.rand(1), torch.rand(3), torch.tensor([2, 3, 0]), torch.tensor(3.0))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32, torch.float64])
+def test_floor_division_by_a_broadcast_divisor_is_exact(dtype):
+    # The vectorizer multiplied by the reciprocal of a loop-invariant
+    # divisor: -97.5 * (1/1.625) floored to -61 instead of -60 (fuzzer).
+    x = (torch.arange(-1600, 1601) / 16).to(dtype)
+    y = torch.tensor([1.625], dtype=dtype)
+    same(lambda a, b: torch.floor_divide(a, b), x, y)
+    same(lambda a, b: torch.fmod(a, b), x, y)
+    same(lambda a, b: torch.div(a, b, rounding_mode="trunc"), x, y)

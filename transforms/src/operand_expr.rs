@@ -9,7 +9,7 @@
 
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 use pb_polyhedral::scop::{key, Statement};
-use pb_support::{ffi, ir::{fastmath_flags, fastmath_flags_with, is_named}};
+use pb_support::{ffi, ir::{fastmath_flags, fastmath_flags_with, is_named, only_continuous_uses}};
 
 pub struct OperandExpr<'c, 'a> {
     /// The ops computing the value, in statement order (index arithmetic
@@ -131,7 +131,9 @@ impl OperandExpr<'_, '_> {
     /// `invariant` accepts?
     fn divisor_is_invariant(&self, s: &Statement, divf: OperationRef, invariant: &dyn Fn(usize) -> bool) -> bool {
         let Some(load) = divf.operand(1).ok().and_then(ffi::defining_op) else { return false };
-        is_named(load, "affine.load")
+        let quotient_is_continuous = divf.result(0).is_ok_and(|q| only_continuous_uses(q.into()));
+        quotient_is_continuous
+            && is_named(load, "affine.load")
             && self.ops.contains(&load)
             && s.accesses.iter().position(|a| a.op == load).is_some_and(invariant)
     }

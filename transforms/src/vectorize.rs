@@ -41,7 +41,9 @@
 //! `reassociate=false` leaves float sums and products scalar and every
 //! rewrite bit-exact. With it, a vectorized division by a loop-invariant
 //! value is also marked `arcp` (multiplied by the reciprocal, computed once:
-//! a softmax's normalization, within 1 ulp of the division), and the vector
+//! a softmax's normalization, within 1 ulp of the division) unless the
+//! quotient reaches a floor, a comparison or an integer conversion, where
+//! one ulp can change the result entirely (`x // y`), and the vector
 //! `maximumf`/`minimumf` of a reduction is marked `nsz`: a zero extremum may
 //! come out as either zero (`-0.0 == +0.0`; PyTorch's vectorized max does
 //! the same), NaN still propagates, and on x86 the step is `vmaxps` plus a
@@ -629,7 +631,14 @@ fn apply<'c, 'a>(
                 // multiply by the divisor's reciprocal, computed once outside
                 // the loop (a softmax's division by the row sum, as PyTorch's
                 // own kernel does; within 1 ulp).
-                if plan.relaxed && varying && name == "arith.divf" && matches!(operands.get(1), Some(Lane::Uniform(_))) {
+                // Not where the quotient is floored, compared or converted
+                // to an integer: one unit less can change the result entirely.
+                if plan.relaxed
+                    && varying
+                    && name == "arith.divf"
+                    && matches!(operands.get(1), Some(Lane::Uniform(_)))
+                    && op.result(0).is_ok_and(|q| pb_support::ir::only_continuous_uses(q.into()))
+                {
                     pb_support::ir::add_fastmath_flag(context, clone, "arcp");
                 }
                 // A max/min reduction's vector step: with `nsz` a lane whose

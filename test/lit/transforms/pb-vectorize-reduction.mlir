@@ -281,6 +281,26 @@ func.func @normalize(%x: memref<32xf32>, %y: memref<32xf32>, %s: memref<1xf32>, 
 
 // -----
 
+// ...but not where the quotient is floored (x // y): x * (1/y) may be one
+// unit below an exact integer quotient, and its floor one less.
+// CHECK-LABEL: func.func @floor_divide
+// CHECK: affine.for %{{.*}} = 0 to 32 step 16 {
+// CHECK:   arith.divf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK-NOT: arcp
+// CHECK: return
+func.func @floor_divide(%x: memref<32xf32>, %s: memref<1xf32>, %out: memref<32xf32>) {
+  affine.for %i = 0 to 32 {
+    %v = affine.load %x[%i] : memref<32xf32>
+    %d = affine.load %s[0] : memref<1xf32>
+    %q = arith.divf %v, %d : f32
+    %f = math.floor %q : f32
+    affine.store %f, %out[%i] : memref<32xf32>
+  }
+  return
+}
+
+// -----
+
 // An "all" flag over a row (an i1 `andi` reduction through memory, as the
 // decomposition of scaled_dot_product_attention checks for fully masked
 // rows): a `true` splat, and-ed lanes.
