@@ -43,6 +43,13 @@ result type: a float result is not an integer at all (mean 500.0 instead of
 499.5 for `high=1000`), and an integer one truncates negative draws toward
 zero. We floor a uniform draw in [0, high - low), as PyTorch's values are.
 
+`roll`: PyTorch takes each shift modulo the size; torch-mlir's lowering
+does not (a shift of the size, or larger, rolled by the wrong amount or
+made an empty slice the engine's concat rejected), so we reduce it first.
+
+Softmax of a 0-d tensor (exp(x - x), 1 or NaN): torch-mlir's lowering of
+it never finishes.
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -58,6 +65,8 @@ aten = torch.ops.aten
 
 
 def _dims(x: torch.Tensor, dim) -> list[int]:
+    if x.dim() == 0:
+        return []  # dim 0 or -1 of a 0-d tensor: the tensor itself
     if dim is None:
         return list(range(x.dim()))
     if isinstance(dim, int):
@@ -157,6 +166,32 @@ def randint(high, size, *, dtype=None, layout=None, device=None, pin_memory=None
     return randint_low(0, high, size, dtype=dtype, device=device)
 
 
+def roll(x, shifts, dims=()):
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    if not dims:
+        return roll(x.reshape(-1), shifts, [0]).reshape(x.shape)
+    rolled = aten.clone(x)  # a new tensor even when every shift is 0
+    for shift, dim in zip(shifts, dims):
+        size = x.shape[dim]
+        shift = shift % size if size else 0
+        if shift:
+            rolled = aten.cat([aten.slice(rolled, dim, size - shift, size), aten.slice(rolled, dim, 0, size - shift)], dim)
+    return rolled
+
+
+def softmax_0d(x, dim, half_to_float):
+    if x.dim() != 0:
+        return NotImplemented
+    return aten.exp(x - x)
+
+
+def log_softmax_0d(x, dim, half_to_float):
+    if x.dim() != 0:
+        return NotImplemented
+    return x - x
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -165,11 +200,13 @@ _PYTORCH = torch._decomp.get_decompositions([aten.gelu])
 
 
 def _before(decomposition, fallback):
-    """`decomposition`, or `fallback` where it returns NotImplemented."""
+    """`decomposition`, or `fallback` (if any) where it returns NotImplemented."""
 
     def run(*args, **kwargs):
         result = decomposition(*args, **kwargs)
-        return fallback(*args, **kwargs) if result is NotImplemented else result
+        if result is NotImplemented and fallback is not None:
+            return fallback(*args, **kwargs)
+        return result
 
     return run
 
@@ -185,6 +222,9 @@ def table() -> dict:
     decompositions[aten.sort.stable] = sort_stable
     decompositions[aten.div.Tensor_mode] = div_tensor_mode
     decompositions[aten.eq.Tensor] = eq_tensor
+    decompositions[aten.roll.default] = roll
+    decompositions[aten._softmax.default] = _before(softmax_0d, decompositions.get(aten._softmax.default))
+    decompositions[aten._log_softmax.default] = _before(log_softmax_0d, decompositions.get(aten._log_softmax.default))
     decompositions[aten.randint.default] = randint
     decompositions[aten.randint.low] = randint_low
     decompositions[aten.threshold_backward.default] = threshold_backward

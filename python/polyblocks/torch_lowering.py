@@ -11,7 +11,8 @@ MLIR bindings but not torch) receives the Torch IR as text, runs the same
 two pipelines as `torch_mlir.fx.stateless_fx_import`, and sends back the
 linalg text or the diagnostics. If it dies, the graph gets a `CompileError`
 quoting what it printed (the failing op and its source line), and the next
-graph starts a fresh worker. A worker costs ~0.3 s to start, once per
+graph starts a fresh worker; one that takes longer than 300 s is stopped
+the same way. A worker costs ~0.3 s to start, once per
 Python process.
 
 Messages in both directions: an 8-byte little-endian length, then UTF-8
@@ -21,6 +22,7 @@ text; replies start with `ok\\n` or `error\\n`.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import struct
 import subprocess
@@ -81,6 +83,14 @@ class _Worker:
     def lower(self, torch_ir: str) -> str:
         try:
             _send(self._process.stdin, torch_ir)
+            ready, _, _ = select.select([self._process.stdout], [], [], _timeout_seconds())
+            if not ready:
+                self._process.kill()
+                self._process.wait()
+                raise CompileError(
+                    f"torch-mlir did not finish lowering the graph to linalg in {_timeout_seconds():g} s "
+                    "(stopped; POLYBLOCKS_LOWERING_TIMEOUT sets the limit)"
+                )
             reply = _receive(self._process.stdout)
         except (BrokenPipeError, OSError):
             reply = None
@@ -103,6 +113,12 @@ class _Worker:
 
     def alive(self) -> bool:
         return self._process.poll() is None
+
+
+def _timeout_seconds() -> float:
+    """How long one lowering may take: torch-mlir loops forever on some
+    graphs (a softmax of a 0-d tensor did), and a call must not hang."""
+    return float(os.environ.get("POLYBLOCKS_LOWERING_TIMEOUT", "300"))
 
 
 _worker: _Worker | None = None

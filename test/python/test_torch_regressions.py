@@ -171,3 +171,28 @@ def test_floor_division_by_a_broadcast_divisor_is_exact(dtype):
     same(lambda a, b: torch.floor_divide(a, b), x, y)
     same(lambda a, b: torch.fmod(a, b), x, y)
     same(lambda a, b: torch.div(a, b, rounding_mode="trunc"), x, y)
+
+
+def test_a_hanging_torch_mlir_lowering_is_stopped(monkeypatch):
+    # torch-mlir's lowering looped forever on a 0-d softmax (now decomposed);
+    # whatever else makes it hang, the call ends with an error.
+    from polyblocks import torch_lowering
+
+    monkeypatch.setenv("POLYBLOCKS_LOWERING_TIMEOUT", "0.01")
+    with pytest.raises(Exception, match="did not finish lowering"):
+        with torch.no_grad():
+            polyblocks_jit_torch(compile_options=STRICT)(lambda x: torch.tanh(x) @ x.T)(torch.rand(64, 64))
+    monkeypatch.setenv("POLYBLOCKS_LOWERING_TIMEOUT", "300")
+    assert torch_lowering._worker is None  # the stopped worker is replaced on the next graph
+
+
+def test_zero_dimensional_softmax_variance_and_roll():
+    # Found by the fuzzer: torch-mlir never finished lowering a 0-d softmax;
+    # var(dim=0) of a 0-d tensor failed in our decomposition; rolls by a
+    # multiple of the size (or more) failed to compile or rolled wrongly.
+    same(lambda x: torch.softmax(x, 0) + torch.log_softmax(x, 0), torch.tensor(1.25))
+    same(lambda x: x.var(dim=0, keepdim=True, correction=0), torch.tensor(1.25))
+    for shift in (0, 2, 5, 6, -6):
+        same(lambda x, s=shift: torch.roll(x, s, 0), torch.arange(5.0))
+    same(lambda x: torch.roll(x, (1, -7), (0, 1)), torch.rand(3, 4))
+    same(lambda x: torch.roll(x, 3), torch.rand(3, 4))
