@@ -50,6 +50,14 @@ made an empty slice the engine's concat rejected), so we reduce it first.
 Softmax of a 0-d tensor (exp(x - x), 1 or NaN): torch-mlir's lowering of
 it never finishes.
 
+Pooling: torch-mlir lowers 2-d max pooling only with a batch dimension and
+adaptive max pooling with the wrong window sizes (its result does not
+verify); unbatched inputs get a batch of one, and adaptive max pooling is
+a gather of each output's window (PyTorch's windows: rows
+floor(i H / oh) to ceil((i + 1) H / oh), padded by repeating the window's
+last row) and a max over it, the index being the first maximum's
+position in the input plane, as PyTorch's kernel reports it.
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -192,6 +200,36 @@ def log_softmax_0d(x, dim, half_to_float):
     return x - x
 
 
+def max_pool2d_unbatched(x, *args, **kwargs):
+    if x.dim() != 3:
+        return NotImplemented
+    values, indices = aten.max_pool2d_with_indices.default(aten.unsqueeze(x, 0), *args, **kwargs)
+    return aten.squeeze.dim(values, 0), aten.squeeze.dim(indices, 0)
+
+
+def _adaptive_windows(size, outputs):
+    """`[outputs, k]` input positions of each adaptive window (k: the widest
+    window; narrower ones repeat their last position)."""
+    k = max(-(-((i + 1) * size) // outputs) - (i * size) // outputs for i in range(outputs))
+    i = aten.arange(outputs)
+    start, end = aten.div(i * size, outputs, rounding_mode="floor"), aten.div((i + 1) * size + outputs - 1, outputs, rounding_mode="floor")
+    return aten.minimum(start[:, None] + aten.arange(k)[None, :], end[:, None] - 1), k
+
+
+def adaptive_max_pool2d(x, output_size):
+    (oh, ow), (h, w) = output_size, x.shape[-2:]
+    rows, kh = _adaptive_windows(h, oh)
+    cols, kw = _adaptive_windows(w, ow)
+    lead = list(x.shape[:-2])
+    windows = aten.index_select(x, -2, rows.reshape(-1)).reshape(lead + [oh, kh, w])
+    windows = aten.index_select(windows, -1, cols.reshape(-1)).reshape(lead + [oh, kh, ow, kw])
+    windows = windows.movedim(-3, -2).reshape(lead + [oh, ow, kh * kw])
+    values, position = aten.max.dim(windows, -1)
+    plane = (rows[:, None, :, None] * w + cols[None, :, None, :]).reshape(oh, ow, kh * kw)
+    indices = aten.gather(plane.expand(lead + [oh, ow, kh * kw]), -1, position.unsqueeze(-1)).squeeze(-1)
+    return values, indices
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -223,6 +261,9 @@ def table() -> dict:
     decompositions[aten.div.Tensor_mode] = div_tensor_mode
     decompositions[aten.eq.Tensor] = eq_tensor
     decompositions[aten.roll.default] = roll
+    max_pool2d = aten.max_pool2d_with_indices.default
+    decompositions[max_pool2d] = _before(max_pool2d_unbatched, decompositions.get(max_pool2d))
+    decompositions[aten.adaptive_max_pool2d.default] = adaptive_max_pool2d
     decompositions[aten._softmax.default] = _before(softmax_0d, decompositions.get(aten._softmax.default))
     decompositions[aten._log_softmax.default] = _before(log_softmax_0d, decompositions.get(aten._log_softmax.default))
     decompositions[aten.randint.default] = randint
