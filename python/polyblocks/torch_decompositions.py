@@ -58,6 +58,13 @@ floor(i H / oh) to ceil((i + 1) H / oh), padded by repeating the window's
 last row) and a max over it, the index being the first maximum's
 position in the input plane, as PyTorch's kernel reports it.
 
+8-bit integers: torch-mlir's lowering of a product with a Python number,
+and of a matrix product, converts a scalar to int8/uint8 in a way it does
+not implement; it emits an error and then crashes. The number becomes a
+0-d tensor of the operand's type (the same product modulo 256), and matrix
+products of 8-bit integers are computed in int32 and wrapped back (equal
+modulo 256 to accumulating in 8 bits, as PyTorch does).
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -230,6 +237,24 @@ def adaptive_max_pool2d(x, output_size):
     return values, indices
 
 
+_BYTES = (torch.int8, torch.uint8)
+
+
+def mul_byte_by_number(a, other):
+    if not isinstance(a, torch.Tensor) or a.dtype not in _BYTES or isinstance(other, (torch.Tensor, bool)) or not isinstance(other, int):
+        return NotImplemented
+    return aten.mul.Tensor(a, aten.scalar_tensor(other, dtype=a.dtype))
+
+
+def byte_matrix_product(op):
+    def run(a, b):
+        if a.dtype not in _BYTES or b.dtype != a.dtype:
+            return NotImplemented
+        return op(a.to(torch.int32), b.to(torch.int32)).to(a.dtype)
+
+    return run
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -261,6 +286,9 @@ def table() -> dict:
     decompositions[aten.div.Tensor_mode] = div_tensor_mode
     decompositions[aten.eq.Tensor] = eq_tensor
     decompositions[aten.roll.default] = roll
+    decompositions[aten.mul.Tensor] = _before(mul_byte_by_number, decompositions.get(aten.mul.Tensor))
+    for product in (aten.mm.default, aten.bmm.default):
+        decompositions[product] = _before(byte_matrix_product(product), decompositions.get(product))
     max_pool2d = aten.max_pool2d_with_indices.default
     decompositions[max_pool2d] = _before(max_pool2d_unbatched, decompositions.get(max_pool2d))
     decompositions[aten.adaptive_max_pool2d.default] = adaptive_max_pool2d

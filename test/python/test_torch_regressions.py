@@ -63,18 +63,28 @@ def test_trace_of_an_empty_matrix():
 
 
 def test_torch_mlir_crash_is_an_error_not_a_dead_process():
-    # torch-mlir's lowering of an int8 matrix product emits an error and
-    # then dereferences a null value (SIGSEGV): it runs in a worker process,
-    # so the user gets an exception naming the problem...
-    a = torch.randint(-5, 5, (3, 4), dtype=torch.int8)
-    b = torch.randint(-5, 5, (4, 5), dtype=torch.int8)
-    with pytest.raises(Exception, match="torch-mlir crashed"):
-        with torch.no_grad():
-            polyblocks_jit_torch(compile_options=STRICT)(torch.mm)(a, b)
-    # ...and with fallback on, that operator runs in PyTorch.
-    torch._dynamo.reset()
-    with pytest.warns(UserWarning):
-        same(torch.mm, a, b, options={"target": "cpu"})
+    # torch-mlir's lowering of an int8 product with a Python number emits an
+    # error and then dereferences a null value (SIGSEGV): it runs in a worker
+    # process, so the caller gets an exception quoting torch-mlir instead.
+    from torch_mlir import fx
+
+    from polyblocks import engine, torch_lowering
+
+    class ByteProduct(torch.nn.Module):
+        def forward(self, a):
+            return a * 3
+
+    exported = torch.export.export(ByteProduct(), (torch.ones(4, dtype=torch.int8),))
+    raw = fx.export_and_import(exported, output_type="raw", func_name="graph")
+    with pytest.raises(engine.CompileError, match="torch-mlir crashed"):
+        torch_lowering.lower(raw.operation.get_asm())
+    # The next graph gets a fresh worker; through the front, our
+    # decompositions avoid the crash and compute PyTorch's wrapped results.
+    a = torch.randint(-100, 100, (5, 7), dtype=torch.int8)
+    b = torch.randint(-100, 100, (7, 3), dtype=torch.int8)
+    same(lambda x: x * 3, a)
+    same(torch.mm, a, b)
+    same(torch.bmm, a.to(torch.uint8)[None], b.to(torch.uint8)[None])
 
 
 def test_isfinite_of_nan():
