@@ -65,6 +65,9 @@ not implement; it emits an error and then crashes. The number becomes a
 products of 8-bit integers are computed in int32 and wrapped back (equal
 modulo 256 to accumulating in 8 bits, as PyTorch does).
 
+Integer powers by a Python integer (`x ** 3` on int64): torch-mlir lowers
+`pow` for floats only; we multiply (by squaring, wrapping like PyTorch).
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -255,6 +258,20 @@ def byte_matrix_product(op):
     return run
 
 
+def pow_integer(a, exponent):
+    integer = not a.dtype.is_floating_point and not a.dtype.is_complex and a.dtype != torch.bool
+    if not integer or isinstance(exponent, bool) or not isinstance(exponent, int) or exponent < 0:
+        return NotImplemented
+    result, base = aten.ones_like(a), a
+    while exponent:
+        if exponent & 1:
+            result = result * base
+        exponent >>= 1
+        if exponent:
+            base = base * base
+    return result
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -286,6 +303,7 @@ def table() -> dict:
     decompositions[aten.div.Tensor_mode] = div_tensor_mode
     decompositions[aten.eq.Tensor] = eq_tensor
     decompositions[aten.roll.default] = roll
+    decompositions[aten.pow.Tensor_Scalar] = _before(pow_integer, decompositions.get(aten.pow.Tensor_Scalar))
     decompositions[aten.mul.Tensor] = _before(mul_byte_by_number, decompositions.get(aten.mul.Tensor))
     for product in (aten.mm.default, aten.bmm.default):
         decompositions[product] = _before(byte_matrix_product(product), decompositions.get(product))
