@@ -80,6 +80,12 @@ def lookup_or_build(cache_key: str, build, use_cache: bool = True) -> tuple[path
     with _locked(entry):
         if (entry / "done").exists():
             return entry, True
+        # Folders a build of this key left when its process died (kill -9,
+        # OOM) before renaming or removing them: no one else builds this
+        # key while we hold its lock, so they are garbage. Without this
+        # they stayed forever (found by test_concurrency.py).
+        for stale in entry.parent.glob(f".{cache_key}-*"):
+            shutil.rmtree(stale, ignore_errors=True)
         partial = pathlib.Path(tempfile.mkdtemp(prefix=f".{cache_key}-", dir=entry.parent))
         try:
             build(partial)

@@ -357,7 +357,9 @@ def _fx_compiler(options, trusted: bool):
         # reads real constants and weights.
         from torch._subclasses.fake_tensor import unset_fake_temporarily
 
-        with unset_fake_temporarily():
+        # Under the tracing lock: AOTAutograd compiles a backward graph at
+        # its first backward call, outside Dynamo's compile.
+        with _TRACING_LOCK, unset_fake_temporarily():
             return compile_real(gm, example_inputs)
 
     def compile_real(gm: torch.fx.GraphModule, example_inputs):
@@ -444,6 +446,17 @@ def _is_symbolic(value) -> bool:
     return isinstance(value, torch.Tensor) and any(isinstance(d, torch.SymInt) for d in value.shape)
 
 
+# What every trace and compile of the front holds: TorchDynamo's own compile
+# lock (reentrant), which Dynamo holds while it traces a frame and calls the
+# backend. AOTAutograd's tracing (make_fx, FX's symbolic tracer) keeps state
+# in module globals (`torch.fx._symbolic_trace`'s CURRENT_PATCHER): a
+# `_Specializing` graph compiling its shape at call time, outside that lock,
+# while another thread's Dynamo compile traced, failed with
+# "AssertionError: CURRENT_PATCHER is None in finally block" (found by
+# test_concurrency.py).
+_TRACING_LOCK = getattr(torch._dynamo.convert_frame, "compile_lock", None) or threading.RLock()
+
+
 class _Specializing:
     """A graph with symbolic sizes, compiled (by `compile_static`, with the
     call's tensors as examples and its integers as constants) once per
@@ -464,7 +477,10 @@ class _Specializing:
             with self.lock:
                 compiled = self.compiled.get(key)
                 if compiled is None:
-                    compiled = self.compiled[key] = self.compile_static(_with_constants(self.gm, args), tensors)
+                    # This runs when the graph is called, outside Dynamo's
+                    # compile lock: see _TRACING_LOCK.
+                    with _TRACING_LOCK:
+                        compiled = self.compiled[key] = self.compile_static(_with_constants(self.gm, args), tensors)
         return compiled(*tensors)
 
 
