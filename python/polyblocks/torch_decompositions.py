@@ -68,6 +68,10 @@ modulo 256 to accumulating in 8 bits, as PyTorch does).
 Integer powers by a Python integer (`x ** 3` on int64): torch-mlir lowers
 `pow` for floats only; we multiply (by squaring, wrapping like PyTorch).
 
+`clamp` of an integer tensor by float bounds is a float result in PyTorch;
+torch-mlir compares the integers with float ops (invalid IR). We convert
+the tensor to the promoted type first.
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -272,6 +276,16 @@ def pow_integer(a, exponent):
     return result
 
 
+def clamp_promoted(a, min=None, max=None):
+    bounds = [b for b in (min, max) if b is not None]
+    dtype = a.dtype
+    for bound in bounds:
+        dtype = torch.promote_types(dtype, torch.result_type(a, bound))
+    if dtype == a.dtype:
+        return NotImplemented
+    return aten.clamp.default(a.to(dtype), min, max)
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -303,6 +317,7 @@ def table() -> dict:
     decompositions[aten.div.Tensor_mode] = div_tensor_mode
     decompositions[aten.eq.Tensor] = eq_tensor
     decompositions[aten.roll.default] = roll
+    decompositions[aten.clamp.default] = _before(clamp_promoted, decompositions.get(aten.clamp.default))
     decompositions[aten.pow.Tensor_Scalar] = _before(pow_integer, decompositions.get(aten.pow.Tensor_Scalar))
     decompositions[aten.mul.Tensor] = _before(mul_byte_by_number, decompositions.get(aten.mul.Tensor))
     for product in (aten.mm.default, aten.bmm.default):

@@ -63,6 +63,7 @@ CASES = {
         torch.rand(2, 8, 10, 16),
     ),
     "adaptive_max_pool1d_unbatched": (lambda x: torch.nn.functional.adaptive_max_pool1d(x, 7), torch.rand(8, 10)),
+    "clamp_integers_by_floats": (lambda x: torch.clamp(x, min=-2.5, max=2.5), torch.randint(-10, 10, (3, 5))),
     "integer_power": (lambda x: x**3 + x**0 - x**13, torch.randint(-5, 5, (20,))),
     "argsort": (lambda x: torch.argsort(x, dim=-1, stable=True), torch.randn(2, 3, 11)),
 }
