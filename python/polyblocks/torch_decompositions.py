@@ -72,6 +72,12 @@ Integer powers by a Python integer (`x ** 3` on int64): torch-mlir lowers
 torch-mlir compares the integers with float ops (invalid IR). We convert
 the tensor to the promoted type first.
 
+Real-to-complex FFTs (`torch.fft.rfft`, `stft`: `aten._fft_r2c`), which
+torch-mlir does not lower, are discrete Fourier transforms written as
+products with cosine and sine matrices (exact angles: k n mod N), one
+dimension after another: quadratic in the transform's length, as accurate
+as a float sum of that length, and on the engine's matrix-product path.
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -286,6 +292,42 @@ def clamp_promoted(a, min=None, max=None):
     return aten.clamp.default(a.to(dtype), min, max)
 
 
+def _dft_matrices(size, outputs, dtype):
+    """cos and -sin of 2 pi k n / size, `[size, outputs]` (n rows, k columns)."""
+    n, k = aten.arange(size, dtype=torch.int64), aten.arange(outputs, dtype=torch.int64)
+    turns = aten.remainder(n[:, None] * k[None, :], size).to(torch.float64) * (2 * torch.pi / size)
+    return aten.cos(turns).to(dtype), aten.neg(aten.sin(turns)).to(dtype)
+
+
+def _dft_along(real, imag, dim, outputs):
+    """The DFT of real + i imag (imag may be None) along `dim`, its first
+    `outputs` frequencies: (real, imag) parts."""
+    cos, sin = _dft_matrices(real.shape[dim], outputs, real.dtype)
+    real, imag = real.movedim(dim, -1), None if imag is None else imag.movedim(dim, -1)
+    out_real, out_imag = real @ cos, real @ sin
+    if imag is not None:
+        out_real, out_imag = out_real - imag @ sin, out_imag + imag @ cos
+    return out_real.movedim(-1, dim), out_imag.movedim(-1, dim)
+
+
+def fft_r2c(x, dim, normalization, onesided):
+    if x.dtype not in (torch.float32, torch.float64):
+        return NotImplemented
+    dims = [d % x.dim() for d in dim]
+    last = dims[-1]
+    size = x.shape[last]
+    real, imag = _dft_along(x, None, last, size // 2 + 1 if onesided else size)
+    for d in dims[:-1]:
+        real, imag = _dft_along(real, imag, d, x.shape[d])
+    count = 1
+    for d in dims:
+        count *= x.shape[d]
+    scale = {0: 1.0, 1: count**-0.5, 2: 1.0 / count}[normalization]
+    if scale != 1.0:
+        real, imag = real * scale, imag * scale
+    return aten.complex(real, imag)
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -317,6 +359,7 @@ def table() -> dict:
     decompositions[aten.div.Tensor_mode] = div_tensor_mode
     decompositions[aten.eq.Tensor] = eq_tensor
     decompositions[aten.roll.default] = roll
+    decompositions[aten._fft_r2c.default] = fft_r2c
     decompositions[aten.clamp.default] = _before(clamp_promoted, decompositions.get(aten.clamp.default))
     decompositions[aten.pow.Tensor_Scalar] = _before(pow_integer, decompositions.get(aten.pow.Tensor_Scalar))
     decompositions[aten.mul.Tensor] = _before(mul_byte_by_number, decompositions.get(aten.mul.Tensor))
