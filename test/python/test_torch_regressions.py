@@ -206,3 +206,12 @@ def test_zero_dimensional_softmax_variance_and_roll():
         same(lambda x, s=shift: torch.roll(x, s, 0), torch.arange(5.0))
     same(lambda x: torch.roll(x, (1, -7), (0, 1)), torch.rand(3, 4))
     same(lambda x: torch.roll(x, 3), torch.rand(3, 4))
+
+
+def test_reciprocal_of_zero_is_infinity_not_an_abort():
+    # torch-mlir's reciprocal asserts a nonzero element: the compiled code
+    # called abort() and killed the process (found through copysign).
+    same(torch.reciprocal, torch.tensor([1.0, 0.0, -0.0, 2.0, float("inf")]))
+    same(torch.reciprocal, torch.tensor([1, 0, 2]))
+    same(torch.copysign, torch.randint(-3, 3, (6,)), torch.tensor([1.0, -1.0, 0.0, -0.0, 2.0, -3.0]))
+    same(torch.signbit, torch.tensor([1.0, -1.0, 0.0, -0.0, 2.0, -3.0]))
