@@ -17,6 +17,14 @@ pub fn render(name: &str, manifest: &Manifest) -> String {
         out.push_str(&render_function(function));
         out.push('\n');
     }
+    if !manifest.errors.is_empty() {
+        out.push_str("/// Run-time checks: after a call, a nonzero pb_error_code names the check that\n");
+        out.push_str("/// failed (the call went on; its outputs are not meaningful). Reset it to 0.\n");
+        for (code, message) in manifest.errors.iter().enumerate() {
+            out.push_str(&format!("///   {}: {}\n", code + 1, message.replace("*/", "* /")));
+        }
+        out.push_str("extern int32_t pb_error_code;\n\n");
+    }
     out.push_str("#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
     out
 }

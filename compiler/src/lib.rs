@@ -95,16 +95,57 @@ impl std::error::Error for CompileError {}
 
 /// Compiles MLIR `text` (named `source_name` in diagnostics).
 pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Result<Compiled, CompileError> {
+    let (Lowered { functions, errors, mut timings }, (native, elapsed)) =
+        lower_then(text, source_name, options, |module, diagnostics| {
+            let started = Instant::now();
+            let keep_ir = options.keep_llvm_ir || options.debug_dir.is_some();
+            let native = llvm::compile_to_object(module, options.opt_level, options.llvm_cpu.as_deref(), keep_ir)
+                .map_err(|m| CompileError::Llvm(format!("{m}\n{}", diagnostics())))?;
+            Ok((native, started.elapsed()))
+        })?;
+    timings.push(("codegen".into(), elapsed));
+    if let Some(ir) = &native.llvm_ir {
+        dump(options, "6-optimized.ll", || ir.clone())?;
+    }
+    let manifest = Manifest { engine: engine_version(), functions, errors };
+    Ok(Compiled { manifest, object: native.object, llvm_ir: native.llvm_ir, timings })
+}
+
+/// What [`lower`] produces.
+pub struct Lowered {
+    /// The ABI of the public functions, as [`compile`]'s manifest has it.
+    pub functions: Vec<abi::Function>,
+    /// Messages of the code's run-time checks (`pb-asserts-to-errors`).
+    pub errors: Vec<String>,
+    /// Wall time of each pipeline stage.
+    pub timings: Vec<(String, Duration)>,
+}
+
+/// Runs [`compile`] up to the end of the cpu pipeline: parse, verify, the
+/// five stages (dumped with `debug_dir`) and the ABI check, leaving the
+/// module in the LLVM dialect; no LLVM IR, code generation or linking.
+/// The same errors as `compile` for inputs that fail before codegen (the
+/// engine fuzzer, `fuzz/`, runs this).
+pub fn lower(text: &str, source_name: &str, options: &CompileOptions) -> Result<Lowered, CompileError> {
+    lower_then(text, source_name, options, |_, _| Ok(())).map(|(lowered, ())| lowered)
+}
+
+/// [`lower`], then `then` on the LLVM-dialect module, with a function
+/// rendering the diagnostics reported since the last rendering.
+fn lower_then<R>(
+    text: &str,
+    source_name: &str,
+    options: &CompileOptions,
+    then: impl FnOnce(&Module, &dyn Fn() -> String) -> Result<R, CompileError>,
+) -> Result<(Lowered, R), CompileError> {
     let context = pb_dialects::create_context();
     // Ops of unknown dialects parse, so that pb-check-cpu-input can name them.
     context.set_allow_unregistered_dialects(true);
     let capture = DiagnosticCapture::attach(&context);
-    let render = |capture: &DiagnosticCapture| -> String {
-        capture.take().iter().map(|d| d.render_from(source_name, text)).collect()
-    };
-    let mut module = parse_module(&context, text, source_name).ok_or_else(|| CompileError::Input(render(&capture)))?;
+    let render = || -> String { capture.take().iter().map(|d| d.render_from(source_name, text)).collect() };
+    let mut module = parse_module(&context, text, source_name).ok_or_else(|| CompileError::Input(render()))?;
     if !pb_dialects::verify(module.as_operation()) {
-        return Err(CompileError::Input(render(&capture)));
+        return Err(CompileError::Input(render()));
     }
     let inputs: Vec<(String, usize)> = pb_support::ir::public_functions(module.as_operation())
         .into_iter()
@@ -130,7 +171,7 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
         )
         .map_err(|e| CompileError::Stage { stage: stage.to_string(), diagnostics: e.message })?;
         if manager.run(&mut module).is_err() {
-            return Err(CompileError::Stage { stage: stage.to_string(), diagnostics: render(&capture) });
+            return Err(CompileError::Stage { stage: stage.to_string(), diagnostics: render() });
         }
         timings.push((stage.to_string(), started.elapsed()));
         dump(
@@ -148,17 +189,25 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
         stage: Stage::Llvm.to_string(),
         diagnostics: message,
     })?;
+    let errors = error_messages(&module);
+    let result = then(&module, &render)?;
+    Ok((Lowered { functions, errors, timings }, result))
+}
 
-    let started = Instant::now();
-    let keep_ir = options.keep_llvm_ir || options.debug_dir.is_some();
-    let native = llvm::compile_to_object(&module, options.opt_level, options.llvm_cpu.as_deref(), keep_ir)
-        .map_err(|m| CompileError::Llvm(format!("{m}\n{}", render(&capture))))?;
-    timings.push(("codegen".into(), started.elapsed()));
-    if let Some(ir) = &native.llvm_ir {
-        dump(options, "6-optimized.ll", || ir.clone())?;
-    }
-    let manifest = Manifest { engine: engine_version(), functions };
-    Ok(Compiled { manifest, object: native.object, llvm_ir: native.llvm_ir, timings })
+/// The messages `pb-asserts-to-errors` listed on the module, in code order.
+fn error_messages(module: &Module) -> Vec<String> {
+    use melior::ir::{
+        attribute::{ArrayAttribute, StringAttribute},
+        operation::OperationLike,
+    };
+    let Ok(list) = module.as_operation().attribute(pb_conversions::asserts_to_errors::MESSAGES_ATTRIBUTE) else {
+        return Vec::new();
+    };
+    let Ok(list) = ArrayAttribute::try_from(list) else { return Vec::new() };
+    (0..list.len())
+        .filter_map(|i| list.element(i).ok())
+        .filter_map(|a| StringAttribute::try_from(a).ok().map(|s| s.value().to_string()))
+        .collect()
 }
 
 /// Routes LLVM fatal errors to a one-line message and exit status 1 (for

@@ -8,6 +8,7 @@
 //! May depend on pb-support and pb-dialects; never on transforms, pipelines
 //! or tools.
 
+pub mod asserts_to_errors;
 pub mod expand_math;
 pub mod lower_memref_copy;
 pub mod lower_quant;
@@ -16,4 +17,4 @@ pub mod lower_tm_tensor;
 use pb_support::PassInfo;
 
 /// Every conversion pass, alphabetical by argument.
-pub static PASSES: &[&PassInfo] = &[&expand_math::INFO, &lower_memref_copy::INFO, &lower_quant::INFO, &lower_tm_tensor::INFO];
+pub static PASSES: &[&PassInfo] = &[&asserts_to_errors::INFO, &expand_math::INFO, &lower_memref_copy::INFO, &lower_quant::INFO, &lower_tm_tensor::INFO];

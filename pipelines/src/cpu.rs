@@ -319,6 +319,9 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         passes.push("func.func(pb-fp-contract)".to_string());
     }
     passes.extend([
+        // Run-time checks record an error code for the caller instead of
+        // aborting the process.
+        "pb-asserts-to-errors".into(),
         // Private helpers (bufferization's `dealloc_helper`, taking memrefs
         // of dynamic size) inlined: the bare-pointer calling convention
         // cannot take them, and an unconverted callee breaks the LLVM module.

@@ -66,10 +66,15 @@ class LibraryError(ValueError):
     """A call with arguments that do not match the compiled signature."""
 
 
+class CheckFailed(RuntimeError):
+    """A run-time check of the compiled code failed (what PyTorch reports as
+    an error for such inputs); the message is the check's."""
+
+
 class Function:
     """One compiled function; call it with the inputs, get the outputs."""
 
-    def __init__(self, handle, spec: dict):
+    def __init__(self, handle, spec: dict, errors: list | None = None):
         self.name = spec["name"]
         self.inputs = [a for a in spec["args"] if a["role"] == "input"]
         self.outputs = [a for a in spec["args"] if a["role"] == "output"]
@@ -81,6 +86,10 @@ class Function:
         self._pools = threading.local()
         self._fn = getattr(handle, self.name)
         self._fn.restype = None
+        # Code with run-time checks records a failed one in the exported
+        # `pb_error_code` (1-based position in `errors`) instead of aborting.
+        self._errors = errors or []
+        self._flag = ctypes.c_int32.in_dll(handle, "pb_error_code") if self._errors else None
         # Declared argument types let ctypes take addresses as plain ints.
         if not any(a["by_value"] for a in self.inputs):
             self._fn.argtypes = [ctypes.c_void_p] * (len(self.inputs) + len(self.outputs) + len(pools))
@@ -108,9 +117,16 @@ class Function:
                 self._fn(*pointers)
             else:
                 self._fn(*pointers, self._pool_address())
-            return
-        pointers = list(pointers) + self._pool()
-        self._fn(*[ctypes.c_void_p(p) if isinstance(p, int) else p for p in pointers])
+        else:
+            pointers = list(pointers) + self._pool()
+            self._fn(*[ctypes.c_void_p(p) if isinstance(p, int) else p for p in pointers])
+        if self._flag is not None and self._flag.value:
+            self._raise_failed_check()
+
+    def _raise_failed_check(self):
+        code, self._flag.value = self._flag.value, 0
+        message = self._errors[code - 1] if 0 < code <= len(self._errors) else f"check {code}"
+        raise CheckFailed(f"{self.name}: {message}")
 
     def __call__(self, *args):
         if len(args) != len(self.inputs):
@@ -135,6 +151,8 @@ class Function:
         pointers.extend(ctypes.c_void_p(o.ctypes.data) for o in outputs)
         pointers.extend(ctypes.c_void_p(p) for p in self._pool())
         self._fn(*pointers)
+        if self._flag is not None and self._flag.value:
+            self._raise_failed_check()
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
@@ -148,7 +166,8 @@ class Library:
             raise LibraryError(f"{manifest} not found: not a polyblocks library")
         self.manifest = json.loads(manifest.read_text())
         self._handle = ctypes.CDLL(str(self.path))
-        self.functions = {spec["name"]: Function(self._handle, spec) for spec in self.manifest["functions"]}
+        errors = self.manifest.get("errors", [])
+        self.functions = {spec["name"]: Function(self._handle, spec, errors) for spec in self.manifest["functions"]}
 
     def __getitem__(self, name: str) -> Function:
         try:

@@ -68,6 +68,11 @@ impl Function {
 pub struct Manifest {
     pub engine: String,
     pub functions: Vec<Function>,
+    /// Messages of the run-time checks the code contains: after a call, a
+    /// nonzero `pb_error_code` (exported global, int32) is the 1-based
+    /// position of the check that failed (then reset it to 0).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
 }
 
 /// Bytes of one element of `dtype` (i1 is stored as a byte).

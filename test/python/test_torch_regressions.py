@@ -215,3 +215,34 @@ def test_reciprocal_of_zero_is_infinity_not_an_abort():
     same(torch.reciprocal, torch.tensor([1, 0, 2]))
     same(torch.copysign, torch.randint(-3, 3, (6,)), torch.tensor([1.0, -1.0, 0.0, -0.0, 2.0, -3.0]))
     same(torch.signbit, torch.tensor([1.0, -1.0, 0.0, -0.0, 2.0, -3.0]))
+
+
+def test_a_failed_run_time_check_raises_instead_of_aborting(tmp_path):
+    # torch-mlir guards some lowerings with cf.assert; MLIR lowers a failed
+    # one to abort(), killing the caller. Compiled code now records the
+    # check and the runtime raises its message after the call.
+    import numpy as np
+
+    from polyblocks import compile_mlir
+    from polyblocks.runtime import CheckFailed
+
+    text = """
+    func.func @checked(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty() : tensor<4xf32>
+      %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                           iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %ok = arith.cmpf one, %a, %zero : f32
+        cf.assert %ok, "unimplemented: tensor with zero element"
+        %y = arith.mulf %a, %a : f32
+        linalg.yield %y : f32
+      } -> tensor<4xf32>
+      return %r : tensor<4xf32>
+    }
+    """
+    checked = compile_mlir(text, tmp_path)["checked"]
+    np.testing.assert_array_equal(checked(np.array([1, 2, 3, 4], np.float32)), [1, 4, 9, 16])
+    with pytest.raises(CheckFailed, match="tensor with zero element"):
+        checked(np.array([1, 0, 3, 4], np.float32))
+    np.testing.assert_array_equal(checked(np.array([1, 2, 3, 5], np.float32)), [1, 4, 9, 25])
