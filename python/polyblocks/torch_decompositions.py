@@ -78,14 +78,6 @@ products with cosine and sine matrices (exact angles: k n mod N), one
 dimension after another: quadratic in the transform's length, as accurate
 as a float sum of that length, and on the engine's matrix-product path.
 
-`signbit` and `copysign`: PyTorch's decompositions reinterpret the bits
-(`view(dtype)`), which torch-mlir does not lower; we compare: x < 0, or x
-is a zero whose reciprocal is -inf (-0.0). The sign of a NaN is not seen
-(signbit(-nan) is False here, True in PyTorch).
-
-`reciprocal`: torch-mlir asserts the element is not zero (an abort in
-generated code); PyTorch's 1/0 is inf. We divide.
-
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -343,17 +335,6 @@ def reciprocal(x):
     return aten.div.Tensor(aten.scalar_tensor(1.0, dtype=dtype), x.to(dtype))
 
 
-def signbit(x):
-    if not x.dtype.is_floating_point:
-        return x < 0
-    return (x < 0) | ((x == 0) & (aten.reciprocal(x) < 0))
-
-
-def copysign(a, b):
-    magnitude = aten.abs(a) if a.dtype.is_floating_point else aten.abs(a).to(torch.result_type(a, b))
-    return aten.where.self(signbit(b), aten.neg(magnitude), magnitude)
-
-
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -386,8 +367,6 @@ def table() -> dict:
     decompositions[aten.eq.Tensor] = eq_tensor
     decompositions[aten.roll.default] = roll
     decompositions[aten.reciprocal.default] = reciprocal
-    decompositions[aten.signbit.default] = signbit
-    decompositions[aten.copysign.Tensor] = copysign
     decompositions[aten._fft_r2c.default] = fft_r2c
     decompositions[aten.clamp.default] = _before(clamp_promoted, decompositions.get(aten.clamp.default))
     decompositions[aten.pow.Tensor_Scalar] = _before(pow_integer, decompositions.get(aten.pow.Tensor_Scalar))
