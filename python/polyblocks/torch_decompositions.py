@@ -50,7 +50,7 @@ made an empty slice the engine's concat rejected), so we reduce it first.
 Softmax of a 0-d tensor (exp(x - x), 1 or NaN): torch-mlir's lowering of
 it never finishes.
 
-Pooling: torch-mlir lowers 2-d max pooling only with a batch dimension and
+Pooling: torch-mlir lowers 2-d pooling only with a batch dimension and
 adaptive max pooling with the wrong window sizes (its result does not
 verify); unbatched inputs get a batch of one, and adaptive max pooling is
 a gather of each output's window (PyTorch's windows: rows
@@ -220,6 +220,12 @@ def log_softmax_0d(x, dim, half_to_float):
     return x - x
 
 
+def avg_pool2d_unbatched(x, *args, **kwargs):
+    if x.dim() != 3:
+        return NotImplemented
+    return aten.squeeze.dim(aten.avg_pool2d.default(aten.unsqueeze(x, 0), *args, **kwargs), 0)
+
+
 def max_pool2d_unbatched(x, *args, **kwargs):
     if x.dim() != 3:
         return NotImplemented
@@ -373,6 +379,8 @@ def table() -> dict:
     decompositions[aten.mul.Tensor] = _before(mul_byte_by_number, decompositions.get(aten.mul.Tensor))
     for product in (aten.mm.default, aten.bmm.default):
         decompositions[product] = _before(byte_matrix_product(product), decompositions.get(product))
+    avg_pool2d = aten.avg_pool2d.default
+    decompositions[avg_pool2d] = _before(avg_pool2d_unbatched, decompositions.get(avg_pool2d))
     max_pool2d = aten.max_pool2d_with_indices.default
     decompositions[max_pool2d] = _before(max_pool2d_unbatched, decompositions.get(max_pool2d))
     decompositions[aten.adaptive_max_pool2d.default] = adaptive_max_pool2d

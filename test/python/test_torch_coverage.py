@@ -57,6 +57,7 @@ CASES = {
     "view_as_real": (lambda x: torch.view_as_real(x) + 1, torch.randn(3, 4, dtype=torch.complex64)),
     "polar": (lambda m, p: torch.polar(m, p), torch.rand(5, dtype=torch.float64), torch.rand(5, dtype=torch.float64)),
     "complex_norm": (lambda x: torch.linalg.vector_norm(x), torch.randn(3, 4, dtype=torch.complex64)),
+    "avg_pool2d_unbatched": (lambda x: torch.nn.functional.avg_pool2d(x, 3, 2, 1, ceil_mode=True), torch.rand(5, 11, 16)),
     "max_pool2d_unbatched": (lambda x: torch.nn.functional.max_pool2d(x, 3, 2, 1), torch.rand(6, 10, 16)),
     "adaptive_max_pool2d": (
         lambda x: torch.nn.functional.adaptive_max_pool2d(x, (7, 13), return_indices=True),
