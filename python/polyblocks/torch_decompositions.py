@@ -78,6 +78,10 @@ products with cosine and sine matrices (exact angles: k n mod N), one
 dimension after another: quadratic in the transform's length, as accurate
 as a float sum of that length, and on the engine's matrix-product path.
 
+Bools: torch-mlir clamps and sorts them with signed 1-bit comparisons, where
+true is -1 (clamp's min and max swapped, True sorted first); a bound on
+bools is an `or` (min) or an `and` (max), and bools sort as uint8.
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -341,6 +345,24 @@ def reciprocal(x):
     return aten.div.Tensor(aten.scalar_tensor(1.0, dtype=dtype), x.to(dtype))
 
 
+def clamp_bools(x, min=None, max=None):
+    if x.dtype != torch.bool or any(isinstance(b, torch.Tensor) and b.dtype != torch.bool for b in (min, max)):
+        return NotImplemented
+    result = aten.clone(x)
+    if min is not None:
+        result = aten.logical_or(result, min)
+    if max is not None:
+        result = aten.logical_and(result, max)
+    return result
+
+
+def sort_bools(x, dim=-1, descending=False):
+    if x.dtype != torch.bool:
+        return NotImplemented
+    values, indices = aten.sort.default(x.to(torch.uint8), dim, descending)
+    return values.to(torch.bool), indices
+
+
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
@@ -372,6 +394,8 @@ def table() -> dict:
     decompositions[aten.div.Tensor_mode] = div_tensor_mode
     decompositions[aten.eq.Tensor] = eq_tensor
     decompositions[aten.roll.default] = roll
+    decompositions[aten.clamp.Tensor] = _before(clamp_bools, decompositions.get(aten.clamp.Tensor))
+    decompositions[aten.sort.default] = _before(sort_bools, decompositions.get(aten.sort.default))
     decompositions[aten.reciprocal.default] = reciprocal
     decompositions[aten._fft_r2c.default] = fft_r2c
     decompositions[aten.clamp.default] = _before(clamp_promoted, decompositions.get(aten.clamp.default))

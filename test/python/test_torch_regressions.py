@@ -244,3 +244,13 @@ def test_a_failed_run_time_check_raises_instead_of_aborting(tmp_path):
     with pytest.raises(CheckFailed, match="tensor with zero element"):
         checked(np.array([1, 0, 3, 4], np.float32))
     np.testing.assert_array_equal(checked(np.array([1, 2, 3, 5], np.float32)), [1, 4, 9, 25])
+
+
+def test_bool_clamp_and_sort_are_unsigned():
+    # torch-mlir compared bools as signed 1-bit integers (true is -1):
+    # clamp's min and max were swapped and True sorted first (fuzzer).
+    x = torch.tensor([False, False, True, True])
+    y = torch.tensor([False, True, False, True])
+    same(lambda a, b: torch.clamp(a, min=b), x, y)
+    same(lambda a, b: torch.clamp(a, max=b), x, y)
+    same(lambda a, b: torch.sort(torch.stack([a, b]), 0, stable=True).values, x, y)
