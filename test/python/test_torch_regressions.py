@@ -253,4 +253,4 @@ def test_bool_clamp_and_sort_are_unsigned():
     y = torch.tensor([False, True, False, True])
     same(lambda a, b: torch.clamp(a, min=b), x, y)
     same(lambda a, b: torch.clamp(a, max=b), x, y)
-    same(lambda a, b: torch.sort(torch.stack([a, b]), 0, stable=True).values, x, y)
+    same(lambda a, b: torch.sort(torch.stack([a, b]), dim=0, stable=True).values, x, y)
