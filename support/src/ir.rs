@@ -164,3 +164,13 @@ pub fn only_continuous_uses(value: melior::ir::Value) -> bool {
     }
     true
 }
+
+/// Gives `func` the argument types `inputs` in its `function_type`, keeping
+/// its results (the entry block's arguments are the caller's to change).
+pub fn set_function_inputs<'c>(context: &'c melior::Context, func: OperationRef<'c, '_>, inputs: &[melior::ir::Type<'c>]) {
+    let Some(function_type) = function_type(func) else { return };
+    let results: Vec<melior::ir::Type> =
+        (0..function_type.result_count()).filter_map(|i| function_type.result(i).ok()).collect();
+    let updated = melior::ir::r#type::FunctionType::new(context, inputs, &results);
+    crate::ffi::set_attribute(func, "function_type", melior::ir::attribute::TypeAttribute::new(updated.into()).into());
+}

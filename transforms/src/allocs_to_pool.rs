@@ -34,10 +34,10 @@
 
 use melior::{
     ir::{
-        attribute::{IntegerAttribute, TypeAttribute},
+        attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationLike, WalkOrder},
-        r#type::{FunctionType, IntegerType, MemRefType, ShapedTypeLike},
+        r#type::{IntegerType, MemRefType, ShapedTypeLike},
         OperationRef, RegionLike, Type, TypeLike, ValueLike,
     },
     Context, IrRewriter,
@@ -168,13 +168,7 @@ fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>, strict: b
         let mut inputs: Vec<Type> =
             (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect();
         inputs.push(pool_type);
-        let results: Vec<Type> =
-            (0..function_type.result_count()).filter_map(|i| function_type.result(i).ok()).collect();
-        ffi::set_attribute(
-            func,
-            "function_type",
-            TypeAttribute::new(FunctionType::new(context, &inputs, &results).into()).into(),
-        );
+        ir::set_function_inputs(context, func, &inputs);
         let bytes = IntegerAttribute::new(IntegerType::new(context, 64).into(), total as i64);
         ffi::set_attribute(func, "pb.user_memory_bytes", bytes.into());
         extend_arg_attrs(context, func, inputs.len());

@@ -33,10 +33,9 @@
 
 use melior::{
     ir::{
-        attribute::TypeAttribute,
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
-        r#type::{DimSize, FunctionType, MemRefType, ShapedTypeLike},
+        r#type::{DimSize, MemRefType, ShapedTypeLike},
         Attribute, OperationRef, RegionLike, Type, Value,
     },
     Context,
@@ -112,12 +111,6 @@ fn rewrite<'c>(context: &'c Context, func: OperationRef<'c, '_>) {
         changed = true;
     }
     if changed {
-        let results: Vec<Type> =
-            (0..function_type.result_count()).filter_map(|i| function_type.result(i).ok()).collect();
-        ffi::set_attribute(
-            func,
-            "function_type",
-            TypeAttribute::new(FunctionType::new(context, &inputs, &results).into()).into(),
-        );
+        ir::set_function_inputs(context, func, &inputs);
     }
 }
