@@ -81,6 +81,8 @@ class _Worker:
         )
 
     def lower(self, torch_ir: str) -> str:
+        # What the worker prints from here on is about this graph.
+        self._log_start = os.fstat(self._log.fileno()).st_size
         try:
             _send(self._process.stdin, torch_ir)
             ready, _, _ = select.select([self._process.stdout], [], [], _timeout_seconds())
@@ -104,7 +106,7 @@ class _Worker:
     def _crash_message(self) -> str:
         code = self._process.wait()
         name = signal.Signals(-code).name if code < 0 and -code in signal.valid_signals() else f"exit status {code}"
-        self._log.seek(0)
+        self._log.seek(getattr(self, "_log_start", 0))
         printed = self._log.read().decode(errors="replace").strip()
         return (
             f"torch-mlir crashed ({name}) lowering the graph to linalg; an operator it cannot lower "
