@@ -1,0 +1,21 @@
+// memcheck: relu(F.conv2d(x, w, b, stride=2, padding=1, groups=1, dilation=1)), x 2x3x13x11, w 4x3x3x3
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+module {
+  func.func @conv2d_2x3x13x11x4x3x2x1x1(%arg0: tensor<2x3x13x11xf32>, %arg1: tensor<4x3x3x3xf32>, %arg2: tensor<4xf32>) -> tensor<2x4x7x6xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %padded = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+    ^bb0(%arg3: index, %arg4: index, %arg5: index, %arg6: index):
+      tensor.yield %cst : f32
+    } : tensor<2x3x13x11xf32> to tensor<2x3x15x13xf32>
+    %0 = tensor.empty() : tensor<2x4x7x6xf32>
+    %broadcasted = linalg.broadcast ins(%arg2 : tensor<4xf32>) outs(%0 : tensor<2x4x7x6xf32>) dimensions = [0, 2, 3] 
+    %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%padded, %arg1 : tensor<2x3x15x13xf32>, tensor<4x3x3x3xf32>) outs(%broadcasted : tensor<2x4x7x6xf32>) -> tensor<2x4x7x6xf32>
+    %2 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%1 : tensor<2x4x7x6xf32>) outs(%0 : tensor<2x4x7x6xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %3 = arith.cmpf ugt, %in, %cst : f32
+      %4 = arith.select %3, %in, %cst : f32
+      linalg.yield %4 : f32
+    } -> tensor<2x4x7x6xf32>
+    return %2 : tensor<2x4x7x6xf32>
+  }
+}
