@@ -4,13 +4,13 @@
 //! function with the invariant it relies on written next to it.
 
 use melior::{
-    ir::{operation::OperationPrintingFlags, Location, Operation, OperationRef},
+    ir::{operation::OperationPrintingFlags, Location, Module, Operation, OperationRef},
     pass::OperationPassManager,
     Context, StringRef,
 };
 use mlir_sys::{
-    mlirAffineMapAttrGetValue, mlirOpPassManagerAddPipeline, mlirOperationCreateParse, mlirOperationPrintWithFlags,
-    mlirPassManagerEnableTiming, mlirPrintPassPipeline, MlirPassManager, MlirStringRef,
+    mlirAffineMapAttrGetValue, mlirModuleCreateParse, mlirOpPassManagerAddPipeline, mlirOperationCreateParse,
+    mlirOperationPrintWithFlags, mlirPassManagerEnableTiming, mlirPrintPassPipeline, MlirPassManager, MlirStringRef,
 };
 use std::ffi::{c_char, c_void, CStr};
 
@@ -23,15 +23,29 @@ unsafe extern "C" fn append_to_string(chunk: MlirStringRef, data: *mut c_void) {
     out.push_str(&String::from_utf8_lossy(bytes));
 }
 
+/// `source` followed by a NUL byte, for MLIR's source parser: the text it
+/// is given must be NUL-terminated (as `llvm::MemoryBuffer`s are), or it
+/// reads past its end (AddressSanitizer in the engine fuzzer caught
+/// `mlir::parseAsmSourceFile` reading the byte after a 1-byte input). Pass
+/// `&buffer[..source.len()]` of the result.
+fn nul_terminated(source: &str) -> String {
+    let mut buffer = String::with_capacity(source.len() + 1);
+    buffer.push_str(source);
+    buffer.push('\0');
+    buffer
+}
+
 /// Parses one top-level operation from `source`, giving locations the file
 /// name `source_name`. Returns `None` on failure (diagnostics were emitted).
 pub fn parse_operation<'c>(context: &'c Context, source: &str, source_name: &str) -> Option<Operation<'c>> {
+    let buffer = nul_terminated(source);
     // SAFETY: the context outlives the returned operation (lifetime 'c); a null
-    // result is checked before wrapping.
+    // result is checked before wrapping. `buffer` (NUL after the text) lives
+    // through the call; the parsed IR keeps no reference to it.
     let raw = unsafe {
         mlirOperationCreateParse(
             context.to_raw(),
-            StringRef::new(source).to_raw(),
+            StringRef::new(&buffer[..source.len()]).to_raw(),
             StringRef::new(source_name).to_raw(),
         )
     };
@@ -40,6 +54,18 @@ pub fn parse_operation<'c>(context: &'c Context, source: &str, source_name: &str
     } else {
         Some(unsafe { Operation::from_raw(raw) })
     }
+}
+
+/// Parses `source` as the body of a new module. Unlike melior's
+/// `Module::parse`, which makes the text a C string and panics on a NUL byte
+/// in it, this allows NUL bytes (MLIR's lexer takes one inside the text for
+/// white space). Returns `None` on failure (diagnostics were emitted).
+pub fn parse_module<'c>(context: &'c Context, source: &str) -> Option<Module<'c>> {
+    let buffer = nul_terminated(source);
+    let text = StringRef::new(&buffer[..source.len()]);
+    // SAFETY: the context outlives the returned module (lifetime 'c); a null
+    // result becomes `None`; `buffer` lives through the call.
+    unsafe { Module::from_option_raw(mlirModuleCreateParse(context.to_raw(), text.to_raw())) }
 }
 
 /// Adds textual pipeline elements (e.g. `canonicalize{max-iterations=3}`) to

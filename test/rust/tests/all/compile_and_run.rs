@@ -1,7 +1,7 @@
 //! The compile driver and the runtime together, in process: compile MLIR,
 //! link a library, load it, call it on buffers, compare with Rust.
 
-use pb_compile::{compile, link, CompileError, CompileOptions};
+use pb_compile::{compile, link, lower, CompileError, CompileOptions};
 use pb_runtime::{Library, Pool, RuntimeError};
 use pb_support::target::TargetDesc;
 
@@ -105,6 +105,20 @@ fn bad_programs_are_errors_with_locations() {
         matches!(error, CompileError::Stage { ref stage, ref diagnostics } if stage == "legalize" && diagnostics.contains("dynamic shape")),
         "{error}"
     );
+}
+
+/// `lower` (what the engine fuzzer runs) is `compile` without codegen: the
+/// same ABI and the same errors.
+#[test]
+fn lower_stops_before_codegen_with_compile_s_errors() {
+    let lowered = lower(MATMUL, "mm.mlir", &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let stages: Vec<&str> = lowered.timings.iter().map(|(stage, _)| stage.as_str()).collect();
+    assert_eq!(stages, ["legalize", "graph", "affine", "lower", "llvm"]);
+    let compiled = compile(MATMUL, "mm.mlir", &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(lowered.functions, compiled.manifest.functions);
+    let text = "func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> {\n  return %x : tensor<?xf32>\n}\n";
+    let options = CompileOptions::default();
+    assert_eq!(lower(text, "dyn.mlir", &options).err(), compile(text, "dyn.mlir", &options).err());
 }
 
 #[test]
