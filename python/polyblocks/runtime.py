@@ -120,10 +120,12 @@ class Function:
         else:
             pointers = list(pointers) + self._pool()
             self._fn(*[ctypes.c_void_p(p) if isinstance(p, int) else p for p in pointers])
-        if self._flag is not None and self._flag.value:
-            self._raise_failed_check()
+        self._check_flag()
 
-    def _raise_failed_check(self):
+    def _check_flag(self):
+        """Raises the message of a run-time check the last call failed."""
+        if self._flag is None or not self._flag.value:
+            return
         code, self._flag.value = self._flag.value, 0
         message = self._errors[code - 1] if 0 < code <= len(self._errors) else f"check {code}"
         raise CheckFailed(f"{self.name}: {message}")
@@ -151,8 +153,7 @@ class Function:
         pointers.extend(ctypes.c_void_p(o.ctypes.data) for o in outputs)
         pointers.extend(ctypes.c_void_p(p) for p in self._pool())
         self._fn(*pointers)
-        if self._flag is not None and self._flag.value:
-            self._raise_failed_check()
+        self._check_flag()
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 

@@ -224,17 +224,16 @@ def log_softmax_0d(x, dim, half_to_float):
     return x - x
 
 
-def avg_pool2d_unbatched(x, *args, **kwargs):
-    if x.dim() != 3:
-        return NotImplemented
-    return aten.squeeze.dim(aten.avg_pool2d.default(aten.unsqueeze(x, 0), *args, **kwargs), 0)
+def _unbatched_2d(op):
+    """`op` (2-d pooling) on a 3-d input as on a batch of one."""
 
+    def run(x, *args, **kwargs):
+        if x.dim() != 3:
+            return NotImplemented
+        result = op(aten.unsqueeze(x, 0), *args, **kwargs)
+        return torch.utils._pytree.tree_map(lambda t: aten.squeeze.dim(t, 0), result)
 
-def max_pool2d_unbatched(x, *args, **kwargs):
-    if x.dim() != 3:
-        return NotImplemented
-    values, indices = aten.max_pool2d_with_indices.default(aten.unsqueeze(x, 0), *args, **kwargs)
-    return aten.squeeze.dim(values, 0), aten.squeeze.dim(indices, 0)
+    return run
 
 
 def _adaptive_windows(size, outputs):
@@ -387,33 +386,36 @@ def table() -> dict:
     from torch_mlir.fx import get_decomposition_table
 
     decompositions = dict(get_decomposition_table())
-    decompositions[aten.var_mean.correction] = var_mean_correction
-    decompositions[aten.var.correction] = var_correction
-    decompositions[aten.gelu.default] = gelu
-    decompositions[aten.sort.stable] = sort_stable
-    decompositions[aten.div.Tensor_mode] = div_tensor_mode
-    decompositions[aten.eq.Tensor] = eq_tensor
-    decompositions[aten.roll.default] = roll
-    decompositions[aten.clamp.Tensor] = _before(clamp_bools, decompositions.get(aten.clamp.Tensor))
-    decompositions[aten.sort.default] = _before(sort_bools, decompositions.get(aten.sort.default))
-    decompositions[aten.reciprocal.default] = reciprocal
-    decompositions[aten._fft_r2c.default] = fft_r2c
-    decompositions[aten.clamp.default] = _before(clamp_promoted, decompositions.get(aten.clamp.default))
-    decompositions[aten.pow.Tensor_Scalar] = _before(pow_integer, decompositions.get(aten.pow.Tensor_Scalar))
-    decompositions[aten.mul.Tensor] = _before(mul_byte_by_number, decompositions.get(aten.mul.Tensor))
+
+    def override(op, decomposition):
+        """Ours first; where it returns NotImplemented, torch-mlir's entry
+        for `op` (if any), else the op is traced as it is."""
+        decompositions[op] = _before(decomposition, decompositions.get(op))
+
+    override(aten.var_mean.correction, var_mean_correction)
+    override(aten.var.correction, var_correction)
+    override(aten.gelu.default, gelu)
+    override(aten.sort.stable, sort_stable)
+    override(aten.div.Tensor_mode, div_tensor_mode)
+    override(aten.eq.Tensor, eq_tensor)
+    override(aten.roll.default, roll)
+    override(aten.clamp.Tensor, clamp_bools)
+    override(aten.sort.default, sort_bools)
+    override(aten.reciprocal.default, reciprocal)
+    override(aten._fft_r2c.default, fft_r2c)
+    override(aten.clamp.default, clamp_promoted)
+    override(aten.pow.Tensor_Scalar, pow_integer)
+    override(aten.mul.Tensor, mul_byte_by_number)
     for product in (aten.mm.default, aten.bmm.default):
-        decompositions[product] = _before(byte_matrix_product(product), decompositions.get(product))
-    avg_pool2d = aten.avg_pool2d.default
-    decompositions[avg_pool2d] = _before(avg_pool2d_unbatched, decompositions.get(avg_pool2d))
-    max_pool2d = aten.max_pool2d_with_indices.default
-    decompositions[max_pool2d] = _before(max_pool2d_unbatched, decompositions.get(max_pool2d))
-    decompositions[aten.adaptive_max_pool2d.default] = adaptive_max_pool2d
-    decompositions[aten._softmax.default] = _before(softmax_0d, decompositions.get(aten._softmax.default))
-    decompositions[aten._log_softmax.default] = _before(log_softmax_0d, decompositions.get(aten._log_softmax.default))
-    decompositions[aten.randint.default] = randint
-    decompositions[aten.randint.low] = randint_low
-    decompositions[aten.threshold_backward.default] = threshold_backward
-    decompositions[aten.native_batch_norm.default] = native_batch_norm
-    no_stats = aten._native_batch_norm_legit.no_stats
-    decompositions[no_stats] = _before(batch_norm_no_stats, decompositions[no_stats])
+        override(product, byte_matrix_product(product))
+    for pooling in (aten.avg_pool2d.default, aten.max_pool2d_with_indices.default):
+        override(pooling, _unbatched_2d(pooling))
+    override(aten.adaptive_max_pool2d.default, adaptive_max_pool2d)
+    override(aten._softmax.default, softmax_0d)
+    override(aten._log_softmax.default, log_softmax_0d)
+    override(aten.randint.default, randint)
+    override(aten.randint.low, randint_low)
+    override(aten.threshold_backward.default, threshold_backward)
+    override(aten.native_batch_norm.default, native_batch_norm)
+    override(aten._native_batch_norm_legit.no_stats, batch_norm_no_stats)
     return decompositions

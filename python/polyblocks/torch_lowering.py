@@ -21,6 +21,7 @@ text; replies start with `ok\\n` or `error\\n`.
 
 from __future__ import annotations
 
+import atexit
 import os
 import select
 import signal
@@ -116,6 +117,20 @@ class _Worker:
     def alive(self) -> bool:
         return self._process.poll() is None
 
+    def close(self) -> None:
+        """Ends the worker: closing its input makes it leave its loop."""
+        for stream in (self._process.stdin, self._process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        try:
+            self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        self._log.close()
+
 
 def _timeout_seconds() -> float:
     """How long one lowering may take: torch-mlir loops forever on some
@@ -125,6 +140,15 @@ def _timeout_seconds() -> float:
 
 _worker: _Worker | None = None
 _lock = threading.Lock()
+
+
+@atexit.register
+def _close_worker() -> None:
+    global _worker
+    with _lock:
+        if _worker is not None:
+            _worker.close()
+            _worker = None
 
 
 def lower(torch_ir: str) -> str:

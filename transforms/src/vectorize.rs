@@ -457,7 +457,7 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
 /// bools gave 6 instead of 70). Such accesses stay scalar; `i1` values
 /// computed in registers (comparisons, selects) still vectorize.
 fn byte_addressed(element: Type) -> bool {
-    if element.is_float() {
+    if element.is_float() || element.is_index() {
         return true;
     }
     IntegerType::try_from(element).is_ok_and(|ty| ty.width() % 8 == 0)
