@@ -596,12 +596,27 @@ class _FirstCallsSerialized:
         signature = tuple(signature)
         if signature in self.seen:
             return compiled(*args, **kwargs)
-        with self.lock:
+        with self.lock, _recompiles_allowed():
             result = compiled(*args, **kwargs)
             if len(self.seen) >= self.LIMIT:
                 self.seen.clear()
             self.seen.add(signature)
         return result
+
+
+def _recompiles_allowed():
+    """Dynamo's recompile limits, raised for a first call.
+
+    Dynamo counts compiled entries per code object, not per compiled
+    module: every `nn.Conv2d` shares `Conv2d.forward`, so the ninth conv
+    module a program compiles (one per layer, or one per model of a sweep)
+    found eight entries whose guards fail (their own parameters) and ran in
+    eager PyTorch, silently. A first call of a signature is exactly where a
+    new entry is wanted; steady calls keep Dynamo's limits."""
+    return torch._dynamo.config.patch(
+        recompile_limit=max(torch._dynamo.config.recompile_limit, 1024),
+        accumulated_recompile_limit=max(torch._dynamo.config.accumulated_recompile_limit, 4096),
+    )
 
 
 # `_traceable_layers` state: the calls inside one and the flag's value

@@ -339,6 +339,23 @@ def test_many_shapes_stay_compiled(monkeypatch):
     assert len(calls) <= len(signatures) + 2
 
 
+def test_many_modules_of_one_class_stay_compiled(monkeypatch):
+    """Dynamo counts compiled entries per code object: every nn.Linear
+    shares `Linear.forward`, and the ninth Linear module compiled in a
+    process used to run in eager PyTorch, silently (its recompile limit is
+    8). Each module's first call may add an entry; every call runs compiled
+    code."""
+    runs = []
+    for name in ("__call__", "trusted_call"):
+        real = getattr(CompiledGraph, name)
+        monkeypatch.setattr(CompiledGraph, name, lambda self, *args, real=real: runs.append(1) or real(self, *args))
+    modules = [torch.nn.Linear(3 + n, 5).eval() for n in range(12)]
+    with torch.no_grad():
+        for module in modules:
+            check(polyblocks_jit_torch(module), module, torch.randn(4, module.in_features))
+    assert len(runs) == len(modules)
+
+
 def test_a_new_process_hits_the_disk_cache(tmp_path):
     script = (
         "import sys, torch\n"

@@ -49,7 +49,6 @@
 //! `fma` contracts `a * b + c` with one rounding (as BLAS does); results
 //! differ from the two-rounding loop within float tolerance.
 
-use crate::affine_access::constant_map;
 use crate::operand_expr::{self, OperandExpr};
 use crate::report;
 use melior::{
@@ -205,15 +204,13 @@ impl RegisterTile {
         let pack = mc / mr >= 4 || contraction.b_transposed || contraction.b_scale.is_some();
         // Pack the A block into register-tile order when several column
         // panels reuse it (its rows are also a large stride apart).
-        let n_main = n / nr * nr;
-        let pack_a = n_main / nr >= 2 || contraction.a_expr.is_some();
+        let pack_a = (n + nr - 1) / nr >= 2 || contraction.a_expr.is_some();
         // A zero fill of all of C just before is absorbed: the kernel's
-        // first KC block stores, and the fill keeps only the remainder rows
-        // (with no remainder columns; otherwise it stays as it is).
-        let fill = zero_fill_before(nest, &contraction).filter(|_| n_main == n);
+        // first KC block stores every element (tails included).
+        let fill = zero_fill_before(nest, &contraction);
         let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some() };
         let text = kernel_text(&contraction, &shape)?;
-        splice(context, nest, &scop, &contraction, &text, mr, nr, fill)?;
+        splice(context, nest, &contraction, &text, fill)?;
         Ok(Some(format!(
             "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators), cache tile {mc} rows x {kc} \
 reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)",
@@ -444,8 +441,19 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let Roles { i, j, reductions, outer } = &c.roles;
     let (i_lo, i_hi) = c.bounds[*i];
     let (j_lo, j_hi) = c.bounds[*j];
+    let nr = nv * width;
     let m_main = i_lo + (i_hi - i_lo) / mr * mr;
-    let n_main = j_lo + (j_hi - j_lo) / (nv * width) * (nv * width);
+    let n_main = j_lo + (j_hi - j_lo) / nr * nr;
+    // Rows and columns that do not fill a register tile: computed by
+    // smaller tiles of the same kernel (the row tail: fewer rows; the
+    // column tail: fewer vectors, from a zero-padded panel, written to C
+    // through a tile-local buffer).
+    let row_tail = i_hi - m_main;
+    let col_tail = j_hi - n_main;
+    let nv_tail = (col_tail + width - 1) / width;
+    // The row block holding the row tail (row blocks are whole register
+    // tiles, so the tail starts inside the last one).
+    let last_ib = i_lo + (i_hi - i_lo - 1) / mc * mc;
     let ty = |k: usize| s.accesses[k].op.operand(if s.accesses[k].write { 1 } else { 0 }).map(|v| v.r#type().to_string());
     let (ta, tb, tc) = (ty(c.a).map_err(|e| e.to_string())?, ty(c.b).map_err(|e| e.to_string())?, ty(c.c_write).map_err(|e| e.to_string())?);
     let vector = format!("vector<{width}xf32>");
@@ -468,9 +476,6 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         let dims: Vec<String> = (0..depth).map(|d| format!("({})", name(d, r, v))).collect();
         s.accesses[k].indices.iter().map(|e| e.to_mlir_named(&dims, &[])).collect::<Vec<_>>().join(", ")
     };
-    let count = (mr * nv) as usize;
-    let accs = |prefix: &str| (0..count).map(|n| format!("%{prefix}{n}")).collect::<Vec<_>>();
-    let types = vec![vector.clone(); count].join(", ");
     let mut t = String::new();
     // An expression for A reads its own memrefs (%X..) and outside values (%V..).
     let mut extra = String::new();
@@ -495,15 +500,18 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         }
     }
     let (k_lo, k_hi) = c.bounds[reductions[0]];
-    // Row blocks are independent (distinct rows of C): a parallel loop.
     let mut allocas = String::new();
-    let nr = nv * width;
     let inner: Vec<(i64, i64)> = reductions[1..].iter().map(|k| c.bounds[*k]).collect();
     let panel_shape: Vec<String> =
         std::iter::once(kc).chain(inner.iter().map(|(lo, hi)| hi - lo)).chain(std::iter::once(nr)).map(|n| n.to_string()).collect();
     let panel_type = format!("memref<{}xf32>", panel_shape.join("x"));
-    if pack {
+    if pack || col_tail > 0 {
         allocas.push_str(&format!("%P = memref.alloca() {{alignment = 64 : i64}} : {panel_type}\n"));
+    }
+    // The column tail's sums, before the valid columns go to C.
+    let tail_type = format!("memref<{mr}x{nr}xf32>");
+    if col_tail > 0 {
+        allocas.push_str(&format!("%CT = memref.alloca() {{alignment = 64 : i64}} : {tail_type}\n"));
     }
     let a_shape: Vec<String> = [(mc + mr - 1) / mr, kc]
         .into_iter()
@@ -523,6 +531,10 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let rows_loop = format!(
         "affine.for %ir = affine_map<(d0) -> (d0)>(%ib) to min affine_map<(d0) -> (d0 + {mc}, {m_main})>(%ib) step {mr} {{\n"
     );
+    // The row tail runs once, in the last row block.
+    let tail_rows_open = format!(
+        "affine.if affine_set<(d0) : (d0 - {last_ib} == 0)>(%ib) {{\naffine.for %ir = {m_main} to {i_hi} step {mr} {{\n"
+    );
     let k_loops = |t: &mut String| {
         t.push_str(&format!(
             "affine.for %k0 = affine_map<(d0) -> (d0)>(%kb) to min affine_map<(d0) -> (d0 + {kc}, {k_hi})>(%kb) {{\n"
@@ -539,23 +551,23 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // once, at the top (an alloca inside a sequential loop would grow the
     // stack).
     if parallel == Parallel::RowBlocks {
-        t.push_str(&format!("affine.parallel (%ib) = ({i_lo}) to ({m_main}) step ({mc}) {{\n"));
+        t.push_str(&format!("affine.parallel (%ib) = ({i_lo}) to ({i_hi}) step ({mc}) {{\n"));
         t.push_str(&allocas);
     } else {
         t.insert_str(parallel_region.unwrap_or(kernel_top), &allocas);
-        t.push_str(&format!("affine.for %ib = {i_lo} to {m_main} step {mc} {{\n"));
+        t.push_str(&format!("affine.for %ib = {i_lo} to {i_hi} step {mc} {{\n"));
     }
     t.push_str(&format!("affine.for %kb = {k_lo} to {k_hi} step {kc} {{\n"));
-    if pack_a {
-        t.push_str(&rows_loop);
-        k_loops(&mut t);
-        for r in 0..mr {
+    // Packs `rows` rows of A at %ir (the k loops inside).
+    let pack_a_rows = |t: &mut String, rows: i64| -> Result<(), String> {
+        k_loops(t);
+        for r in 0..rows {
             let packed = match &c.a_expr {
                 Some(expr) => {
                     // Loads that do not move with the reduction loops (the
                     // packing copy's inner loops): a row's normalizer.
                     let invariant = |k: usize| !reductions.iter().any(|d| s.accesses[k].indices.iter().any(|e| e.uses_dim(*d)));
-                    expr.emit(s, &mut t, &format!("e{r}"), "X", "V", &|k| index(k, r, 0), &invariant)?
+                    expr.emit(s, t, &format!("e{r}"), "X", "V", &|k| index(k, r, 0), &invariant)?
                 }
                 None => {
                     t.push_str(&format!("%q{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
@@ -564,9 +576,19 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             };
             t.push_str(&format!("affine.store {packed}, %PA[{}] : {a_type}\n", a_index(r)));
         }
-        t.push_str(&"}\n".repeat(inner.len() + 2));
+        t.push_str(&"}\n".repeat(inner.len() + 1));
+        Ok(())
+    };
+    if pack_a {
+        t.push_str(&rows_loop);
+        pack_a_rows(&mut t, mr)?;
+        t.push_str("}\n");
+        if row_tail > 0 {
+            t.push_str(&tail_rows_open);
+            pack_a_rows(&mut t, row_tail)?;
+            t.push_str("}\n}\n");
+        }
     }
-    t.push_str(&format!("affine.for %jr = {j_lo} to {n_main} step {nr} {{\n"));
     // The position of the current reduction step in the packed panel.
     let panel_index = |v: i64| -> String {
         let mut parts = vec!["%k0 - %kb".to_string()];
@@ -576,103 +598,161 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         parts.push(if v < 0 { "%jj".to_string() } else { (v * width).to_string() });
         parts.join(", ")
     };
-    if pack && c.b_transposed {
-        k_loops(&mut t);
-        t.push_str(&format!("affine.for %jj = 0 to {nr} {{\n"));
+    // Packs the B panel at %jr: `columns` columns one by one (gathering),
+    // zeros up to `padded` columns.
+    let pack_b_scalar = |t: &mut String, columns: i64, padded: i64| {
+        k_loops(t);
+        t.push_str(&format!("affine.for %jj = 0 to {columns} {{\n"));
         t.push_str(&format!("%p0 = affine.load %B[{}] : {tb}\n", index(c.b, 0, -1)));
-        let packed = scaled(&mut t, "%p0", c.b_scale.map(|_| "%sb"), "f32");
+        let packed = scaled(t, "%p0", c.b_scale.map(|_| "%sb"), "f32");
         t.push_str(&format!("affine.store {packed}, %P[{}] : {panel_type}\n}}\n", panel_index(-1)));
-        t.push_str(&"}\n".repeat(inner.len() + 1));
-    } else if pack {
-        if c.b_scale.is_some() {
-            t.push_str(&format!("%sbv = vector.broadcast %sb : f32 to {vector}\n"));
-        }
-        k_loops(&mut t);
-        for v in 0..nv {
-            t.push_str(&format!("%p{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
-            let packed = scaled(&mut t, &format!("%p{v}"), c.b_scale.map(|_| "%sbv"), &vector);
-            t.push_str(&format!("affine.vector_store {packed}, %P[{}] : {panel_type}, {vector}\n", panel_index(v)));
+        if padded > columns {
+            t.push_str(&format!("affine.for %jj = {columns} to {padded} {{\n"));
+            t.push_str(&format!("%pz = arith.constant 0.000000e+00 : f32\naffine.store %pz, %P[{}] : {panel_type}\n}}\n", panel_index(-1)));
         }
         t.push_str(&"}\n".repeat(inner.len() + 1));
-    }
-    t.push_str(&rows_loop);
-    // The reduction loops, the first blocked by KC, carrying accumulators
-    // that start at zero: each KC block's sum is added to C afterwards (two
-    // levels of summation, as BLAS kernels do; accumulating into C's running
-    // total made the rounding error of a 2048-long sum 6x eager's).
-    t.push_str(&format!("%zv = arith.constant dense<0.000000e+00> : {vector}\n"));
-    // C is read only after the reduction: ask for its lines now, so that
-    // read does not wait on memory (a 2048x2048 C lives in L3 or DRAM).
-    for r in 0..mr {
-        for v in 0..nv {
-            t.push_str(&format!("affine.prefetch %C[{}], write, locality<3>, data : {tc}\n", index(c.c_read, r, v)));
-        }
-    }
-    let levels = reductions.len();
-    for (p, k) in reductions.iter().enumerate() {
-        let inits = if p == 0 { vec!["%zv".to_string(); count] } else { accs(&format!("a{}_", p - 1)) };
-        let args: Vec<String> = accs(&format!("a{p}_")).iter().zip(&inits).map(|(a, i)| format!("{a} = {i}")).collect();
-        let bounds = if p == 0 {
-            format!("affine_map<(d0) -> (d0)>(%kb) to min affine_map<(d0) -> (d0 + {kc}, {k_hi})>(%kb)")
-        } else {
-            let (lo, hi) = c.bounds[*k];
-            format!("{lo} to {hi}")
-        };
-        t.push_str(&format!("%r{p}:{count} = affine.for %k{p} = {bounds} iter_args({}) -> ({types}) {{\n", args.join(", ")));
-    }
-    let last = levels - 1;
-    for v in 0..nv {
-        if pack {
-            t.push_str(&format!("%b{v} = affine.vector_load %P[{}] : {panel_type}, {vector}\n", panel_index(v)));
-        } else {
-            t.push_str(&format!("%b{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
-        }
-    }
-    for r in 0..mr {
-        if pack_a {
-            t.push_str(&format!("%x{r} = affine.load %PA[{}] : {a_type}\n", a_index(r)));
-        } else {
-            t.push_str(&format!("%x{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
-        }
-        t.push_str(&format!("%s{r} = vector.broadcast %x{r} : f32 to {vector}\n"));
-        for v in 0..nv {
-            let n = r * nv + v;
-            t.push_str(&format!("%n{n} = vector.fma %s{r}, %b{v}, %a{last}_{n} : {vector}\n"));
-        }
-    }
-    t.push_str(&format!("affine.yield {} : {types}\n}}\n", accs("n").join(", ")));
-    for p in (0..last).rev() {
-        let inner: Vec<String> = (0..count).map(|n| format!("%r{}#{n}", p + 1)).collect();
-        t.push_str(&format!("affine.yield {} : {types}\n}}\n", inner.join(", ")));
-    }
-    // The block's sums go to C: added to it, or stored (the first block
-    // over a C that was zero).
-    let update_c = |t: &mut String, add: bool| {
-        for r in 0..mr {
-            for v in 0..nv {
-                let n = r * nv + v;
-                let mut value = format!("%r0#{n}");
-                if add {
-                    t.push_str(&format!("%c{n} = affine.vector_load %C[{}] : {tc}, {vector}\n", index(c.c_read, r, v)));
-                    t.push_str(&format!("%t{n} = arith.addf %c{n}, {value} : {vector}\n"));
-                    value = format!("%t{n}");
+    };
+    // The register tile at (%ir, %jr): `rows` rows x `vectors` vectors, B
+    // from the panel or from B itself; with `valid` columns (the column
+    // tail) its sums go through %CT and only those columns reach C.
+    let register_tile = |t: &mut String, rows: i64, vectors: i64, from_panel: bool, valid: Option<i64>| -> Result<(), String> {
+        let count = (rows * vectors) as usize;
+        let accs = |prefix: &str| (0..count).map(|n| format!("%{prefix}{n}")).collect::<Vec<_>>();
+        let types = vec![vector.clone(); count].join(", ");
+        // The reduction loops, the first blocked by KC, carrying accumulators
+        // that start at zero: each KC block's sum is added to C afterwards (two
+        // levels of summation, as BLAS kernels do; accumulating into C's running
+        // total made the rounding error of a 2048-long sum 6x eager's).
+        t.push_str(&format!("%zv = arith.constant dense<0.000000e+00> : {vector}\n"));
+        // C is read only after the reduction: ask for its lines now, so that
+        // read does not wait on memory (a 2048x2048 C lives in L3 or DRAM).
+        if valid.is_none() {
+            for r in 0..rows {
+                for v in 0..vectors {
+                    t.push_str(&format!("affine.prefetch %C[{}], write, locality<3>, data : {tc}\n", index(c.c_read, r, v)));
                 }
-                t.push_str(&format!("affine.vector_store {value}, %C[{}] : {tc}, {vector}\n", index(c.c_write, r, v)));
             }
         }
+        let levels = reductions.len();
+        for (p, k) in reductions.iter().enumerate() {
+            let inits = if p == 0 { vec!["%zv".to_string(); count] } else { accs(&format!("a{}_", p - 1)) };
+            let args: Vec<String> = accs(&format!("a{p}_")).iter().zip(&inits).map(|(a, i)| format!("{a} = {i}")).collect();
+            let bounds = if p == 0 {
+                format!("affine_map<(d0) -> (d0)>(%kb) to min affine_map<(d0) -> (d0 + {kc}, {k_hi})>(%kb)")
+            } else {
+                let (lo, hi) = c.bounds[*k];
+                format!("{lo} to {hi}")
+            };
+            t.push_str(&format!("%r{p}:{count} = affine.for %k{p} = {bounds} iter_args({}) -> ({types}) {{\n", args.join(", ")));
+        }
+        let last = levels - 1;
+        for v in 0..vectors {
+            if from_panel {
+                t.push_str(&format!("%b{v} = affine.vector_load %P[{}] : {panel_type}, {vector}\n", panel_index(v)));
+            } else {
+                t.push_str(&format!("%b{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
+            }
+        }
+        for r in 0..rows {
+            if pack_a {
+                t.push_str(&format!("%x{r} = affine.load %PA[{}] : {a_type}\n", a_index(r)));
+            } else {
+                t.push_str(&format!("%x{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
+            }
+            t.push_str(&format!("%s{r} = vector.broadcast %x{r} : f32 to {vector}\n"));
+            for v in 0..vectors {
+                let n = r * vectors + v;
+                t.push_str(&format!("%n{n} = vector.fma %s{r}, %b{v}, %a{last}_{n} : {vector}\n"));
+            }
+        }
+        t.push_str(&format!("affine.yield {} : {types}\n}}\n", accs("n").join(", ")));
+        for p in (0..last).rev() {
+            let inner: Vec<String> = (0..count).map(|n| format!("%r{}#{n}", p + 1)).collect();
+            t.push_str(&format!("affine.yield {} : {types}\n}}\n", inner.join(", ")));
+        }
+        // The block's sums go to C: added to it, or stored (the first block
+        // over a C that was zero).
+        let update_c = |t: &mut String, add: bool| {
+            for r in 0..rows {
+                if let Some(valid) = valid {
+                    for v in 0..vectors {
+                        t.push_str(&format!("affine.vector_store %r0#{}, %CT[{r}, {}] : {tail_type}, {vector}\n", r * vectors + v, v * width));
+                    }
+                    t.push_str(&format!("affine.for %jj = 0 to {valid} {{\n%u{r} = affine.load %CT[{r}, %jj] : {tail_type}\n"));
+                    let mut value = format!("%u{r}");
+                    if add {
+                        t.push_str(&format!("%w{r} = affine.load %C[{}] : {tc}\n", index(c.c_read, r, -1)));
+                        t.push_str(&format!("%y{r} = arith.addf %w{r}, %u{r} : f32\n"));
+                        value = format!("%y{r}");
+                    }
+                    t.push_str(&format!("affine.store {value}, %C[{}] : {tc}\n}}\n", index(c.c_write, r, -1)));
+                    continue;
+                }
+                for v in 0..vectors {
+                    let n = r * vectors + v;
+                    let mut value = format!("%r0#{n}");
+                    if add {
+                        t.push_str(&format!("%c{n} = affine.vector_load %C[{}] : {tc}, {vector}\n", index(c.c_read, r, v)));
+                        t.push_str(&format!("%t{n} = arith.addf %c{n}, {value} : {vector}\n"));
+                        value = format!("%t{n}");
+                    }
+                    t.push_str(&format!("affine.vector_store {value}, %C[{}] : {tc}, {vector}\n", index(c.c_write, r, v)));
+                }
+            }
+        };
+        if !first_block_stores {
+            update_c(t, true);
+        } else if k_hi - k_lo <= kc {
+            update_c(t, false);
+        } else {
+            t.push_str(&format!("affine.if affine_set<(d0) : (d0 - {k_lo} == 0)>(%kb) {{\n"));
+            update_c(t, false);
+            t.push_str("} else {\n");
+            update_c(t, true);
+            t.push_str("}\n");
+        }
+        Ok(())
     };
-    if !first_block_stores {
-        update_c(&mut t, true);
-    } else if k_hi - k_lo <= kc {
-        update_c(&mut t, false);
-    } else {
-        t.push_str(&format!("affine.if affine_set<(d0) : (d0 - {k_lo} == 0)>(%kb) {{\n"));
-        update_c(&mut t, false);
-        t.push_str("} else {\n");
-        update_c(&mut t, true);
+    // The register tiles of one column panel: the full rows of the row
+    // block, then (in the last block) the row tail.
+    let panel_tiles = |t: &mut String, vectors: i64, from_panel: bool, valid: Option<i64>| -> Result<(), String> {
+        t.push_str(&rows_loop);
+        register_tile(t, mr, vectors, from_panel, valid)?;
+        t.push_str("}\n");
+        if row_tail > 0 {
+            t.push_str(&tail_rows_open);
+            register_tile(t, row_tail, vectors, from_panel, valid)?;
+            t.push_str("}\n}\n");
+        }
+        Ok(())
+    };
+    if n_main > j_lo {
+        t.push_str(&format!("affine.for %jr = {j_lo} to {n_main} step {nr} {{\n"));
+        if pack && c.b_transposed {
+            pack_b_scalar(&mut t, nr, nr);
+        } else if pack {
+            if c.b_scale.is_some() {
+                t.push_str(&format!("%sbv = vector.broadcast %sb : f32 to {vector}\n"));
+            }
+            k_loops(&mut t);
+            for v in 0..nv {
+                t.push_str(&format!("%p{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
+                let packed = scaled(&mut t, &format!("%p{v}"), c.b_scale.map(|_| "%sbv"), &vector);
+                t.push_str(&format!("affine.vector_store {packed}, %P[{}] : {panel_type}, {vector}\n", panel_index(v)));
+            }
+            t.push_str(&"}\n".repeat(inner.len() + 1));
+        }
+        panel_tiles(&mut t, nv, pack, None)?;
         t.push_str("}\n");
     }
-    t.push_str("}\n}\n}\n}\n");
+    if col_tail > 0 {
+        // One iteration: the last columns, from a zero-padded panel.
+        t.push_str(&format!("affine.for %jr = {n_main} to {j_hi} step {nr} {{\n"));
+        pack_b_scalar(&mut t, col_tail, nv_tail * width);
+        panel_tiles(&mut t, nv_tail, true, Some(col_tail))?;
+        t.push_str("}\n");
+    }
+    t.push_str("}\n}\n");
     for _ in outer {
         t.push_str("}\n");
     }
@@ -693,9 +773,8 @@ fn scaled(t: &mut String, value: &str, factor: Option<&str>, ty: &str) -> String
 }
 
 /// The last op before `nest` that touches the contraction's C, if it is a
-/// nest that stores +0.0 into every element of C and nothing else, with
-/// the depth of its loop over C's `i` dimension.
-fn zero_fill_before<'c, 'a>(nest: OperationRef<'c, 'a>, c: &Contraction) -> Option<(OperationRef<'c, 'a>, usize)> {
+/// nest that stores +0.0 into every element of C and nothing else.
+fn zero_fill_before<'c, 'a>(nest: OperationRef<'c, 'a>, c: &Contraction) -> Option<OperationRef<'c, 'a>> {
     let s = c.statement;
     let c_access = &s.accesses[c.c_write];
     let c_memref = c_access.op.operand(1).ok()?;
@@ -740,12 +819,11 @@ fn zero_fill_before<'c, 'a>(nest: OperationRef<'c, 'a>, c: &Contraction) -> Opti
     }
     let fill_bounds: Vec<(i64, i64)> =
         statement.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect::<Option<_>>()?;
-    let fill_loops = loops_per_index(&store.indices, &fill_bounds, shape, true)?;
+    loops_per_index(&store.indices, &fill_bounds, shape, true)?;
     // The contraction writes every element of C too (its reduction loops
     // are in no index).
-    let c_loops = loops_per_index(&c_access.indices, &c.bounds, shape, false)?;
-    let i_position = c_loops.iter().position(|d| *d == Some(c.roles.i))?;
-    Some((fill, fill_loops[i_position]?))
+    loops_per_index(&c_access.indices, &c.bounds, shape, false)?;
+    Some(fill)
 }
 
 /// For indices over loops with constant `bounds` that together walk every
@@ -777,20 +855,14 @@ fn loops_per_index(indices: &[Aff], bounds: &[(i64, i64)], shape: &[i64], every_
     (!every_loop || (0..bounds.len()).all(|d| walked(d) || runs_once(d))).then_some(loops)
 }
 
-/// Parses the kernel and puts it in place of `nest`, keeping the original
-/// nest for the rows and columns outside full tiles; an absorbed zero
-/// `fill` (with the depth of its loop over C's rows) keeps only the
-/// remainder rows.
-#[allow(clippy::too_many_arguments)]
+/// Parses the kernel and puts it in place of `nest` (which it replaces
+/// whole: tails included); an absorbed zero `fill` is erased.
 fn splice<'c>(
     context: &'c Context,
     nest: OperationRef<'c, '_>,
-    _scop: &Scop,
     c: &Contraction,
     text: &str,
-    mr: i64,
-    nr: i64,
-    fill: Option<(OperationRef<'c, '_>, usize)>,
+    fill: Option<OperationRef<'c, '_>>,
 ) -> Result<(), String> {
     let module = ffi::parse_operation(context, &format!("module {{\n{text}}}"), "pb-register-tile")
         .ok_or_else(|| format!("internal error: generated kernel does not parse:\n{text}"))?;
@@ -827,26 +899,8 @@ fn splice<'c>(
             ffi::replace_all_uses(arg.into(), value.map_err(|e: melior::Error| e.to_string())?);
         }
     }
-    // Remainders: rows past the last full tile (all columns), then columns
-    // past the last full tile (rows of full tiles).
-    let Roles { i, j, .. } = &c.roles;
-    let (i_lo, i_hi) = c.bounds[*i];
-    let (j_lo, j_hi) = c.bounds[*j];
-    let m_main = i_lo + (i_hi - i_lo) / mr * mr;
-    let n_main = j_lo + (j_hi - j_lo) / nr * nr;
-    if m_main < i_hi {
-        let rows = parent.insert_operation_after(nest, ffi::clone_operation(nest));
-        set_bounds(context, rows, *i, m_main, i_hi)?;
-    }
-    match fill {
-        Some((fill, depth)) if m_main < i_hi => set_bounds(context, fill, depth, m_main, i_hi)?,
-        Some((fill, _)) => ffi::erase(fill),
-        None => {}
-    }
-    if n_main < j_hi {
-        let columns = parent.insert_operation_after(nest, ffi::clone_operation(nest));
-        set_bounds(context, columns, *i, i_lo, m_main)?;
-        set_bounds(context, columns, *j, n_main, j_hi)?;
+    if let Some(fill) = fill {
+        ffi::erase(fill);
     }
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -857,21 +911,5 @@ fn splice<'c>(
     }
     ffi::erase(nest);
     drop(module);
-    Ok(())
-}
-
-/// Sets the constant bounds of the loop at `depth` in a perfect nest.
-fn set_bounds(context: &Context, nest: OperationRef, depth: usize, lower: i64, upper: i64) -> Result<(), String> {
-    let mut current = nest;
-    for _ in 0..depth {
-        current = current
-            .region(0)
-            .ok()
-            .and_then(|r| r.first_block())
-            .and_then(|b| b.first_operation())
-            .ok_or("not a perfect nest")?;
-    }
-    ffi::set_attribute(current, "lowerBoundMap", constant_map(context, lower));
-    ffi::set_attribute(current, "upperBoundMap", constant_map(context, upper));
     Ok(())
 }

@@ -6,22 +6,27 @@
 // are allocated once, before it (never inside a sequential loop, where each
 // iteration would take new stack space).
 // SERIAL-LABEL: func.func @matmul
+// SERIAL-NEXT: arith.constant 0.000000e+00 : f32
 // SERIAL-NEXT: arith.constant dense<0.000000e+00> : vector<16xf32>
 // SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
+// SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<6x64xf32>
 // SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<{{[0-9]+}}x40x6xf32>
-// SERIAL-NEXT: affine.for %{{.*}} = 0 to 96 step {{[0-9]+}} {
+// SERIAL-NEXT: affine.for %{{.*}} = 0 to 98 step {{[0-9]+}} {
 // SERIAL-NOT: memref.alloca
 // SERIAL-LABEL: func.func @narrow
 
 // C[i][j] += A[i][k] * B[k][j] on 98x140x40: register tiles of 6 rows x 64
 // columns (4 vectors) whose accumulators are carried through the k loop in
 // registers; row blocks of 24 run in parallel; the A block (in register-tile
-// order) and the B micro-panel are packed into local buffers; rows 96..98
-// and columns 128..140 are left to remainder nests.
+// order) and the B micro-panel are packed into local buffers. Rows 96..98
+// (2 rows) and columns 128..140 (12 columns) are tails computed by smaller
+// register tiles of the same kernel: 2-row tiles in the last row block, and
+// one column panel packed with zero padding whose sums reach C through a
+// tile-local buffer, column by column.
 // REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 3 KiB, packed of 1024 KiB L2)
 
 // CHECK-LABEL: func.func @matmul
-// CHECK: affine.parallel (%[[IB:.*]]) = (0) to (96) step (24) {
+// CHECK: affine.parallel (%[[IB:.*]]) = (0) to (98) step (24) {
 // CHECK:   %[[PB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
 // CHECK:   %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x40x6xf32>
 // CHECK:   affine.for %[[KB:.*]] = 0 to 40 step 40 {
@@ -50,11 +55,28 @@
 // CHECK-NEXT:    %[[S0:.*]] = arith.addf %[[C0]], %[[R]]#0
 // CHECK-NEXT:    affine.vector_store %[[S0]], %arg2
 // CHECK-COUNT-23: affine.vector_store %{{.*}}, %arg2
-// Remainders: columns 128..140 of the first 48 rows, then rows 96..98.
-// CHECK: affine.for %{{.*}} = 0 to 96 {
-// CHECK-NEXT: affine.for %{{.*}} = 128 to 140 {
-// CHECK: affine.for %{{.*}} = 96 to 98 {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 140 {
+// The row tail, in the last row block (the one starting at row 96):
+// CHECK:         affine.if #{{.*}}(%[[IB]]) {
+// CHECK:           %{{.*}}:8 = affine.for
+// CHECK-COUNT-8:   vector.fma
+// CHECK-NOT:       vector.fma
+// CHECK:           affine.yield
+// The column tail: 12 columns, packed one by one, zeros up to 16:
+// CHECK:     affine.for %{{.*}} = 0 to 12 {
+// CHECK:       affine.load %arg1
+// CHECK:     affine.for %{{.*}} = 12 to 16 {
+// CHECK:       affine.store %cst{{.*}}, %[[PB]]
+// Tiles of 6 rows x 1 vector, their sums stored to the tail buffer, then
+// the 12 valid columns added to C:
+// CHECK:       %{{.*}}:6 = affine.for
+// CHECK:       affine.vector_store %{{.*}}, %[[CT:.*]][0, 0] : memref<6x64xf32>, vector<16xf32>
+// CHECK:       affine.for %[[JJ:.*]] = 0 to 12 {
+// CHECK:         affine.load %[[CT]][0, %[[JJ]]]
+// CHECK:         affine.load %arg2[%{{.*}}, %{{.*}} + %[[JJ]]]
+// CHECK:         arith.addf
+// CHECK:         affine.store
+// No remainder nest of the original loops is left:
+// CHECK-NOT: affine.for %{{.*}} = 128 to 140 {
 func.func @matmul(%a: memref<98x40xf32>, %b: memref<40x140xf32>, %c: memref<98x140xf32>) {
   affine.for %i = 0 to 98 {
     affine.for %j = 0 to 140 {
@@ -262,13 +284,10 @@ func.func @heads(%q: memref<1x4x96x32xf32>, %k: memref<1x4x32x128xf32>, %c: memr
 }
 
 // A zero fill of C just before the product is absorbed: the first KC block
-// (k < 128 of 200) stores its sums, later blocks add theirs, and the fill
-// keeps only the two remainder rows (96, 97) that the original nest, kept
-// for them, accumulates into.
+// (k < 128 of 200) stores its sums, later blocks add theirs; the row tail
+// (rows 96, 97) is computed by the kernel too, so the fill is gone.
 // CHECK-LABEL: func.func @filled
-// CHECK: affine.for %[[R:.*]] = 96 to 98 {
-// CHECK-NEXT: affine.for %{{.*}} = 0 to 128 {
-// CHECK-NEXT: affine.store %{{.*}}, %arg2[%[[R]], %{{.*}}] : memref<98x128xf32>
+// CHECK-NOT: affine.store %{{.*}}, %arg2
 // CHECK: affine.for %[[KB:.*]] = 0 to 200 step 128 {
 // CHECK: affine.if #{{.*}}(%[[KB]]) {
 // CHECK-NOT: affine.vector_load %arg2
@@ -280,7 +299,14 @@ func.func @heads(%q: memref<1x4x96x32xf32>, %k: memref<1x4x32x128xf32>, %c: memr
 // Not absorbed when C is not all +0.0 (here -0.0): the fill stays whole.
 // CHECK-LABEL: func.func @filled_negative_zero
 // CHECK: affine.for %{{.*}} = 0 to 98 {
-// CHECK-NOT: affine.if
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 128 {
+// CHECK-NEXT: affine.store %cst{{.*}}, %arg2
+// CHECK-NOT: } else {
+// CHECK: %{{.*}}:24 = affine.for
+// CHECK-NOT: } else {
+// CHECK: affine.vector_load %arg2
+// CHECK: arith.addf
+// CHECK-NOT: } else {
 // CHECK: return
 func.func @filled(%a: memref<98x200xf32>, %b: memref<200x128xf32>, %c: memref<98x128xf32>) {
   %zero = arith.constant 0.0 : f32
