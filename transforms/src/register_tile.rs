@@ -153,6 +153,24 @@ struct Contraction<'s, 'c, 'a> {
     /// load is one): the A block is always packed, evaluating it once per
     /// element.
     a_expr: Option<OperandExpr<'c, 'a>>,
+    /// C's index before `j` is the loop `h` (in no A index, over C's whole
+    /// extent, as `j` is): `(h, j)` may run as one flattened dimension of
+    /// `H * W` columns.
+    collapsible: Option<usize>,
+    /// `(h, W)` when they do: the kernel's columns are `p = h * W + j`, C
+    /// is read through its collapsed view and B is gathered by the packing
+    /// copy (`h = p floordiv W`, `j = p mod W`).
+    collapsed: Option<(usize, i64)>,
+}
+
+impl Contraction<'_, '_, '_> {
+    /// The kernel's column range: `j`'s, or the flattened `(h, j)`'s.
+    fn columns(&self) -> (i64, i64) {
+        match self.collapsed {
+            Some((h, w)) => (0, trip(self.bounds[h]) * w),
+            None => self.bounds[self.roles.j],
+        }
+    }
 }
 
 impl RegisterTile {
@@ -161,9 +179,27 @@ impl RegisterTile {
     fn tile<'c>(&self, context: &'c Context, nest: OperationRef<'c, '_>) -> Result<Option<String>, String> {
         let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
         let [statement] = scop.statements.as_slice() else { return Ok(None) };
-        let Some(contraction) = recognize(statement)? else { return Ok(None) };
-        let Roles { i, j, reductions, .. } = &contraction.roles;
-        let (n, m) = (trip(contraction.bounds[*j]), trip(contraction.bounds[*i]));
+        let Some(mut contraction) = recognize(statement)? else { return Ok(None) };
+        // Output rows narrower than a register tile of full vectors (a 7x7
+        // or 14x14 feature map) run as one flattened dimension with the
+        // index before them, when C is contiguous over both.
+        let full_tile = self.width * (self.registers / 8);
+        if let Some(h) = contraction.collapsible.filter(|_| trip(contraction.bounds[contraction.roles.j]) < full_tile) {
+            let c_access = &statement.accesses[contraction.c_write];
+            let shape = &scop.arrays[c_access.array].shape;
+            let c_type = c_access.op.operand(1).map(|v| v.r#type().to_string()).unwrap_or_default();
+            let rank = shape.len();
+            let whole = |d: usize, extent: i64| contraction.bounds[d] == (0, extent);
+            if rank >= 2 && identity_layout(&c_type) && whole(h, shape[rank - 2]) && whole(contraction.roles.j, shape[rank - 1]) {
+                contraction.collapsed = Some((h, shape[rank - 1]));
+                contraction.roles.outer.retain(|d| *d != h);
+                contraction.b_transposed = true;
+            }
+        }
+        let contraction = contraction;
+        let Roles { i, reductions, .. } = &contraction.roles;
+        let (j_lo, j_hi) = contraction.columns();
+        let (n, m) = (j_hi - j_lo, trip(contraction.bounds[*i]));
         // Narrow outputs (a 7x7 or 14x14 feature map) use shorter vectors
         // (8 or 4 lanes) rather than none.
         let mut width = self.width;
@@ -204,7 +240,7 @@ impl RegisterTile {
         let pack = mc / mr >= 4 || contraction.b_transposed || contraction.b_scale.is_some();
         // Pack the A block into register-tile order when several column
         // panels reuse it (its rows are also a large stride apart).
-        let pack_a = (n + nr - 1) / nr >= 2 || contraction.a_expr.is_some();
+        let pack_a = (n + nr - 1) / nr >= 4 || contraction.a_expr.is_some();
         // A zero fill of all of C just before is absorbed: the kernel's
         // first KC block stores every element (tails included).
         let fill = zero_fill_before(nest, &contraction);
@@ -212,10 +248,14 @@ impl RegisterTile {
         let text = kernel_text(&contraction, &shape)?;
         splice(context, nest, &contraction, &text, fill)?;
         Ok(Some(format!(
-            "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators), cache tile {mc} rows x {kc} \
+            "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators){}, cache tile {mc} rows x {kc} \
 reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)",
             width,
             mr * nv,
+            match contraction.collapsed {
+                Some((_, w)) => format!(" over {n} columns (rows of {w} flattened)"),
+                None => String::new(),
+            },
             kc * nr * 4 * inner_trips / 1024,
             if pack { ", packed" } else { "" },
             self.l1 / 1024,
@@ -392,6 +432,14 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         return Ok(None);
     }
     let outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j).collect();
+    let a_uses = |d: usize| {
+        s.accesses[a].indices.iter().any(|e| e.uses_dim(d))
+            || a_expr.as_ref().is_some_and(|expr| expr.loads.iter().any(|k| s.accesses[*k].indices.iter().any(|e| e.uses_dim(d))))
+    };
+    let collapsible = match front.split_last() {
+        Some((Aff::Dim(h), rest)) if *h != i && !a_uses(*h) && !rest.iter().any(|e| e.uses_dim(*h)) => Some(*h),
+        _ => None,
+    };
     Ok(Some(Contraction {
         statement: s,
         bounds,
@@ -403,6 +451,8 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         a_expr,
         c_read,
         c_write,
+        collapsible,
+        collapsed: None,
     }))
 }
 
@@ -440,7 +490,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let depth = s.loops.len();
     let Roles { i, j, reductions, outer } = &c.roles;
     let (i_lo, i_hi) = c.bounds[*i];
-    let (j_lo, j_hi) = c.bounds[*j];
+    let (j_lo, j_hi) = c.columns();
     let nr = nv * width;
     let m_main = i_lo + (i_hi - i_lo) / mr * mr;
     let n_main = j_lo + (j_hi - j_lo) / nr * nr;
@@ -459,13 +509,15 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let vector = format!("vector<{width}xf32>");
     // Names of the loop dims in the kernel, per (row r, vector v).
     // `v < 0`: the column is `%jr + %jj` (the transposing copy).
+    // The kernel's column of vector `v` (`v < 0`: of the copy's `%jj`).
+    let column = |v: i64| if v < 0 { "%jr + %jj".to_string() } else { format!("%jr + {}", v * width) };
     let name = |d: usize, r: i64, v: i64| -> String {
         if d == *i {
             format!("%ir + {r}")
-        } else if d == *j && v < 0 {
-            "%jr + %jj".to_string()
+        } else if let Some((h, w)) = c.collapsed.filter(|(h, _)| d == *h || d == *j) {
+            format!("({}) {} {w}", column(v), if d == h { "floordiv" } else { "mod" })
         } else if d == *j {
-            format!("%jr + {}", v * width)
+            column(v)
         } else if let Some(p) = reductions.iter().position(|k| *k == d) {
             format!("%k{p}")
         } else {
@@ -475,6 +527,20 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let index = |k: usize, r: i64, v: i64| -> String {
         let dims: Vec<String> = (0..depth).map(|d| format!("({})", name(d, r, v))).collect();
         s.accesses[k].indices.iter().map(|e| e.to_mlir_named(&dims, &[])).collect::<Vec<_>>().join(", ")
+    };
+    // C's indices: through its collapsed view (`%Cc`, the last two indices
+    // one) when the columns are flattened.
+    let (c_name, c_type) = match c.collapsed {
+        Some(_) => ("%Cc", collapsed_type(&ty(c.c_write).map_err(|e| e.to_string())?).ok_or("C's type does not collapse")?),
+        None => ("%C", ty(c.c_write).map_err(|e| e.to_string())?),
+    };
+    let c_index = |k: usize, r: i64, v: i64| -> String {
+        let Some(_) = c.collapsed else { return index(k, r, v) };
+        let dims: Vec<String> = (0..depth).map(|d| format!("({})", name(d, r, v))).collect();
+        let indices = &s.accesses[k].indices;
+        let mut parts: Vec<String> = indices[..indices.len() - 2].iter().map(|e| e.to_mlir_named(&dims, &[])).collect();
+        parts.push(column(v));
+        parts.join(", ")
     };
     let mut t = String::new();
     // An expression for A reads its own memrefs (%X..) and outside values (%V..).
@@ -488,6 +554,11 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         }
     }
     t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}, %sb: f32{extra}) {{\n"));
+    if c.collapsed.is_some() {
+        let rank = s.accesses[c.c_write].indices.len();
+        let groups: Vec<String> = (0..rank - 2).map(|d| format!("[{d}]")).chain(std::iter::once(format!("[{}, {}]", rank - 2, rank - 1))).collect();
+        t.push_str(&format!("%Cc = memref.collapse_shape %C [{}] : {tc} into {c_type}\n", groups.join(", ")));
+    }
     let kernel_top = t.len();
     let mut parallel_region = None;
     for d in outer {
@@ -629,7 +700,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         if valid.is_none() {
             for r in 0..rows {
                 for v in 0..vectors {
-                    t.push_str(&format!("affine.prefetch %C[{}], write, locality<3>, data : {tc}\n", index(c.c_read, r, v)));
+                    t.push_str(&format!("affine.prefetch {c_name}[{}], write, locality<3>, data : {c_type}\n", c_index(c.c_read, r, v)));
                 }
             }
         }
@@ -681,22 +752,22 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
                     t.push_str(&format!("affine.for %jj = 0 to {valid} {{\n%u{r} = affine.load %CT[{r}, %jj] : {tail_type}\n"));
                     let mut value = format!("%u{r}");
                     if add {
-                        t.push_str(&format!("%w{r} = affine.load %C[{}] : {tc}\n", index(c.c_read, r, -1)));
+                        t.push_str(&format!("%w{r} = affine.load {c_name}[{}] : {c_type}\n", c_index(c.c_read, r, -1)));
                         t.push_str(&format!("%y{r} = arith.addf %w{r}, %u{r} : f32\n"));
                         value = format!("%y{r}");
                     }
-                    t.push_str(&format!("affine.store {value}, %C[{}] : {tc}\n}}\n", index(c.c_write, r, -1)));
+                    t.push_str(&format!("affine.store {value}, {c_name}[{}] : {c_type}\n}}\n", c_index(c.c_write, r, -1)));
                     continue;
                 }
                 for v in 0..vectors {
                     let n = r * vectors + v;
                     let mut value = format!("%r0#{n}");
                     if add {
-                        t.push_str(&format!("%c{n} = affine.vector_load %C[{}] : {tc}, {vector}\n", index(c.c_read, r, v)));
+                        t.push_str(&format!("%c{n} = affine.vector_load {c_name}[{}] : {c_type}, {vector}\n", c_index(c.c_read, r, v)));
                         t.push_str(&format!("%t{n} = arith.addf %c{n}, {value} : {vector}\n"));
                         value = format!("%t{n}");
                     }
-                    t.push_str(&format!("affine.vector_store {value}, %C[{}] : {tc}, {vector}\n", index(c.c_write, r, v)));
+                    t.push_str(&format!("affine.vector_store {value}, {c_name}[{}] : {c_type}, {vector}\n", c_index(c.c_write, r, v)));
                 }
             }
         };
@@ -912,4 +983,22 @@ fn splice<'c>(
     ffi::erase(nest);
     drop(module);
     Ok(())
+}
+
+/// Whether a memref type (as text) has the identity layout (contiguous,
+/// row-major): no layout attribute.
+fn identity_layout(memref: &str) -> bool {
+    memref.starts_with("memref<") && !memref.contains(',')
+}
+
+/// `memref<AxBx...xHxWxT>` -> `memref<AxBx...x(H*W)xT>` (identity layouts).
+fn collapsed_type(memref: &str) -> Option<String> {
+    let body = memref.strip_prefix("memref<")?.strip_suffix('>')?;
+    let mut parts: Vec<&str> = body.split('x').collect();
+    let element = parts.pop()?;
+    let w: i64 = parts.pop()?.parse().ok()?;
+    let h: i64 = parts.pop()?.parse().ok()?;
+    let merged = (h * w).to_string();
+    parts.push(&merged);
+    Some(format!("memref<{}x{element}>", parts.join("x")))
 }

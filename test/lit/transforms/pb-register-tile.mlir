@@ -1,6 +1,8 @@
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=2 report=true}),canonicalize)' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=1}),canonicalize)' %s | FileCheck %s --check-prefix=SERIAL
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=8 registers=16 l1-bytes=32768 l2-bytes=524288 cores=2 report=true}),canonicalize)' %s 2>%t.narrow | FileCheck %s --check-prefix=NARROW
+// RUN: FileCheck %s --check-prefix=NREPORT < %t.narrow
 
 // On one core the row blocks are a sequential loop and the packed buffers
 // are allocated once, before it (never inside a sequential loop, where each
@@ -15,11 +17,11 @@
 // SERIAL-NOT: memref.alloca
 // SERIAL-LABEL: func.func @narrow
 
-// C[i][j] += A[i][k] * B[k][j] on 98x140x40: register tiles of 6 rows x 64
+// C[i][j] += A[i][k] * B[k][j] on 98x300x40: register tiles of 6 rows x 64
 // columns (4 vectors) whose accumulators are carried through the k loop in
 // registers; row blocks of 24 run in parallel; the A block (in register-tile
 // order) and the B micro-panel are packed into local buffers. Rows 96..98
-// (2 rows) and columns 128..140 (12 columns) are tails computed by smaller
+// (2 rows) and columns 256..300 (44 columns) are tails computed by smaller
 // register tiles of the same kernel: 2-row tiles in the last row block, and
 // one column panel packed with zero padding whose sums reach C through a
 // tile-local buffer, column by column.
@@ -35,7 +37,7 @@
 // CHECK:       affine.for %[[K:.*]] = 0 to 40 {
 // CHECK:         affine.load %arg0[%[[IR]], %[[K]]]
 // CHECK:         affine.store %{{.*}}, %[[PA]][(%[[IR]] - %[[IB]]) floordiv 6, %[[K]] - %[[KB]], 0]
-// CHECK:     affine.for %[[JR:.*]] = 0 to 128 step 64 {
+// CHECK:     affine.for %[[JR:.*]] = 0 to 256 step 64 {
 // Packing the B micro-panel:
 // CHECK:       affine.for %[[K1:.*]] = 0 to 40 {
 // CHECK:         affine.vector_load %arg1[%[[K1]], %[[JR]]]
@@ -61,32 +63,32 @@
 // CHECK-COUNT-8:   vector.fma
 // CHECK-NOT:       vector.fma
 // CHECK:           affine.yield
-// The column tail: 12 columns, packed one by one, zeros up to 16:
-// CHECK:     affine.for %{{.*}} = 0 to 12 {
+// The column tail: 44 columns, packed one by one, zeros up to 48:
+// CHECK:     affine.for %{{.*}} = 0 to 44 {
 // CHECK:       affine.load %arg1
-// CHECK:     affine.for %{{.*}} = 12 to 16 {
+// CHECK:     affine.for %{{.*}} = 44 to 48 {
 // CHECK:       affine.store %cst{{.*}}, %[[PB]]
-// Tiles of 6 rows x 1 vector, their sums stored to the tail buffer, then
-// the 12 valid columns added to C:
-// CHECK:       %{{.*}}:6 = affine.for
+// Tiles of 6 rows x 3 vectors, their sums stored to the tail buffer, then
+// the 44 valid columns added to C:
+// CHECK:       %{{.*}}:18 = affine.for
 // CHECK:       affine.vector_store %{{.*}}, %[[CT:.*]][0, 0] : memref<6x64xf32>, vector<16xf32>
-// CHECK:       affine.for %[[JJ:.*]] = 0 to 12 {
+// CHECK:       affine.for %[[JJ:.*]] = 0 to 44 {
 // CHECK:         affine.load %[[CT]][0, %[[JJ]]]
 // CHECK:         affine.load %arg2[%{{.*}}, %{{.*}} + %[[JJ]]]
 // CHECK:         arith.addf
 // CHECK:         affine.store
 // No remainder nest of the original loops is left:
-// CHECK-NOT: affine.for %{{.*}} = 128 to 140 {
-func.func @matmul(%a: memref<98x40xf32>, %b: memref<40x140xf32>, %c: memref<98x140xf32>) {
+// CHECK-NOT: affine.for %{{.*}} = 256 to 300 {
+func.func @matmul(%a: memref<98x40xf32>, %b: memref<40x300xf32>, %c: memref<98x300xf32>) {
   affine.for %i = 0 to 98 {
-    affine.for %j = 0 to 140 {
+    affine.for %j = 0 to 300 {
       affine.for %k = 0 to 40 {
         %x = affine.load %a[%i, %k] : memref<98x40xf32>
-        %y = affine.load %b[%k, %j] : memref<40x140xf32>
-        %acc = affine.load %c[%i, %j] : memref<98x140xf32>
+        %y = affine.load %b[%k, %j] : memref<40x300xf32>
+        %acc = affine.load %c[%i, %j] : memref<98x300xf32>
         %m = arith.mulf %x, %y : f32
         %s = arith.addf %acc, %m : f32
-        affine.store %s, %c[%i, %j] : memref<98x140xf32>
+        affine.store %s, %c[%i, %j] : memref<98x300xf32>
       }
     }
   }
@@ -256,7 +258,7 @@ func.func @expression_moving_with_j(%e: memref<96x96xf32>, %x: memref<96x64xf32>
 // CHECK-LABEL: func.func @heads
 // CHECK: affine.for %[[B:.*]] = 0 to 1 {
 // CHECK-NEXT: affine.parallel (%[[H:.*]]) = (0) to (4) {
-// CHECK: memref.alloca() {alignment = 64 : i64} : memref<16x32x6xf32>
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<32x64xf32>
 // CHECK: affine.for %[[IB:.*]] = 0 to 96 step 96 {
 // CHECK-NOT: affine.parallel
 // CHECK: vector.fma
@@ -346,6 +348,67 @@ func.func @filled_negative_zero(%a: memref<98x200xf32>, %b: memref<200x128xf32>,
         %m = arith.mulf %x, %y : f32
         %t = arith.addf %acc, %m : f32
         affine.store %t, %c[%i, %j] : memref<98x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// A convolution (NCHW) whose output rows (7 wide) are narrower than a
+// register tile of full vectors (2 x 8 lanes with 16 registers): rows and
+// columns run as one flattened dimension of 49, C through its collapsed
+// view, and the packing copy gathers the input at (p floordiv 7, p mod 7).
+// NREPORT: note: [pb-register-tile] register tile 6x16 (6 rows x 2 vectors of 8; 12 accumulators) over 49 columns (rows of 7 flattened)
+// With 32 registers of 16 lanes the same nest gets 8x48 tiles:
+// REPORT-DAG: note: [pb-register-tile] register tile 8x48 (8 rows x 3 vectors of 16; 24 accumulators) over 49 columns (rows of 7 flattened)
+// NARROW-LABEL: func.func @conv_narrow
+// NARROW: %[[CC:.*]] = memref.collapse_shape %arg2 {{\[}}[0], [1], [2, 3]] : memref<1x24x7x7xf32> into memref<1x24x49xf32>
+// NARROW: affine.load %arg0[0, %{{.*}}, %{{.*}} + (%[[P:.*]] + %[[JJ:.*]]) floordiv 7, %[[P]] + %[[JJ]] + %{{.*}} - ((%[[P]] + %[[JJ]]) floordiv 7) * 7] : memref<1x16x9x9xf32>
+// NARROW: vector.fma
+// NARROW: affine.vector_store %{{.*}}, %[[CC]][0, %{{.*}}, %{{.*}}] : memref<1x24x49xf32>, vector<8xf32>
+// Over part of C's rows only, the two loops do not flatten (rows stay 7 wide).
+// NARROW-LABEL: func.func @conv_part
+// NARROW-NOT: memref.collapse_shape
+// NARROW: vector.fma
+// NARROW: return
+func.func @conv_narrow(%x: memref<1x16x9x9xf32>, %w: memref<24x16x3x3xf32>, %y: memref<1x24x7x7xf32>) {
+  affine.for %f = 0 to 24 {
+    affine.for %oh = 0 to 7 {
+      affine.for %ow = 0 to 7 {
+        affine.for %c = 0 to 16 {
+          affine.for %kh = 0 to 3 {
+            affine.for %kw = 0 to 3 {
+              %a = affine.load %w[%f, %c, %kh, %kw] : memref<24x16x3x3xf32>
+              %b = affine.load %x[0, %c, %oh + %kh, %ow + %kw] : memref<1x16x9x9xf32>
+              %acc = affine.load %y[0, %f, %oh, %ow] : memref<1x24x7x7xf32>
+              %m = arith.mulf %a, %b : f32
+              %s = arith.addf %acc, %m : f32
+              affine.store %s, %y[0, %f, %oh, %ow] : memref<1x24x7x7xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  return
+}
+
+func.func @conv_part(%x: memref<1x16x9x9xf32>, %w: memref<24x16x3x3xf32>, %y: memref<1x24x7x7xf32>) {
+  affine.for %f = 0 to 24 {
+    affine.for %oh = 0 to 6 {
+      affine.for %ow = 0 to 7 {
+        affine.for %c = 0 to 16 {
+          affine.for %kh = 0 to 3 {
+            affine.for %kw = 0 to 3 {
+              %a = affine.load %w[%f, %c, %kh, %kw] : memref<24x16x3x3xf32>
+              %b = affine.load %x[0, %c, %oh + %kh, %ow + %kw] : memref<1x16x9x9xf32>
+              %acc = affine.load %y[0, %f, %oh, %ow] : memref<1x24x7x7xf32>
+              %m = arith.mulf %a, %b : f32
+              %s = arith.addf %acc, %m : f32
+              affine.store %s, %y[0, %f, %oh, %ow] : memref<1x24x7x7xf32>
+            }
+          }
+        }
       }
     }
   }
