@@ -310,7 +310,11 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
     // The data flow: store(addf(load C, mulf(x, y))), x and y each a load
     // of A or B, possibly scaled by a value from outside the nest
     // (attention's 1/sqrt(d) on both operands).
-    let Some(add) = s.ops.iter().find(|op| is_named(**op, "arith.addf")).copied() else { return Ok(None) };
+    // The add producing the stored value (an expression for A may hold
+    // adds of its own: a bias before a GELU).
+    let Some(add) = store.operand(0).ok().and_then(ffi::defining_op).filter(|op| is_named(*op, "arith.addf") && s.ops.contains(op)) else {
+        return Ok(None);
+    };
     let key = |v: Value| v.to_raw().ptr as usize;
     let producer = |v: Value<'c, 'a>| -> Option<OperationRef<'c, 'a>> {
         let owner = ffi::defining_op(v)?;
