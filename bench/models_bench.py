@@ -50,6 +50,12 @@ def _vision(name):
         import torchvision
 
         model = getattr(torchvision.models, name)(weights=None).eval()
+        # torchvision zero-initializes some parameters (ViT's classifier
+        # head: its output would be the zero bias, checking nothing).
+        with torch.no_grad():
+            for parameter in model.parameters():
+                if not parameter.any():
+                    parameter.normal_(std=0.02)
         return model, (torch.randn(batch, *IMAGE),)
 
     return make

@@ -177,7 +177,21 @@ impl RegisterTile {
     /// `Ok(Some(decision))` when rewritten, `Ok(None)` when the nest is not a
     /// contraction (silently), `Err(reason)` when one was refused.
     fn tile<'c>(&self, context: &'c Context, nest: OperationRef<'c, '_>) -> Result<Option<String>, String> {
-        let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
+        let Ok(mut scop) = Scop::extract(&[nest]) else { return Ok(None) };
+        let [statement] = scop.statements.as_mut_slice() else { return Ok(None) };
+        // Loops that run once (a unit batch dimension) index as 0: folded
+        // reshapes leave them in indices as `128 * d0 + d1`, which would
+        // hide the row dimension `d1`.
+        let once: Vec<Aff> = (0..statement.loops.len())
+            .map(|d| match statement.bounds[d].constant() {
+                Some((0, 1)) if statement.bounds[d].step == 1 => Aff::Const(0),
+                _ => Aff::Dim(d),
+            })
+            .collect();
+        for access in &mut statement.accesses {
+            access.indices = access.indices.iter().map(|e| e.substitute(&once)).collect();
+        }
+        let scop = scop;
         let [statement] = scop.statements.as_slice() else { return Ok(None) };
         let Some(mut contraction) = recognize(statement)? else { return Ok(None) };
         // Output rows narrower than a register tile of full vectors (a 7x7
@@ -418,7 +432,10 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         (a_expr, _) => a_expr,
     };
     let written: Vec<usize> = (0..depth).filter(|d| w.indices.iter().any(|e| e.uses_dim(*d))).collect();
-    let reductions: Vec<usize> = (0..depth).filter(|d| !written.contains(d)).collect();
+    // A loop that runs once and is in no index (a unit batch dimension)
+    // stays an outer loop; the reductions are the other loops in no C index.
+    let runs_once = |d: usize| bounds[d] == (0, 1);
+    let reductions: Vec<usize> = (0..depth).filter(|d| !written.contains(d) && !runs_once(*d)).collect();
     if reductions.is_empty() {
         return Ok(None);
     }
@@ -435,7 +452,9 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
     if !w.indices.contains(&Aff::Dim(i)) {
         return Ok(None);
     }
-    let outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j).collect();
+    let mut outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j).collect();
+    outer.extend((0..depth).filter(|d| !written.contains(d) && runs_once(*d)));
+    outer.sort();
     let a_uses = |d: usize| {
         s.accesses[a].indices.iter().any(|e| e.uses_dim(d))
             || a_expr.as_ref().is_some_and(|expr| expr.loads.iter().any(|k| s.accesses[*k].indices.iter().any(|e| e.uses_dim(d))))
