@@ -242,6 +242,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             ]);
             if options.vectorize && lanes > 1 {
                 let target = &options.target;
+                // Transposing copies (Linear weights, head permutes) move
+                // lanes x lanes blocks through registers.
+                passes.push(format!("func.func(pb-transpose-tile{{width={lanes} report={}}})", options.report));
                 passes.push(format!(
                     "func.func(pb-register-tile{{width={lanes} registers={} l1-bytes={} l2-bytes={} cores={} report={}}})",
                     if target.vector_bits >= 512 { 32 } else { 16 },
@@ -349,7 +352,7 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         // before any other conversion: bare pointers for static memrefs.
         "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}".into(),
         "convert-complex-to-llvm".into(),
-        format!("convert-vector-to-llvm{{enable-x86vector={}}}", options.avx512),
+        format!("convert-vector-to-llvm{{enable-x86vector={} vector-transpose-lowering=shuffle1d}}", options.avx512),
         "finalize-memref-to-llvm".into(),
         "convert-scf-to-cf".into(),
         "convert-openmp-to-llvm".into(),

@@ -28,6 +28,7 @@ pub mod register_tile;
 pub mod result_in_place;
 mod report;
 pub mod simplify_quant;
+pub mod transpose_tile;
 pub mod vectorize;
 
 use pb_support::PassInfo;
@@ -47,4 +48,5 @@ pub static PASSES: &[&PassInfo] =
     &readonly_inputs::INFO,
     &register_tile::INFO,
     &result_in_place::INFO,
-    &simplify_quant::INFO, &vectorize::INFO];
+    &simplify_quant::INFO,
+    &transpose_tile::INFO, &vectorize::INFO];
