@@ -240,14 +240,32 @@ impl RegisterTile {
         let shares_evenly = |trips: i64| trips >= 2 * self.cores || (trips >= self.cores && trips % self.cores == 0);
         let outer_parallel =
             contraction.roles.outer.iter().copied().find(|d| shares_evenly(trip(contraction.bounds[*d])));
-        let parallel = match outer_parallel {
+        let mut parallel = match outer_parallel {
             _ if self.cores <= 1 => Parallel::None,
             Some(d) => Parallel::Outer(d),
             None => Parallel::RowBlocks,
         };
-        let per_block = if matches!(parallel, Parallel::Outer(_)) { panels } else { (panels + 2 * self.cores - 1) / (2 * self.cores) };
-        let l2_rows = (self.l2 / 2) / (kc * inner_trips * 4).max(1);
-        let mc = mr * per_block.min((l2_rows / mr).max(1)).max(1);
+        let l2_panels = ((self.l2 / 2) / (kc * inner_trips * 4).max(1) / mr).max(1);
+        // Sharing the row blocks splits the rows more finely than L2 needs
+        // when there are few of them (a 128-token activation): each block
+        // then packs all of B again. The column panels are shared instead
+        // (each thread packs its own B panels once; one A block for all).
+        let column_panels = n / nr;
+        let shared_rows = (panels + 2 * self.cores - 1) / (2 * self.cores);
+        if parallel == Parallel::RowBlocks && shared_rows < panels.min(l2_panels) && column_panels >= 2 * self.cores {
+            parallel = Parallel::Columns;
+        }
+        // Row blocks of whole register tiles (the row tail counts as one),
+        // as even as they can be: 128 rows in blocks of at most 126 made a
+        // block of 2 rows that packed all of B again.
+        let tiles = (m + mr - 1) / mr;
+        let per_block = match parallel {
+            Parallel::RowBlocks => shared_rows,
+            _ => tiles,
+        };
+        let cap = per_block.min(l2_panels).max(1);
+        let blocks = (tiles + cap - 1) / cap;
+        let mc = mr * ((tiles + blocks - 1) / blocks);
         // Pack the B micro-panel into a contiguous tile-local buffer when it is
         // reused by several register tiles (rows of B are a large power-of-two
         // stride apart in typical shapes: they would share a few L1 sets).
@@ -505,6 +523,9 @@ enum Parallel {
     Outer(usize),
     /// The row blocks of each matrix (a parallel region per matrix).
     RowBlocks,
+    /// The full column panels of each (row block, KC block): a parallel
+    /// region each, every thread packing its own B panels.
+    Columns,
 }
 
 fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
@@ -599,13 +620,15 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let panel_shape: Vec<String> =
         std::iter::once(kc).chain(inner.iter().map(|(lo, hi)| hi - lo)).chain(std::iter::once(nr)).map(|n| n.to_string()).collect();
     let panel_type = format!("memref<{}xf32>", panel_shape.join("x"));
+    // The B panel and the column tail's buffer: per thread.
+    let mut panel_allocas = String::new();
     if pack || col_tail > 0 {
-        allocas.push_str(&format!("%P = memref.alloca() {{alignment = 64 : i64}} : {panel_type}\n"));
+        panel_allocas.push_str(&format!("%P = memref.alloca() {{alignment = 64 : i64}} : {panel_type}\n"));
     }
     // The column tail's sums, before the valid columns go to C.
     let tail_type = format!("memref<{mr}x{nr}xf32>");
     if col_tail > 0 {
-        allocas.push_str(&format!("%CT = memref.alloca() {{alignment = 64 : i64}} : {tail_type}\n"));
+        panel_allocas.push_str(&format!("%CT = memref.alloca() {{alignment = 64 : i64}} : {tail_type}\n"));
     }
     let a_shape: Vec<String> = [(mc + mr - 1) / mr, kc]
         .into_iter()
@@ -647,7 +670,13 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     if parallel == Parallel::RowBlocks {
         t.push_str(&format!("affine.parallel (%ib) = ({i_lo}) to ({i_hi}) step ({mc}) {{\n"));
         t.push_str(&allocas);
+        t.push_str(&panel_allocas);
+    } else if parallel == Parallel::Columns {
+        // Panel buffers are allocated in each parallel body (below).
+        t.insert_str(kernel_top, &allocas);
+        t.push_str(&format!("affine.for %ib = {i_lo} to {i_hi} step {mc} {{\n"));
     } else {
+        allocas.push_str(&panel_allocas);
         t.insert_str(parallel_region.unwrap_or(kernel_top), &allocas);
         t.push_str(&format!("affine.for %ib = {i_lo} to {i_hi} step {mc} {{\n"));
     }
@@ -820,8 +849,14 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         }
         Ok(())
     };
-    if n_main > j_lo {
+    if n_main > j_lo && parallel == Parallel::Columns {
+        t.push_str(&format!("affine.parallel (%jr) = ({j_lo}) to ({n_main}) step ({nr}) {{\n"));
+        // Each parallel iteration packs into its own panel.
+        t.push_str(&panel_allocas);
+    } else if n_main > j_lo {
         t.push_str(&format!("affine.for %jr = {j_lo} to {n_main} step {nr} {{\n"));
+    }
+    if n_main > j_lo {
         if pack && c.b_transposed {
             pack_b_scalar(&mut t, nr, nr);
         } else if pack {
@@ -840,8 +875,14 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         t.push_str("}\n");
     }
     if col_tail > 0 {
-        // One iteration: the last columns, from a zero-padded panel.
-        t.push_str(&format!("affine.for %jr = {n_main} to {j_hi} step {nr} {{\n"));
+        // One iteration: the last columns, from a zero-padded panel (an
+        // allocation scope of its own when the panels are per thread).
+        if parallel == Parallel::Columns {
+            t.push_str(&format!("affine.parallel (%jr) = ({n_main}) to ({j_hi}) step ({nr}) {{\n"));
+            t.push_str(&panel_allocas);
+        } else {
+            t.push_str(&format!("affine.for %jr = {n_main} to {j_hi} step {nr} {{\n"));
+        }
         pack_b_scalar(&mut t, col_tail, nv_tail * width);
         panel_tiles(&mut t, nv_tail, true, Some(col_tail))?;
         t.push_str("}\n");

@@ -10,34 +10,37 @@
 // SERIAL-LABEL: func.func @matmul
 // SERIAL-NEXT: arith.constant 0.000000e+00 : f32
 // SERIAL-NEXT: arith.constant dense<0.000000e+00> : vector<16xf32>
+// SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<{{[0-9]+}}x40x6xf32>
 // SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
 // SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<6x64xf32>
-// SERIAL-NEXT: memref.alloca() {alignment = 64 : i64} : memref<{{[0-9]+}}x40x6xf32>
 // SERIAL-NEXT: affine.for %{{.*}} = 0 to 98 step {{[0-9]+}} {
 // SERIAL-NOT: memref.alloca
 // SERIAL-LABEL: func.func @narrow
 
 // C[i][j] += A[i][k] * B[k][j] on 98x300x40: register tiles of 6 rows x 64
 // columns (4 vectors) whose accumulators are carried through the k loop in
-// registers; row blocks of 24 run in parallel; the A block (in register-tile
-// order) and the B micro-panel are packed into local buffers. Rows 96..98
+// registers. 98 rows are too few to share among the cores in row blocks
+// (each block would pack all of B again): all rows form one block (17
+// register tiles, the 2-row tail included) whose A block is packed once in
+// register-tile order, and the column panels run in parallel, each thread
+// packing its own B micro-panels. Rows 96..98
 // (2 rows) and columns 256..300 (44 columns) are tails computed by smaller
 // register tiles of the same kernel: 2-row tiles in the last row block, and
 // one column panel packed with zero padding whose sums reach C through a
 // tile-local buffer, column by column.
-// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 3 KiB, packed of 1024 KiB L2)
+// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 15 KiB, packed of 1024 KiB L2)
 
 // CHECK-LABEL: func.func @matmul
-// CHECK: affine.parallel (%[[IB:.*]]) = (0) to (98) step (24) {
-// CHECK:   %[[PB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
-// CHECK:   %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x40x6xf32>
+// CHECK:   %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x40x6xf32>
+// CHECK: affine.for %[[IB:.*]] = 0 to 98 step 102 {
 // CHECK:   affine.for %[[KB:.*]] = 0 to 40 step 40 {
 // Packing A in register-tile order:
-// CHECK:     affine.for %[[IR:.*]] = #{{.*}}(%[[IB]]) to min #{{.*}}(%[[IB]]) step 6 {
+// CHECK:     affine.for %[[IR:.*]] = {{.*}} step 6 {
 // CHECK:       affine.for %[[K:.*]] = 0 to 40 {
 // CHECK:         affine.load %arg0[%[[IR]], %[[K]]]
 // CHECK:         affine.store %{{.*}}, %[[PA]][(%[[IR]] - %[[IB]]) floordiv 6, %[[K]] - %[[KB]], 0]
-// CHECK:     affine.for %[[JR:.*]] = 0 to 256 step 64 {
+// CHECK:     affine.parallel (%[[JR:.*]]) = (0) to (256) step (64) {
+// CHECK:       %[[PB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
 // Packing the B micro-panel:
 // CHECK:       affine.for %[[K1:.*]] = 0 to 40 {
 // CHECK:         affine.vector_load %arg1[%[[K1]], %[[JR]]]
