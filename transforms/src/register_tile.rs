@@ -603,6 +603,12 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         let groups: Vec<String> = (0..rank - 2).map(|d| format!("[{d}]")).chain(std::iter::once(format!("[{}, {}]", rank - 2, rank - 1))).collect();
         t.push_str(&format!("%Cc = memref.collapse_shape %C [{}] : {tc} into {c_type}\n", groups.join(", ")));
     }
+    // The kernel's stack buffers (packed blocks and panels outside
+    // parallel bodies) live only while it runs: without a scope LLVM gives
+    // every kernel's buffers a place in the caller's frame at once, and a
+    // 12-layer GPT-2 (175 KiB per packed A block) overflowed the 8 MiB
+    // stack.
+    t.push_str("memref.alloca_scope {\n");
     let kernel_top = t.len();
     let mut parallel_region = None;
     for d in outer {
@@ -891,7 +897,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     for _ in outer {
         t.push_str("}\n");
     }
-    t.push_str("return\n}\n");
+    t.push_str("}\nreturn\n}\n");
     Ok(t)
 }
 

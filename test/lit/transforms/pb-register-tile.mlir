@@ -3,10 +3,17 @@
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=1}),canonicalize)' %s | FileCheck %s --check-prefix=SERIAL
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=8 registers=16 l1-bytes=32768 l2-bytes=524288 cores=2 report=true}),canonicalize)' %s 2>%t.narrow | FileCheck %s --check-prefix=NARROW
 // RUN: FileCheck %s --check-prefix=NREPORT < %t.narrow
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=1}))' %s | FileCheck %s --check-prefix=SCOPE
 
 // On one core the row blocks are a sequential loop and the packed buffers
 // are allocated once, before it (never inside a sequential loop, where each
 // iteration would take new stack space).
+// Each kernel's stack buffers live in an allocation scope of their own
+// (freed when it ends: the buffers of all the kernels of a 12-layer model
+// at once overflowed the stack).
+// SCOPE-LABEL: func.func @matmul
+// SCOPE-NEXT: memref.alloca_scope {
+// SCOPE: memref.alloca() {alignment = 64 : i64} : memref<{{[0-9]+}}x40x6xf32>
 // SERIAL-LABEL: func.func @matmul
 // SERIAL-NEXT: arith.constant 0.000000e+00 : f32
 // SERIAL-NEXT: arith.constant dense<0.000000e+00> : vector<16xf32>
