@@ -127,6 +127,107 @@ impl OperandExpr<'_, '_> {
         name_of(&names, self.result)
     }
 
+    /// Like [`emit`](Self::emit), but `width` elements at once: loads for
+    /// which `moves(access)` is true are vector loads at `index(access)`
+    /// (the caller has checked they are contiguous there), other loads and
+    /// outside values are broadcast. Only `arith`/`math` ops on f32 (and the
+    /// i1 of comparisons) vectorize; anything else is an error (the caller
+    /// then emits scalars).
+    #[allow(clippy::too_many_arguments)]
+    pub fn emit_vector(
+        &self,
+        s: &Statement,
+        t: &mut String,
+        prefix: &str,
+        memref_prefix: &str,
+        value_prefix: &str,
+        width: i64,
+        index: &dyn Fn(usize) -> String,
+        moves: &dyn Fn(usize) -> bool,
+        invariant: &dyn Fn(usize) -> bool,
+    ) -> Result<String, String> {
+        let vector_of = |scalar: &str| -> Result<String, String> {
+            match scalar {
+                "f32" | "i1" => Ok(format!("vector<{width}x{scalar}>")),
+                other => Err(format!("{other} does not vectorize here")),
+            }
+        };
+        let mut text = String::new();
+        let mut names: Vec<(usize, String)> = Vec::new();
+        let mut broadcasts: Vec<(usize, String)> = Vec::new();
+        for (n, op) in self.ops.iter().enumerate() {
+            let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+            let name = format!("%{prefix}_{n}");
+            let scalar_type = result.r#type().to_string();
+            let vector_type = vector_of(&scalar_type)?;
+            if is_named(*op, "affine.load") {
+                let access = s.accesses.iter().position(|a| a.op == *op).ok_or("load without access")?;
+                let slot = self.loads.iter().position(|l| *l == access).ok_or("load outside the slice")?;
+                let memref_type = op.operand(0).map_err(|e| e.to_string())?.r#type().to_string();
+                // A vector of i1 in memory would be read as packed bits
+                // (bools are bytes): only f32 loads vectorize.
+                if moves(access) && scalar_type != "f32" {
+                    return Err(format!("{scalar_type} loads do not vectorize here"));
+                }
+                if moves(access) {
+                    text.push_str(&format!(
+                        "{name} = affine.vector_load %{memref_prefix}{slot}[{}] : {memref_type}, {vector_type}\n",
+                        index(access)
+                    ));
+                } else {
+                    text.push_str(&format!("{name}s = affine.load %{memref_prefix}{slot}[{}] : {memref_type}\n", index(access)));
+                    text.push_str(&format!("{name} = vector.broadcast {name}s : {scalar_type} to {vector_type}\n"));
+                }
+                names.push((key(result), name));
+                continue;
+            }
+            let dialect = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+            if !(dialect.starts_with("arith.") || dialect.starts_with("math.")) || dialect == "arith.constant" || op.operand_count() == 0 {
+                return Err(format!("{dialect} does not vectorize here"));
+            }
+            let mut operand_names = Vec::new();
+            let mut operand_types = Vec::new();
+            for v in op.operands() {
+                let scalar = v.r#type().to_string();
+                operand_types.push(vector_of(&scalar)?);
+                if let Some((_, n)) = names.iter().find(|(k, _)| *k == key(v)) {
+                    operand_names.push(n.clone());
+                    continue;
+                }
+                if let Some((_, n)) = broadcasts.iter().find(|(k, _)| *k == key(v)) {
+                    operand_names.push(n.clone());
+                    continue;
+                }
+                let p = self.outside.iter().position(|o| key(*o) == key(v)).ok_or("operand expression uses a value it does not define")?;
+                let b = format!("%{prefix}_b{p}");
+                text.push_str(&format!("{b} = vector.broadcast %{value_prefix}{p} : {scalar} to {}\n", vector_of(&scalar)?));
+                broadcasts.push((key(v), b.clone()));
+                operand_names.push(b);
+            }
+            let mut attributes: Vec<String> = op
+                .attributes()
+                .filter(|(n, _)| n.as_string_ref().as_str() != Ok("fastmath"))
+                .map(|(n, a)| format!("{} = {a}", n.as_string_ref().as_str().unwrap_or("?")))
+                .collect();
+            let reciprocal = is_named(*op, "arith.divf") && self.divisor_is_invariant(s, *op, invariant);
+            let with_arcp = if reciprocal { fastmath_flags_with(*op, "arcp") } else { None };
+            let flags = with_arcp.unwrap_or_else(|| fastmath_flags(*op));
+            if !flags.is_empty() {
+                attributes.push(format!("fastmath = #arith.fastmath<{}>", flags.join(",")));
+            }
+            let attributes = if attributes.is_empty() { String::new() } else { format!(" {{{}}}", attributes.join(", ")) };
+            text.push_str(&format!(
+                "{name} = \"{dialect}\"({}){attributes} : ({}) -> {vector_type}\n",
+                operand_names.join(", "),
+                operand_types.join(", ")
+            ));
+            names.push((key(result), name));
+        }
+        let result = names.iter().find(|(k, _)| *k == key(self.result)).map(|(_, n)| n.clone()).ok_or("expression result not computed")?;
+        t.push_str(&text);
+        Ok(result)
+    }
+
     /// Is the divisor of `divf` a load of the expression at an access that
     /// `invariant` accepts?
     fn divisor_is_invariant(&self, s: &Statement, divf: OperationRef, invariant: &dyn Fn(usize) -> bool) -> bool {

@@ -206,14 +206,18 @@ func.func @scaled_transposed(%q: memref<96x32xf32>, %k: memref<128x32xf32>, %c: 
 // REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 96 reductions (B micro-panel 24 KiB, packed of 48 KiB L1, A block 9 KiB, packed
 // CHECK-LABEL: func.func @expression_a
 // CHECK: affine.parallel
-// Packing A: the expression, per row of the register tile; the divisor
-// s[i] does not move with k, so the division may use its reciprocal:
-// CHECK: affine.load %arg0[%{{.*}}, %{{.*}}] : memref<96x96xf32>
+// Packing A: the expression, per row of the register tile, 16 reduction
+// steps at a time (the exponentials are contiguous along k); the divisor
+// s[i] and the mask m[i] do not move with k (broadcast), so the division
+// may use its reciprocal; the 16 values go to their places in the A block:
+// CHECK: affine.for %[[K:.*]] = {{.*}} step 16 {
+// CHECK: affine.vector_load %arg0[%{{.*}}, %[[K]]] : memref<96x96xf32>, vector<16xf32>
 // CHECK: affine.load %arg1[%{{.*}}] : memref<96xf32>
-// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : f32
+// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : vector<16xf32>
 // CHECK: affine.load %arg2[%{{.*}}] : memref<96xi1>
-// CHECK: arith.select
-// CHECK: affine.store
+// CHECK: arith.select %{{.*}} : vector<16xi1>, vector<16xf32>
+// CHECK: vector.extract %{{.*}}[15] : f32 from vector<16xf32>
+// CHECK-NEXT: affine.store %{{.*}}, %{{.*}}[(%{{.*}} - %{{.*}}) floordiv 6, %[[K]] - %{{.*}} + 15, 0]
 // CHECK: vector.fma
 func.func @expression_a(%e: memref<96x96xf32>, %s: memref<96xf32>, %m: memref<96xi1>, %v: memref<96x64xf32>, %c: memref<96x64xf32>) {
   %zero = arith.constant 0.0 : f32
