@@ -27,6 +27,7 @@ pub mod readonly_inputs;
 pub mod register_tile;
 pub mod result_in_place;
 mod report;
+mod text_kernel;
 pub mod simplify_quant;
 pub mod transpose_tile;
 pub mod vectorize;

@@ -102,18 +102,7 @@ impl OperandExpr<'_, '_> {
                 let operands: Vec<Value> = op.operands().collect();
                 let operand_names: Vec<String> = operands.iter().map(|v| name_of(&names, *v)).collect::<Result<_, _>>()?;
                 let operand_types: Vec<String> = operands.iter().map(|v| v.r#type().to_string()).collect();
-                let mut attributes: Vec<String> = op
-                    .attributes()
-                    .filter(|(n, _)| n.as_string_ref().as_str() != Ok("fastmath"))
-                    .map(|(n, a)| format!("{} = {a}", n.as_string_ref().as_str().unwrap_or("?")))
-                    .collect();
-                let reciprocal = is_named(*op, "arith.divf") && self.divisor_is_invariant(s, *op, invariant);
-                let with_arcp = if reciprocal { fastmath_flags_with(*op, "arcp") } else { None };
-                let flags = with_arcp.unwrap_or_else(|| fastmath_flags(*op));
-                if !flags.is_empty() {
-                    attributes.push(format!("fastmath = #arith.fastmath<{}>", flags.join(",")));
-                }
-                let attributes = if attributes.is_empty() { String::new() } else { format!(" {{{}}}", attributes.join(", ")) };
+                let attributes = self.attributes_text(s, *op, invariant);
                 // The generic form: any op prints and parses the same way.
                 t.push_str(&format!(
                     "{name} = \"{}\"({}){attributes} : ({}) -> {result_type}\n",
@@ -204,18 +193,7 @@ impl OperandExpr<'_, '_> {
                 broadcasts.push((key(v), b.clone()));
                 operand_names.push(b);
             }
-            let mut attributes: Vec<String> = op
-                .attributes()
-                .filter(|(n, _)| n.as_string_ref().as_str() != Ok("fastmath"))
-                .map(|(n, a)| format!("{} = {a}", n.as_string_ref().as_str().unwrap_or("?")))
-                .collect();
-            let reciprocal = is_named(*op, "arith.divf") && self.divisor_is_invariant(s, *op, invariant);
-            let with_arcp = if reciprocal { fastmath_flags_with(*op, "arcp") } else { None };
-            let flags = with_arcp.unwrap_or_else(|| fastmath_flags(*op));
-            if !flags.is_empty() {
-                attributes.push(format!("fastmath = #arith.fastmath<{}>", flags.join(",")));
-            }
-            let attributes = if attributes.is_empty() { String::new() } else { format!(" {{{}}}", attributes.join(", ")) };
+            let attributes = self.attributes_text(s, *op, invariant);
             text.push_str(&format!(
                 "{name} = \"{dialect}\"({}){attributes} : ({}) -> {vector_type}\n",
                 operand_names.join(", "),
@@ -226,6 +204,24 @@ impl OperandExpr<'_, '_> {
         let result = names.iter().find(|(k, _)| *k == key(self.result)).map(|(_, n)| n.clone()).ok_or("expression result not computed")?;
         t.push_str(&text);
         Ok(result)
+    }
+
+    /// The attribute dictionary of `op` as generic-form text (empty or
+    /// ` {...}`), its fastmath flags with `arcp` added to a division by an
+    /// invariant divisor (see `emit`).
+    fn attributes_text(&self, s: &Statement, op: OperationRef, invariant: &dyn Fn(usize) -> bool) -> String {
+        let mut attributes: Vec<String> = op
+            .attributes()
+            .filter(|(n, _)| n.as_string_ref().as_str() != Ok("fastmath"))
+            .map(|(n, a)| format!("{} = {a}", n.as_string_ref().as_str().unwrap_or("?")))
+            .collect();
+        let reciprocal = is_named(op, "arith.divf") && self.divisor_is_invariant(s, op, invariant);
+        let with_arcp = if reciprocal { fastmath_flags_with(op, "arcp") } else { None };
+        let flags = with_arcp.unwrap_or_else(|| fastmath_flags(op));
+        if !flags.is_empty() {
+            attributes.push(format!("fastmath = #arith.fastmath<{}>", flags.join(",")));
+        }
+        if attributes.is_empty() { String::new() } else { format!(" {{{}}}", attributes.join(", ")) }
     }
 
     /// Is the divisor of `divf` a load of the expression at an access that

@@ -51,8 +51,9 @@
 
 use crate::operand_expr::{self, OperandExpr};
 use crate::report;
+use crate::text_kernel;
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike, Value, ValueLike},
+    ir::{block::BlockLike, operation::OperationLike, OperationRef, Value, ValueLike},
     Context,
 };
 use pb_polyhedral::{scop::Statement, Aff, Scop};
@@ -104,16 +105,7 @@ struct RegisterTile {
 
 impl RustPass for RegisterTile {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
-        let mut nests = Vec::new();
-        let mut next = block.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            if is_named(op, "affine.for") {
-                nests.push(op);
-            }
-        }
-        for nest in nests {
+        for nest in text_kernel::top_level_loops(func) {
             // Read before the nest is replaced.
             let location = nest.location();
             let outcome = ffi::with_context(func, |context| self.tile(context, nest));
@@ -682,12 +674,12 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         t.push_str(&format!("affine.parallel (%ib) = ({i_lo}) to ({i_hi}) step ({mc}) {{\n"));
         t.push_str(&allocas);
         t.push_str(&panel_allocas);
-    } else if parallel == Parallel::Columns {
-        // Panel buffers are allocated in each parallel body (below).
-        t.insert_str(kernel_top, &allocas);
-        t.push_str(&format!("affine.for %ib = {i_lo} to {i_hi} step {mc} {{\n"));
     } else {
-        allocas.push_str(&panel_allocas);
+        // With parallel column panels, the panel buffers are allocated in
+        // each parallel body (`column_loop`).
+        if parallel != Parallel::Columns {
+            allocas.push_str(&panel_allocas);
+        }
         t.insert_str(parallel_region.unwrap_or(kernel_top), &allocas);
         t.push_str(&format!("affine.for %ib = {i_lo} to {i_hi} step {mc} {{\n"));
     }
@@ -911,14 +903,18 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         }
         Ok(())
     };
-    if n_main > j_lo && parallel == Parallel::Columns {
-        t.push_str(&format!("affine.parallel (%jr) = ({j_lo}) to ({n_main}) step ({nr}) {{\n"));
-        // Each parallel iteration packs into its own panel.
-        t.push_str(&panel_allocas);
-    } else if n_main > j_lo {
-        t.push_str(&format!("affine.for %jr = {j_lo} to {n_main} step {nr} {{\n"));
-    }
+    // Opens the loop over column panels from `lo` to `hi`: parallel, each
+    // iteration packing into panel buffers of its own, or sequential.
+    let column_loop = |t: &mut String, lo: i64, hi: i64| {
+        if parallel == Parallel::Columns {
+            t.push_str(&format!("affine.parallel (%jr) = ({lo}) to ({hi}) step ({nr}) {{\n"));
+            t.push_str(&panel_allocas);
+        } else {
+            t.push_str(&format!("affine.for %jr = {lo} to {hi} step {nr} {{\n"));
+        }
+    };
     if n_main > j_lo {
+        column_loop(&mut t, j_lo, n_main);
         if pack && c.b_transposed {
             pack_b_scalar(&mut t, nr, nr);
         } else if pack {
@@ -939,12 +935,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     if col_tail > 0 {
         // One iteration: the last columns, from a zero-padded panel (an
         // allocation scope of its own when the panels are per thread).
-        if parallel == Parallel::Columns {
-            t.push_str(&format!("affine.parallel (%jr) = ({n_main}) to ({j_hi}) step ({nr}) {{\n"));
-            t.push_str(&panel_allocas);
-        } else {
-            t.push_str(&format!("affine.for %jr = {n_main} to {j_hi} step {nr} {{\n"));
-        }
+        column_loop(&mut t, n_main, j_hi);
         pack_b_scalar(&mut t, col_tail, nv_tail * width);
         panel_tiles(&mut t, nv_tail, true, Some(col_tail))?;
         t.push_str("}\n");
@@ -1052,8 +1043,8 @@ fn loops_per_index(indices: &[Aff], bounds: &[(i64, i64)], shape: &[i64], every_
     (!every_loop || (0..bounds.len()).all(|d| walked(d) || runs_once(d))).then_some(loops)
 }
 
-/// Parses the kernel and puts it in place of `nest` (which it replaces
-/// whole: tails included); an absorbed zero `fill` is erased.
+/// Puts the kernel in place of `nest` (which it replaces whole: tails
+/// included); an absorbed zero `fill` is erased.
 fn splice<'c>(
     context: &'c Context,
     nest: OperationRef<'c, '_>,
@@ -1061,54 +1052,38 @@ fn splice<'c>(
     text: &str,
     fill: Option<OperationRef<'c, '_>>,
 ) -> Result<(), String> {
-    let module = ffi::parse_operation(context, &format!("module {{\n{text}}}"), "pb-register-tile")
-        .ok_or_else(|| format!("internal error: generated kernel does not parse:\n{text}"))?;
-    let func = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()).ok_or("no kernel")?;
-    let body = func.region(0).ok().and_then(|r| r.first_block()).ok_or("no kernel body")?;
     let s = c.statement;
     let parent = nest.block().ok_or("nest outside a block")?;
-    let memrefs = [c.a, c.b, c.c_write].map(|k| {
-        let a = &s.accesses[k];
-        a.op.operand(if a.write { 1 } else { 0 })
-    });
-    for (position, memref) in memrefs.into_iter().enumerate() {
-        let arg = body.argument(position).map_err(|e| e.to_string())?;
-        ffi::replace_all_uses(arg.into(), memref.map_err(|e| e.to_string())?);
-    }
-    if let Some(scale) = c.b_scale {
-        // A scale computed inside the nest (from outside values) is
-        // recomputed once before it.
-        let value = match ffi::defining_op(scale) {
-            Some(owner) if c.statement.ops.contains(&owner) => {
-                let hoisted = parent.insert_operation_before(nest, ffi::clone_operation(owner));
-                hoisted.result(0).map_err(|e| e.to_string())?.into()
+    text_kernel::splice(context, nest, text, INFO.argument, |body| {
+        for (position, k) in [c.a, c.b, c.c_write].into_iter().enumerate() {
+            let a = &s.accesses[k];
+            let memref = a.op.operand(if a.write { 1 } else { 0 }).map_err(|e| e.to_string())?;
+            text_kernel::bind_argument(body, position, memref)?;
+        }
+        if let Some(scale) = c.b_scale {
+            // A scale computed inside the nest (from outside values) is
+            // recomputed once before it.
+            let value = match ffi::defining_op(scale) {
+                Some(owner) if s.ops.contains(&owner) => {
+                    let hoisted = parent.insert_operation_before(nest, ffi::clone_operation(owner));
+                    hoisted.result(0).map_err(|e| e.to_string())?.into()
+                }
+                _ => scale,
+            };
+            text_kernel::bind_argument(body, 3, value)?;
+        }
+        if let Some(expr) = &c.a_expr {
+            let memrefs = expr.loads.iter().map(|k| s.accesses[*k].op.operand(0));
+            let values = expr.outside.iter().map(|v| Ok(*v));
+            for (position, value) in memrefs.chain(values).enumerate() {
+                text_kernel::bind_argument(body, 4 + position, value.map_err(|e: melior::Error| e.to_string())?)?;
             }
-            _ => scale,
-        };
-        let arg = body.argument(3).map_err(|e| e.to_string())?;
-        ffi::replace_all_uses(arg.into(), value);
-    }
-    if let Some(expr) = &c.a_expr {
-        let memrefs = expr.loads.iter().map(|k| s.accesses[*k].op.operand(0));
-        let values = expr.outside.iter().map(|v| Ok(*v));
-        for (position, value) in memrefs.chain(values).enumerate() {
-            let arg = body.argument(4 + position).map_err(|e| e.to_string())?;
-            ffi::replace_all_uses(arg.into(), value.map_err(|e: melior::Error| e.to_string())?);
         }
-    }
-    if let Some(fill) = fill {
-        ffi::erase(fill);
-    }
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if !is_named(op, "func.return") {
-            ffi::move_before(op, nest);
+        if let Some(fill) = fill {
+            ffi::erase(fill);
         }
-    }
-    ffi::erase(nest);
-    drop(module);
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Whether a memref type (as text) has the identity layout (contiguous,

@@ -28,6 +28,7 @@
 //! index of A and of B, other loops stay outside the blocks in their order.
 
 use crate::report;
+use crate::text_kernel;
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike, ValueLike},
     Context,
@@ -65,16 +66,7 @@ struct TransposeTile {
 
 impl RustPass for TransposeTile {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
-        let mut nests = Vec::new();
-        let mut next = block.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            if is_named(op, "affine.for") {
-                nests.push(op);
-            }
-        }
-        for nest in nests {
+        for nest in text_kernel::top_level_loops(func) {
             let location = nest.location();
             let outcome = ffi::with_context(func, |context| self.tile(context, nest));
             if let (true, Some(message)) = (self.report, outcome) {
@@ -101,7 +93,8 @@ impl TransposeTile {
         let scop = Scop::extract(&[nest]).ok()?;
         let [statement] = scop.statements.as_slice() else { return None };
         let copy = recognize(statement)?;
-        if s_array(&copy, copy.load) == s_array(&copy, copy.store) {
+        // Buffers under one view root are one SCoP array.
+        if statement.accesses[copy.load].array == statement.accesses[copy.store].array {
             return Some("not tiled: the copy reads the array it writes".into());
         }
         let w = self.width;
@@ -113,11 +106,6 @@ impl TransposeTile {
         splice(context, nest, &copy, &text, w).ok()?;
         Some(format!("transposing copy in {w}x{w} blocks ({} x {} elements)", trip(copy.p), trip(copy.q)))
     }
-}
-
-/// The SCoP array (buffers under one view root are one array) of access `k`.
-fn s_array(c: &Transpose, k: usize) -> usize {
-    c.statement.accesses[k].array
 }
 
 fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Option<Transpose<'s, 'c, 'a>> {
@@ -237,41 +225,29 @@ fn kernel_text(c: &Transpose, w: i64) -> Result<String, String> {
 /// keep the rows past the last full block (all columns) and the columns
 /// past it (rows of full blocks).
 fn splice<'c>(context: &'c Context, nest: OperationRef<'c, '_>, c: &Transpose, text: &str, w: i64) -> Result<(), String> {
-    let module = ffi::parse_operation(context, &format!("module {{\n{text}}}"), "pb-transpose-tile")
-        .ok_or_else(|| format!("internal error: generated copy does not parse:\n{text}"))?;
-    let func = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()).ok_or("no kernel")?;
-    let body = func.region(0).ok().and_then(|r| r.first_block()).ok_or("no kernel body")?;
     let s = c.statement;
     let parent = nest.block().ok_or("nest outside a block")?;
-    for (position, k) in [c.load, c.store].into_iter().enumerate() {
-        let access = &s.accesses[k];
-        let memref = access.op.operand(if access.write { 1 } else { 0 }).map_err(|e| e.to_string())?;
-        let arg = body.argument(position).map_err(|e| e.to_string())?;
-        ffi::replace_all_uses(arg.into(), memref);
-    }
     let (p_lo, p_hi) = c.bounds[c.p];
     let (q_lo, q_hi) = c.bounds[c.q];
     let p_main = p_lo + (p_hi - p_lo) / w * w;
     let q_main = q_lo + (q_hi - q_lo) / w * w;
-    if p_main < p_hi {
-        let rows = parent.insert_operation_after(nest, ffi::clone_operation(nest));
-        set_bounds(context, rows, c.p, p_main, p_hi)?;
-    }
-    if q_main < q_hi {
-        let columns = parent.insert_operation_after(nest, ffi::clone_operation(nest));
-        set_bounds(context, columns, c.p, p_lo, p_main)?;
-        set_bounds(context, columns, c.q, q_main, q_hi)?;
-    }
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if !is_named(op, "func.return") {
-            ffi::move_before(op, nest);
+    text_kernel::splice(context, nest, text, INFO.argument, |body| {
+        for (position, k) in [c.load, c.store].into_iter().enumerate() {
+            let access = &s.accesses[k];
+            let memref = access.op.operand(if access.write { 1 } else { 0 }).map_err(|e| e.to_string())?;
+            text_kernel::bind_argument(body, position, memref)?;
         }
-    }
-    ffi::erase(nest);
-    drop(module);
-    Ok(())
+        if p_main < p_hi {
+            let rows = parent.insert_operation_after(nest, ffi::clone_operation(nest));
+            set_bounds(context, rows, c.p, p_main, p_hi)?;
+        }
+        if q_main < q_hi {
+            let columns = parent.insert_operation_after(nest, ffi::clone_operation(nest));
+            set_bounds(context, columns, c.p, p_lo, p_main)?;
+            set_bounds(context, columns, c.q, q_main, q_hi)?;
+        }
+        Ok(())
+    })
 }
 
 /// Sets the constant bounds of the loop at `depth` in a perfect nest.

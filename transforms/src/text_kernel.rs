@@ -1,0 +1,64 @@
+//! Shared plumbing of the passes that generate a kernel as MLIR text for a
+//! top-level loop nest (`pb-register-tile`, `pb-transpose-tile`): finding
+//! the nests, and putting the parsed kernel in a nest's place.
+//!
+//! The kernel is `func.func @pb_kernel(args...) { ... return }`; its
+//! arguments stand for values of the enclosing function, bound by the
+//! caller. (Building the kernels with IR builders instead of text is an
+//! open item of issue 14.)
+
+use melior::{
+    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike},
+    Context,
+};
+use pb_support::{ffi, ir::is_named};
+
+/// The `affine.for` ops directly in the body of `func`, in order (collected
+/// first: rewriting one replaces it).
+pub fn top_level_loops<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+    let mut nests = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if is_named(op, "affine.for") {
+            nests.push(op);
+        }
+    }
+    nests
+}
+
+/// Parses `text` (one `func.func` kernel), lets `bind` replace the uses of
+/// its arguments (and do anything else before the nest goes), then moves
+/// the kernel's body in place of `nest` and erases `nest`. `pass` names the
+/// pass in the parse error.
+pub fn splice<'c>(
+    context: &'c Context,
+    nest: OperationRef<'c, '_>,
+    text: &str,
+    pass: &str,
+    bind: impl FnOnce(BlockRef<'c, '_>) -> Result<(), String>,
+) -> Result<(), String> {
+    let module = ffi::parse_operation(context, &format!("module {{\n{text}}}"), pass)
+        .ok_or_else(|| format!("internal error: generated kernel does not parse:\n{text}"))?;
+    let func = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()).ok_or("no kernel")?;
+    let body = func.region(0).ok().and_then(|r| r.first_block()).ok_or("no kernel body")?;
+    bind(body)?;
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if !is_named(op, "func.return") {
+            ffi::move_before(op, nest);
+        }
+    }
+    ffi::erase(nest);
+    drop(module);
+    Ok(())
+}
+
+/// Replaces the uses of the kernel argument at `position` by `value`.
+pub fn bind_argument<'c>(body: BlockRef<'c, '_>, position: usize, value: melior::ir::Value<'c, '_>) -> Result<(), String> {
+    let arg = body.argument(position).map_err(|e| e.to_string())?;
+    ffi::replace_all_uses(arg.into(), value);
+    Ok(())
+}
