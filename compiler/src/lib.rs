@@ -95,7 +95,7 @@ impl std::error::Error for CompileError {}
 
 /// Compiles MLIR `text` (named `source_name` in diagnostics).
 pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Result<Compiled, CompileError> {
-    let (Lowered { functions, errors, mut timings }, (native, elapsed)) =
+    let (Lowered { functions, errors, profile, mut timings }, (native, elapsed)) =
         lower_then(text, source_name, options, |module, diagnostics| {
             let started = Instant::now();
             let keep_ir = options.keep_llvm_ir || options.debug_dir.is_some();
@@ -107,7 +107,7 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
     if let Some(ir) = &native.llvm_ir {
         dump(options, "6-optimized.ll", || ir.clone())?;
     }
-    let manifest = Manifest { engine: engine_version(), functions, errors };
+    let manifest = Manifest { engine: engine_version(), functions, errors, profile };
     Ok(Compiled { manifest, object: native.object, llvm_ir: native.llvm_ir, timings })
 }
 
@@ -117,6 +117,8 @@ pub struct Lowered {
     pub functions: Vec<abi::Function>,
     /// Messages of the code's run-time checks (`pb-asserts-to-errors`).
     pub errors: Vec<String>,
+    /// The kernels `pb-profile-kernels` timed (with `profile`).
+    pub profile: Option<pb_runtime::manifest::Profile>,
     /// Wall time of each pipeline stage.
     pub timings: Vec<(String, Duration)>,
 }
@@ -190,8 +192,9 @@ fn lower_then<R>(
         diagnostics: message,
     })?;
     let errors = error_messages(&module);
+    let profile = profile_description(&module);
     let result = then(&module, &render)?;
-    Ok((Lowered { functions, errors, timings }, result))
+    Ok((Lowered { functions, errors, profile, timings }, result))
 }
 
 /// The messages `pb-asserts-to-errors` listed on the module, in code order.
@@ -208,6 +211,36 @@ fn error_messages(module: &Module) -> Vec<String> {
         .filter_map(|i| list.element(i).ok())
         .filter_map(|a| StringAttribute::try_from(a).ok().map(|s| s.value().to_string()))
         .collect()
+}
+
+/// The strings of the array attribute `name` of `dictionary`.
+fn strings_of(dictionary: melior::ir::Attribute, name: &str) -> Vec<String> {
+    use melior::ir::attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute};
+    let element = DictionaryAttribute::try_from(dictionary).ok().and_then(|d| d.element_by_name(name));
+    let Some(list) = element.and_then(|e| ArrayAttribute::try_from(e).ok()) else { return Vec::new() };
+    (0..list.len())
+        .filter_map(|i| list.element(i).ok())
+        .filter_map(|a| StringAttribute::try_from(a).ok().map(|s| s.value().to_string()))
+        .collect()
+}
+
+/// What `pb-profile-kernels` recorded on the module, if it ran.
+fn profile_description(module: &Module) -> Option<pb_runtime::manifest::Profile> {
+    use melior::ir::operation::OperationLike;
+    use pb_runtime::manifest::{Profile, ProfiledKernel};
+    let attribute = module.as_operation().attribute(pb_transforms::profile_kernels::PROFILE_ATTRIBUTE).ok()?;
+    let kernels = strings_of(attribute, "kernels")
+        .iter()
+        .map(|entry| {
+            let mut fields = entry.split('\t').map(str::to_string);
+            ProfiledKernel {
+                function: fields.next().unwrap_or_default(),
+                op: fields.next().unwrap_or_default(),
+                sources: fields.collect(),
+            }
+        })
+        .collect();
+    Some(Profile { kernels, functions: strings_of(attribute, "functions") })
 }
 
 /// Routes LLVM fatal errors to a one-line message and exit status 1 (for

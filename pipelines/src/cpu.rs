@@ -105,6 +105,9 @@ pub struct CpuOptions {
     /// Products may fuse with the add or subtract using them (one FMA, one
     /// rounding: `pb-fp-contract`); on by default.
     pub fp_contract: bool,
+    /// Time every kernel into an exported counter table
+    /// (`pb-profile-kernels`, end of the `affine` stage); off by default.
+    pub profile: bool,
 }
 
 impl CpuOptions {
@@ -124,6 +127,7 @@ impl CpuOptions {
             upstream_affine: false,
             avx512,
             fp_contract: true,
+            profile: false,
         }
     }
 }
@@ -273,6 +277,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 passes.push(format!("func.func(pb-vectorize{{width={lanes}}})"));
             }
             passes.push("canonicalize".into());
+            if options.profile {
+                // Last: the kernels are final.
+                passes.push("pb-profile-kernels".into());
+            }
             passes
         }
         Stage::Lower => {

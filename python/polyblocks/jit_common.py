@@ -49,7 +49,7 @@ def compile_stablehlo(key: str, hlo: str, options, target, runner: str):
 
     name = getattr(target, "__name__", type(target).__name__)
     try:
-        return build_cached(key, lambda: stablehlo.to_linalg(hlo), options, f"{name}")
+        return build_cached(key, lambda: stablehlo.to_linalg(hlo, options.profile), options, f"{name}")
     except engine.CompileError as error:
         if not options.get("fallback"):
             raise

@@ -24,6 +24,7 @@ VALID_OPTIONS = {
     "aot_name": ("AOT: base name of the .o/.h/.json files", None),
     "aot_dir": ("AOT: folder for the AOT files (default: current folder)", "."),
     "user_memory": ("AOT: generated code takes a trailing memory pool and allocates nothing", False),
+    "profile": ("time every generated kernel; print per kernel its share of the run time and the source lines fused into it at exit (polyblocks.profile.report(); or POLYBLOCKS_PROFILE=1)", False),
     "report": ("print per loop nest what was fused or tiled, the sizes chosen and why (compiles even on a cache hit)", False),
 }
 
@@ -51,6 +52,12 @@ class CompileOptions:
     def debug(self) -> bool:
         return bool(self.get("debug")) or os.environ.get("POLYBLOCKS_DEBUG", "") not in ("", "0")
 
+    @property
+    def profile(self) -> bool:
+        from . import profile
+
+        return bool(self.get("profile")) or profile.enabled_by_environment()
+
     def engine_args(self) -> list[str]:
         """Command-line flags of pb-compile for these options."""
         args = [f"-O{int(self.get('opt_level'))}"]
@@ -60,12 +67,14 @@ class CompileOptions:
             args.append("--no-fp-contract")
         if self.get("report"):
             args.append("--report")
+        if self.profile:
+            args.append("--profile")
         return args
 
     def cache_key(self) -> str:
         """The options that change generated code, as text."""
         relevant = ("target", "opt_level", "vectorize", "fp_contract", "user_memory")
-        return ",".join(f"{k}={self.get(k)!r}" for k in relevant)
+        return ",".join(f"{k}={self.get(k)!r}" for k in relevant) + (",profile" if self.profile else "")
 
 
 def parse(compile_options: dict | None, allowed: tuple[str, ...] | None = None) -> CompileOptions:

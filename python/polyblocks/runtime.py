@@ -168,6 +168,10 @@ class Library:
         self.manifest = json.loads(manifest.read_text())
         self._handle = ctypes.CDLL(str(self.path))
         errors = self.manifest.get("errors", [])
+        if "profile" in self.manifest:
+            from . import profile
+
+            profile.register(self.path.resolve(), self._handle, self.manifest["profile"])
         self.functions = {spec["name"]: Function(self._handle, spec, errors) for spec in self.manifest["functions"]}
 
     def __getitem__(self, name: str) -> Function:

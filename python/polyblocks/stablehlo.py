@@ -11,10 +11,11 @@ PIPELINE = (
 )
 
 
-def to_linalg(text: str) -> str:
+def to_linalg(text: str, keep_locations: bool = False) -> str:
     """Converts StableHLO text and returns linalg text. Works on a copy (a
     fresh parse), so the caller's module stays usable by XLA. Ops without a
-    linalg lowering are a `CompileError` naming them and their locations."""
+    linalg lowering are a `CompileError` naming them and their locations.
+    `keep_locations`: the result keeps the source locations (profiles)."""
     from jax._src.interpreters import mlir as jax_mlir
     from jaxlib.mlir import ir, passmanager
     from jaxlib.mlir._mlir_libs import _stablehlo
@@ -41,7 +42,7 @@ def to_linalg(text: str) -> str:
         if left:
             raise CompileError("; ".join(dict.fromkeys(left)) + " (no linalg lowering for it)")
         _strip_partitioning(module)
-        return str(module)
+        return module.operation.get_asm(enable_debug_info=keep_locations)
 
 
 def _strip_partitioning(module) -> None:

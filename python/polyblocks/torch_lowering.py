@@ -16,7 +16,8 @@ the same way. A worker costs ~0.3 s to start, once per
 Python process.
 
 Messages in both directions: an 8-byte little-endian length, then UTF-8
-text; replies start with `ok\\n` or `error\\n`.
+text; requests start with `locations\\n` (keep source locations) or `-\\n`,
+replies with `ok\\n` or `error\\n`.
 """
 
 from __future__ import annotations
@@ -81,11 +82,11 @@ class _Worker:
             env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))},
         )
 
-    def lower(self, torch_ir: str) -> str:
+    def lower(self, torch_ir: str, keep_locations: bool = False) -> str:
         # What the worker prints from here on is about this graph.
         self._log_start = os.fstat(self._log.fileno()).st_size
         try:
-            _send(self._process.stdin, torch_ir)
+            _send(self._process.stdin, ("locations" if keep_locations else "-") + "\n" + torch_ir)
             ready, _, _ = select.select([self._process.stdout], [], [], _timeout_seconds())
             if not ready:
                 self._process.kill()
@@ -151,16 +152,17 @@ def _close_worker() -> None:
             _worker = None
 
 
-def lower(torch_ir: str) -> str:
+def lower(torch_ir: str, keep_locations: bool = False) -> str:
     """linalg-on-tensors text for the Torch IR text `torch_ir` (torch-mlir's
-    raw FX import); `CompileError` if torch-mlir fails or crashes."""
+    raw FX import), with its source locations if `keep_locations`;
+    `CompileError` if torch-mlir fails or crashes."""
     global _worker
     with _lock:
         if _worker is None or not _worker.alive():
             _worker = _Worker()
         worker = _worker
         try:
-            return worker.lower(torch_ir)
+            return worker.lower(torch_ir, keep_locations)
         finally:
             if not worker.alive():
                 _worker = None
@@ -184,7 +186,8 @@ def _serve() -> None:
     from torch_mlir.passmanager import PassManager
 
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    while (text := _receive(stdin)) is not None:
+    while (message := _receive(stdin)) is not None:
+        flag, _, text = message.partition("\n")
         diagnostics: list[str] = []
 
         def note(diagnostic, diagnostics=diagnostics):
@@ -207,7 +210,7 @@ def _serve() -> None:
                 # The engine parses ops of dialects it does not register
                 # (tm_tensor: scatter, scan, sort, topk) only in generic form.
                 generic = any(op.operation.name.startswith("tm_tensor.") for op in _ops(module))
-                _send(stdout, "ok\n" + module.operation.get_asm(print_generic_op_form=generic))
+                _send(stdout, "ok\n" + module.operation.get_asm(print_generic_op_form=generic, enable_debug_info=flag == "locations"))
             except Exception as error:  # noqa: BLE001 - reported to the parent
                 _send(stdout, "error\n" + "\n".join([*diagnostics, str(error)]))
 

@@ -250,16 +250,18 @@ def _output_specs(gm: torch.fx.GraphModule):
     return specs
 
 
-def _import(gm: torch.fx.GraphModule) -> str:
+def _import(gm: torch.fx.GraphModule, keep_locations: bool = False) -> str:
     """linalg-on-tensors text of `gm`: imported by torch-mlir here, lowered
-    in a worker process (`torch_lowering`: torch-mlir's lowering can crash)."""
+    in a worker process (`torch_lowering`: torch-mlir's lowering can crash).
+    `keep_locations`: the linalg ops keep their source lines (profiles name
+    them; off otherwise, so that editing a comment does not miss the cache)."""
     from torch_mlir import fx
 
     from . import torch_lowering
 
     module = fx.stateless_fx_import(gm, output_type="raw", model_name="graph")
     # With locations: torch-mlir's diagnostics then name the user's source line.
-    return torch_lowering.lower(module.operation.get_asm(enable_debug_info=True))
+    return torch_lowering.lower(module.operation.get_asm(enable_debug_info=True), keep_locations)
 
 
 def _compile_whole(gm, example_inputs, options) -> CompiledGraph:
@@ -268,7 +270,7 @@ def _compile_whole(gm, example_inputs, options) -> CompiledGraph:
     if specs is None:
         raise engine.CompileError("the graph returns non-tensor values")
     key = _graph_key(gm, example_inputs, options)
-    return CompiledGraph(jit_common.build_cached(key, lambda: _import(gm), options, "graph"), specs)
+    return CompiledGraph(jit_common.build_cached(key, lambda: _import(gm, options.profile), options, "graph"), specs)
 
 
 def _probe(node, options) -> bool:

@@ -73,6 +73,29 @@ pub struct Manifest {
     /// position of the check that failed (then reset it to 0).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
+    /// Present when compiled with `--profile`: what the slots of the
+    /// exported global `pb_profile_ns` (int64) count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
+}
+
+/// The slots of `pb_profile_ns`: one per kernel (nanoseconds), then per
+/// function two (calls, nanoseconds).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    /// Per kernel, in slot order: its function, the op that is the kernel,
+    /// and the source locations of its ops (`file:line<caller:line`).
+    pub kernels: Vec<ProfiledKernel>,
+    /// The functions, in the order of their two slots after the kernels'.
+    pub functions: Vec<String>,
+}
+
+/// One timed kernel.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProfiledKernel {
+    pub function: String,
+    pub op: String,
+    pub sources: Vec<String>,
 }
 
 /// Bytes of one element of `dtype` (i1 is stored as a byte).

@@ -205,6 +205,12 @@ pub fn set_attribute(op: OperationRef, name: &str, attribute: melior::ir::Attrib
     unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), StringRef::new(name).to_raw(), attribute.to_raw()) }
 }
 
+/// Sets the location of `op` (melior only allows this on `OperationRefMut`).
+pub fn set_location(op: OperationRef, location: Location) {
+    // SAFETY: op and location are alive and belong to the same context.
+    unsafe { mlir_sys::mlirOperationSetLocation(op.to_raw(), location.to_raw()) }
+}
+
 /// A deep copy of `op` (with its regions), not inserted anywhere.
 pub fn clone_operation<'c>(op: OperationRef<'c, '_>) -> Operation<'c> {
     // SAFETY: the clone is a new op owned by the returned value.

@@ -23,6 +23,7 @@ pub mod fuse;
 pub mod interchange;
 pub mod isl_roundtrip;
 pub mod parallel_grain;
+pub mod profile_kernels;
 pub mod readonly_inputs;
 pub mod register_tile;
 pub mod result_in_place;
@@ -46,6 +47,7 @@ pub static PASSES: &[&PassInfo] =
     &fuse::INFO, &interchange::INFO,
     &isl_roundtrip::INFO,
     &parallel_grain::INFO,
+    &profile_kernels::INFO,
     &readonly_inputs::INFO,
     &register_tile::INFO,
     &result_in_place::INFO,

@@ -8,7 +8,11 @@
 //! open item of issue 14.)
 
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike},
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder},
+        Attribute, BlockRef, Location, OperationRef, RegionLike,
+    },
     Context,
 };
 use pb_support::{ffi, ir::is_named};
@@ -44,6 +48,13 @@ pub fn splice<'c>(
     let func = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()).ok_or("no kernel")?;
     let body = func.region(0).ok().and_then(|r| r.first_block()).ok_or("no kernel body")?;
     bind(body)?;
+    // The kernel's ops stand for the nest's: they take its source
+    // locations (profiles and diagnostics name the user's lines, not the
+    // kernel text's).
+    let location = source_location(context, nest);
+    for op in ffi::collect_ops(func, WalkOrder::PreOrder, |_| true) {
+        ffi::set_location(op, location);
+    }
     let mut next = body.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
@@ -54,6 +65,22 @@ pub fn splice<'c>(
     ffi::erase(nest);
     drop(module);
     Ok(())
+}
+
+/// The distinct locations of the ops in `nest` (at most 16), fused into
+/// one; the nest's own location when they are all the same.
+fn source_location<'c>(context: &'c Context, nest: OperationRef<'c, '_>) -> Location<'c> {
+    let mut distinct: Vec<Location<'c>> = Vec::new();
+    for op in ffi::collect_ops(nest, WalkOrder::PreOrder, |_| true) {
+        let location = op.location();
+        if distinct.len() < 16 && !distinct.contains(&location) {
+            distinct.push(location);
+        }
+    }
+    match distinct.len() {
+        0 | 1 => nest.location(),
+        _ => Location::fused(context, &distinct, Attribute::unit(context)),
+    }
 }
 
 /// Replaces the uses of the kernel argument at `position` by `value`.

@@ -25,6 +25,8 @@ USAGE: pb-compile <input.mlir> [options]
   --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
   --no-fuse             No producer-consumer fusion (pb-fuse)
   --no-fp-contract      Keep each product and the sum using it separately rounded (no FMA contraction)
+  --profile             Time every kernel: counters in the exported global pb_profile_ns, described
+                        in the manifest's profile entry (what compile_options profile=True uses)
   --report              Explain fusion and tiling decisions per loop nest (stderr)
   --pool                Temporaries (those the pool can take) from a trailing pool argument that
                         the caller keeps between calls (what the Python runtime does)
@@ -84,6 +86,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "no-fuse" => parsed.options.pipeline.fuse = false,
             "no-fp-contract" => parsed.options.pipeline.fp_contract = false,
             "report" => parsed.options.pipeline.report = true,
+            "profile" => parsed.options.pipeline.profile = true,
             "upstream-affine" => parsed.options.pipeline.upstream_affine = true,
             "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
             "emit-llvm" => {
