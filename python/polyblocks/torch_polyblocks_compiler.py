@@ -349,9 +349,11 @@ class _CompiledSubmodule(torch.nn.Module):
         return tuple(outputs) if self.returns_tuple else outputs[0]
 
 
-def _fx_compiler(options, trusted: bool):
+def _fx_compiler(options, trusted: bool, inference: bool = False):
     """AOTAutograd's forward compiler; `trusted`: Dynamo guards each call's
-    tensors against the examples (see `CompiledGraph.for_guarded_examples`)."""
+    tensors against the examples (see `CompiledGraph.for_guarded_examples`);
+    `inference`: graphs without a backward, whose parameter-only work is
+    done once per parameter version (`torch_parameters`)."""
     from functorch.compile import make_boxed_func
 
     def compile_fx(gm: torch.fx.GraphModule, example_inputs):
@@ -366,8 +368,7 @@ def _fx_compiler(options, trusted: bool):
 
     def compile_real(gm: torch.fx.GraphModule, example_inputs):
         try:
-            compiled = _compile_whole(gm, example_inputs, options)
-            return make_boxed_func(compiled.for_guarded_examples(example_inputs) if trusted else compiled)
+            return make_boxed_func(_compile_graph(gm, example_inputs, options, trusted, inference))
         except Exception as error:
             if not options.get("fallback"):
                 raise
@@ -377,6 +378,30 @@ def _fx_compiler(options, trusted: bool):
         return make_boxed_func(fallback.forward)
 
     return compile_fx
+
+
+def _parameter_indices() -> list[int]:
+    """Positions of the current AOTAutograd graph's inputs that are the
+    module's parameters and buffers (AOTAutograd's static inputs)."""
+    context = torch._guards.TracingContext.try_get()
+    metadata = getattr(context, "fw_metadata", None)
+    return list(getattr(metadata, "static_input_indices", None) or [])
+
+
+def _compile_graph(gm, example_inputs, options, trusted: bool, inference: bool):
+    """The engine's compile of `gm`, called as AOTAutograd calls it; in
+    inference graphs, the work on parameters alone is split off and done
+    once per parameter version (`torch_parameters`)."""
+    from . import torch_parameters
+
+    parts = torch_parameters.split(gm, _parameter_indices()) if inference else None
+    if parts is None:
+        compiled = _compile_whole(gm, example_inputs, options)
+        return compiled.for_guarded_examples(example_inputs) if trusted else compiled
+    examples = [*example_inputs, *parts.prepared_examples]
+    compiled = _compile_whole(parts.main, examples, options)
+    call = compiled.for_guarded_examples(examples) if trusted else compiled
+    return torch_parameters.WithPreparedParameters(parts.prepare, parts.parameter_positions, call)
 
 
 def make_backend(compile_options: dict | None = None):
@@ -402,6 +427,7 @@ def make_backend(compile_options: dict | None = None):
         return aot_autograd(
             fw_compiler=_fx_compiler(options, trusted),
             bw_compiler=_fx_compiler(options, trusted=False),
+            inference_compiler=_fx_compiler(options, trusted, inference=True),
             decompositions=torch_decompositions.table(),
         )
 

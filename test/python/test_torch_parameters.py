@@ -1,0 +1,96 @@
+"""Work on parameters alone (weight transposes, folded batch-norm scales) is
+done once per parameter version, not per call (`torch_parameters`)."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from polyblocks import polyblocks_jit_torch, torch_parameters  # noqa: E402
+
+
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(24, 32)
+        self.fc2 = torch.nn.Linear(32, 8)
+        self.bn = torch.nn.BatchNorm1d(32)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.bn(self.fc1(x))))
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Counts splits that hoisted something and runs of the prepare graphs."""
+    counts = {"split": 0, "prepare": 0}
+    split = torch_parameters.split
+
+    def counting_split(gm, indices):
+        parts = split(gm, indices)
+        if parts is not None:
+            counts["split"] += 1
+            prepare = parts.prepare
+
+            def run(*args):
+                counts["prepare"] += 1
+                return prepare(*args)
+
+            parts.prepare = run
+        return parts
+
+    monkeypatch.setattr(torch_parameters, "split", counting_split)
+    return counts
+
+
+def test_parameter_work_runs_once_per_version(tmp_path, monkeypatch, counted):
+    monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path))
+    torch.manual_seed(0)
+    model = Block().eval()
+    with torch.no_grad():
+        model.bn.running_mean.normal_()
+        model.bn.running_var.uniform_(0.5, 2.0)
+    compiled = polyblocks_jit_torch(model)
+    x = torch.randn(16, 24)
+    with torch.no_grad():
+        for _ in range(3):
+            torch.testing.assert_close(compiled(x), model(x))
+        assert counted["split"] == 1 and counted["prepare"] == 1, counted
+        # An in-place update bumps the version: prepared again, and used.
+        model.fc1.weight.mul_(-2.0)
+        model.bn.running_var.add_(1.0)
+        torch.testing.assert_close(compiled(x), model(x))
+        assert counted["prepare"] == 2, counted
+        # A new state loaded in place as well.
+        model.load_state_dict(Block().state_dict())
+        torch.testing.assert_close(compiled(x), model(x))
+        torch.testing.assert_close(compiled(x), model(x))
+        assert counted["prepare"] == 3, counted
+
+
+def test_a_function_of_plain_tensors_is_not_split(tmp_path, monkeypatch, counted):
+    monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path))
+
+    @polyblocks_jit_torch
+    def linear(x, w):
+        return x @ w.t()
+
+    x, w = torch.randn(8, 16), torch.randn(12, 16)
+    with torch.no_grad():
+        torch.testing.assert_close(linear(x, w), x @ w.t())
+        w.mul_(3.0)
+        torch.testing.assert_close(linear(x, w), x @ w.t())
+    # `w` is an input, not a parameter: its transpose stays in the graph.
+    assert counted["split"] == 0, counted
+
+
+def test_training_graphs_are_not_split(tmp_path, monkeypatch, counted):
+    monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path))
+    model = torch.nn.Linear(6, 4)
+    compiled = polyblocks_jit_torch(model)
+    x = torch.randn(5, 6)
+    out = compiled(x)
+    out.sum().backward()
+    reference = torch.nn.Linear(6, 4)
+    reference.load_state_dict(model.state_dict())
+    torch.testing.assert_close(out, reference(x))
+    assert counted["split"] == 0, counted
