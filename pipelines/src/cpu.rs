@@ -180,7 +180,12 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             "canonicalize".into(),
         ],
         Stage::Graph => {
-            let mut passes = vec![
+            let mut passes = Vec::new();
+            if options.profile {
+                // Before fusion: each operator still has its own op.
+                passes.push("pb-profile-names".to_string());
+            }
+            passes.extend([
                 "func.func(linalg-fuse-elementwise-ops)".to_string(),
                 "canonicalize".into(),
                 "cse".into(),
@@ -198,7 +203,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                     .into(),
                 "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}".into(),
                 "canonicalize".into(),
-            ];
+            ]);
             passes.push("buffer-deallocation-pipeline".into());
             // A result computed in a temporary (through a reshape view) and
             // copied into its out-parameter is computed there directly.

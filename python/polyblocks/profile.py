@@ -79,16 +79,22 @@ def _framework_folders() -> list[str]:
 
 def _user_frame(chain: str, folders: list[str]) -> str:
     """The innermost frame of `chain` (`file:line<caller:line...`) outside
-    the frameworks, else the innermost one."""
+    the frameworks, then, when the chain goes on into a framework (a model
+    built of `torch.nn` layers), its innermost frame after a `>`: which
+    layer of the user's line the operator came from."""
     frames = chain.split("<")
     for frame in frames:
         path = frame.rpartition(":")[0]
         if not any(os.path.abspath(path).startswith(folder) for folder in folders):
-            return frame
+            return frame if frame == frames[0] else f"{frame}>{frames[0]}"
     return frames[0]
 
 
 def _describe(frame: str) -> str:
+    if ">" in frame:
+        user, _, inner = frame.partition(">")
+        path, _, line = inner.rpartition(":")
+        return f"{_describe(user)} > {os.path.basename(path)}:{line}"
     path, _, line = frame.rpartition(":")
     text = linecache.getline(path, int(line)).strip() if line.isdigit() else ""
     label = f"{os.path.basename(path)}:{line}"
@@ -96,14 +102,18 @@ def _describe(frame: str) -> str:
 
 
 def _rows(library: _Profiled, folders: list[str]):
-    """(function, calls, total ns, [(ns, count, op, sources)]): kernels of the
-    same op from the same source lines summed (a model's layers run the
+    """(function, calls, total ns, [(ns, count, operators, sources)]):
+    kernels of the same operators (or kernel op, where the engine did not
+    name them) from the same source lines summed (a model's layers run the
     same lines)."""
     counters = list(library.counters)
     groups: dict = {}
     for index, kernel in enumerate(library.kernels):
-        sources = tuple(dict.fromkeys(_user_frame(chain, folders) for chain in kernel["sources"]))
-        key = (kernel["function"], sources, kernel["op"])
+        # `operator@chain` where the engine named the operator.
+        named = [chain.partition("@") if "@" in chain else ("", "", chain) for chain in kernel["sources"]]
+        sources = tuple(dict.fromkeys(_user_frame(chain, folders) for _, _, chain in named if chain))
+        operators = ",".join(dict.fromkeys(op for op, _, _ in named if op))
+        key = (kernel["function"], sources, operators or kernel["op"])
         ns, count = groups.get(key, (0, 0))
         groups[key] = (ns + counters[index], count + 1)
     for position, function in enumerate(library.functions):
@@ -132,12 +142,12 @@ def report(top: int = 25) -> str:
                 f"{total / calls / 1e6:.3f} ms per call, {len(rows)} kernel groups "
                 f"({100 * in_kernels / max(total, 1):.1f}% of the time in kernels)"
             )
-            out.append(f"  {'share':>6} {'ms/call':>9} {'kernels':>7}  source (kernel op)")
+            out.append(f"  {'share':>6} {'ms/call':>9} {'kernels':>7}  source [operators]")
             for ns, count, ops, sources in rows[:top]:
                 described = "; ".join(_describe(s) for s in sources[:3]) or "(no source location)"
                 more = f" +{len(sources) - 3} lines" if len(sources) > 3 else ""
                 out.append(
-                    f"  {100 * ns / max(total, 1):5.1f}% {ns / calls / 1e6:9.3f} {count:7d}  {described}{more} ({ops})"
+                    f"  {100 * ns / max(total, 1):5.1f}% {ns / calls / 1e6:9.3f} {count:7d}  {described}{more} [{ops}]"
                 )
             if len(rows) > top:
                 rest = sum(r[0] for r in rows[top:])

@@ -34,7 +34,10 @@ def test_profile_names_the_source_lines_of_each_kernel(tmp_path, monkeypatch):
     assert any(this in line and "PROFILED-MATMUL" in line for line in lines), text
     assert any(this in line and "PROFILED-SOFTMAX" in line for line in lines), text
     # Shares are of the function's time: positive, at most the whole.
-    shares = [float(line.split("%")[0]) for line in lines[2:] if line.strip().endswith(")")]
+    shares = [float(line.split("%")[0]) for line in lines[2:] if line.strip().endswith("]")]
+    # The operators: the product, and the softmax's exponential.
+    assert any("PROFILED-MATMUL" in line and "matmul" in line.rpartition("[")[2] for line in lines), text
+    assert any("PROFILED-SOFTMAX" in line and "exp" in line.rpartition("[")[2] for line in lines), text
     assert shares and all(0 <= s <= 100 for s in shares) and 0 < sum(shares) <= 100.5, text
 
 

@@ -24,6 +24,7 @@ pub mod interchange;
 pub mod isl_roundtrip;
 pub mod parallel_grain;
 pub mod profile_kernels;
+pub mod profile_names;
 pub mod readonly_inputs;
 pub mod register_tile;
 pub mod result_in_place;
@@ -48,6 +49,7 @@ pub static PASSES: &[&PassInfo] =
     &isl_roundtrip::INFO,
     &parallel_grain::INFO,
     &profile_kernels::INFO,
+    &profile_names::INFO,
     &readonly_inputs::INFO,
     &register_tile::INFO,
     &result_in_place::INFO,

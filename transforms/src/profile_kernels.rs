@@ -23,8 +23,8 @@
 //! The module attribute `pb.profile` describes the slots (the compile driver
 //! copies it into the manifest): per kernel its function, the op that is the
 //! kernel, and the distinct source locations of the ops inside it (call
-//! chains innermost first, `file:line<file:line`), at most
-//! `MAX_SOURCES` of them.
+//! chains innermost first, `file:line<file:line`, after `operator@` where
+//! `pb-profile-names` named the operator), at most `MAX_SOURCES` of them.
 //!
 //! ```mlir
 //! affine.parallel (%i) = (0) to (64) { ... }
@@ -100,27 +100,33 @@ fn kernels<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     found
 }
 
-/// `file:line` of a file location, or the name of a named one.
+/// `file:line` of a file location.
 fn frame(location: Location) -> Option<String> {
     if location.is_file_line_col_range() {
         let file = location.file_line_col_range_filename().as_string_ref().as_str().ok()?.to_string();
         return Some(format!("{file}:{}", location.file_line_col_range_start_line()));
     }
-    if location.is_name() {
-        let child = frame(location.name_child_location());
-        let name = location.name_value().as_string_ref().as_str().ok()?.to_string();
-        return Some(child.map_or(name.clone(), |c| format!("{name}@{c}")));
-    }
     None
 }
 
 /// The call chain of `location`, innermost frame first (`a.py:3<b.py:9`);
-/// fused locations give each of theirs.
+/// fused locations give each of theirs; a name location (the operator,
+/// `pb-profile-names`) prefixes its chains (`matmul@a.py:3<b.py:9`).
 fn chains(location: Location, into: &mut Vec<String>) {
     if location.is_fused() {
         for i in 0..location.fused_num_locations() {
             chains(location.fused_location(i), into);
         }
+        return;
+    }
+    if location.is_name() {
+        let name = location.name_value().as_string_ref().as_str().unwrap_or("").to_string();
+        let mut inner = Vec::new();
+        chains(location.name_child_location(), &mut inner);
+        if inner.is_empty() {
+            into.push(format!("{name}@"));
+        }
+        into.extend(inner.into_iter().map(|chain| format!("{name}@{chain}")));
         return;
     }
     let mut frames = Vec::new();
