@@ -123,6 +123,20 @@ def test_matmul_at_prime_sizes(m, k, n):
     check(compiled, torch.mm, torch.randn(m, k), torch.randn(k, n), rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("shape", [(2, 14, 14, 24), (1, 7, 9, 20)])
+def test_linear_layers_over_channels_last_activations(shape):
+    # convnext's blocks: Linear layers over NHWC activations, whose rows
+    # reach the product as 2 or 3 loops flattened (the reshape folded into
+    # the accesses); odd sizes leave row and column tails.
+    torch.manual_seed(0)
+    channels = shape[-1]
+    mlp = torch.nn.Sequential(
+        torch.nn.Linear(channels, 4 * channels), torch.nn.GELU(), torch.nn.Linear(4 * channels, channels)
+    ).eval()
+    with torch.no_grad():
+        check(polyblocks_jit_torch()(mlp), mlp, torch.randn(*shape), rtol=1e-4, atol=1e-4)
+
+
 def test_strided_and_transposed_contractions():
     # Stride-2 convolution (B gathered by the packing copy) and x @ w.T
     # (B transposed), at odd sizes.

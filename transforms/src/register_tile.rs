@@ -153,9 +153,25 @@ struct Contraction<'s, 'c, 'a> {
     /// is read through its collapsed view and B is gathered by the packing
     /// copy (`h = p floordiv W`, `j = p mod W`).
     collapsed: Option<(usize, i64)>,
+    /// C's row index is several loops flattened (`56 * h + w` where a
+    /// reshape between NHWC activations and a 2-d product was folded into
+    /// the accesses): `(loop, stride, extent)` outermost first, `i` the
+    /// last (stride 1). The kernel's rows are then `p` over the product of
+    /// the extents; each loop is `(p floordiv stride) mod extent`, which
+    /// only the packing copy of A evaluates. Empty: the rows are `i`.
+    row_group: Vec<(usize, i64, i64)>,
 }
 
 impl Contraction<'_, '_, '_> {
+    /// The kernel's row range: `i`'s, or the flattened row loops'.
+    fn rows(&self) -> (i64, i64) {
+        if self.row_group.is_empty() {
+            self.bounds[self.roles.i]
+        } else {
+            (0, self.row_group.iter().map(|(_, _, extent)| extent).product())
+        }
+    }
+
     /// The kernel's column range: `j`'s, or the flattened `(h, j)`'s.
     fn columns(&self) -> (i64, i64) {
         match self.collapsed {
@@ -205,7 +221,8 @@ impl RegisterTile {
         let contraction = contraction;
         let Roles { i, reductions, .. } = &contraction.roles;
         let (j_lo, j_hi) = contraction.columns();
-        let (n, m) = (j_hi - j_lo, trip(contraction.bounds[*i]));
+        let _ = i;
+        let (n, m) = (j_hi - j_lo, trip(contraction.rows()));
         // Narrow outputs (a 7x7 or 14x14 feature map) use shorter vectors
         // (8 or 4 lanes) rather than none.
         let mut width = self.width;
@@ -269,7 +286,9 @@ impl RegisterTile {
         let pack = mc / mr >= 4 || contraction.b_transposed || contraction.b_scale.is_some();
         // Pack the A block into register-tile order when several column
         // panels reuse it (its rows are also a large stride apart).
-        let pack_a = (n + nr - 1) / nr >= 4 || contraction.a_expr.is_some();
+        // Always for flattened rows: the packing copy alone evaluates
+        // their floordiv/mod indices.
+        let pack_a = (n + nr - 1) / nr >= 4 || contraction.a_expr.is_some() || !contraction.row_group.is_empty();
         // A zero fill of all of C just before is absorbed: the kernel's
         // first KC block stores every element (tails included).
         let fill = zero_fill_before(nest, &contraction);
@@ -281,9 +300,10 @@ impl RegisterTile {
 reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)",
             width,
             mr * nv,
-            match contraction.collapsed {
-                Some((_, w)) => format!(" over {n} columns (rows of {w} flattened)"),
-                None => String::new(),
+            match (contraction.collapsed, contraction.row_group.len()) {
+                (Some((_, w)), _) => format!(" over {n} columns (rows of {w} flattened)"),
+                (None, loops) if loops > 1 => format!(" over {m} rows ({loops} loops flattened)"),
+                _ => String::new(),
             },
             kc * nr * 4 * inner_trips / 1024,
             if pack { ", packed" } else { "" },
@@ -461,13 +481,22 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         Aff::Dim(d) if candidates.contains(d) => Some(*d),
         _ => None,
     });
-    let Some(i) = preferred.or_else(|| candidates.last().copied()) else {
+    // Or several loops flattened into C's row index (`56 * h + w`).
+    let row_group = match front.split_last() {
+        Some((last, rest)) if preferred.is_none() => flattened(last, &bounds, &candidates)
+            .filter(|group| group.iter().all(|(d, _, _)| !rest.iter().any(|e| e.uses_dim(*d))))
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let grouped = row_group.last().map(|(d, _, _)| *d);
+    let Some(i) = preferred.or(grouped).or_else(|| candidates.last().copied()) else {
         return Err("not register-tiled: every dimension of C also moves B (no row reuse)".into());
     };
-    if !w.indices.contains(&Aff::Dim(i)) {
+    if !w.indices.contains(&Aff::Dim(i)) && row_group.is_empty() {
         return Ok(None);
     }
-    let mut outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j).collect();
+    let in_group = |d: usize| row_group.iter().any(|(g, _, _)| *g == d);
+    let mut outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j && !in_group(*d)).collect();
     outer.extend((0..depth).filter(|d| !written.contains(d) && runs_once(*d)));
     outer.sort();
     let a_uses = |d: usize| {
@@ -491,7 +520,34 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         c_write,
         collapsible,
         collapsed: None,
+        row_group,
     }))
+}
+
+/// `index` as loops flattened into one dimension, `(loop, stride, extent)`
+/// outermost first: a sum of at least two `stride * loop` terms over
+/// `candidates` (loops from 0) whose strides are mixed-radix (the innermost
+/// 1, each next the previous times its extent), no constant term.
+fn flattened(index: &Aff, bounds: &[(i64, i64)], candidates: &[usize]) -> Option<Vec<(usize, i64, i64)>> {
+    let used: Vec<usize> = (0..bounds.len()).filter(|d| index.uses_dim(*d)).collect();
+    if used.len() < 2 || !used.iter().all(|d| candidates.contains(d) && bounds[*d].0 == 0) {
+        return None;
+    }
+    let zero: Vec<Aff> = vec![Aff::Const(0); bounds.len()];
+    if index.substitute(&zero).constant() != Some(0) {
+        return None;
+    }
+    let mut terms: Vec<(usize, i64, i64)> =
+        used.iter().map(|d| Some((*d, index.coefficient(*d)?, bounds[*d].1))).collect::<Option<_>>()?;
+    terms.sort_by_key(|(_, stride, _)| std::cmp::Reverse(*stride));
+    let mut expected = 1;
+    for (_, stride, extent) in terms.iter().rev() {
+        if *stride != expected {
+            return None;
+        }
+        expected *= extent;
+    }
+    Some(terms)
 }
 
 /// The MLIR text of the tiled kernel, as a function of the three memrefs.
@@ -530,7 +586,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let s = c.statement;
     let depth = s.loops.len();
     let Roles { i, j, reductions, outer } = &c.roles;
-    let (i_lo, i_hi) = c.bounds[*i];
+    let (i_lo, i_hi) = c.rows();
     let (j_lo, j_hi) = c.columns();
     let nr = nv * width;
     let m_main = i_lo + (i_hi - i_lo) / mr * mr;
@@ -553,7 +609,15 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // The kernel's column of vector `v` (`v < 0`: of the copy's `%jj`).
     let column = |v: i64| if v < 0 { "%jr + %jj".to_string() } else { format!("%jr + {}", v * width) };
     let name = |d: usize, r: i64, v: i64| -> String {
-        if d == *i {
+        if let Some(position) = c.row_group.iter().position(|(g, _, _)| *g == d) {
+            let (_, stride, extent) = c.row_group[position];
+            let quotient = if stride == 1 { format!("%ir + {r}") } else { format!("(%ir + {r}) floordiv {stride}") };
+            if position == 0 {
+                quotient
+            } else {
+                format!("({quotient}) mod {extent}")
+            }
+        } else if d == *i {
             format!("%ir + {r}")
         } else if let Some((h, w)) = c.collapsed.filter(|(h, _)| d == *h || d == *j) {
             format!("({}) {} {w}", column(v), if d == h { "floordiv" } else { "mod" })

@@ -1,0 +1,54 @@
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=8 registers=16 l1-bytes=32768 l2-bytes=524288 cores=2 report=true}),canonicalize)' %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+
+// A linear layer over NHWC activations after the reshape between 4-d and
+// 2-d was folded into the accesses: C's row index is `8 * h + w` over two
+// loops. The rows run as one dimension of 6 * 8 = 48; A (read as
+// [h, w, k]) is packed with h = p floordiv 8 and w = p mod 8, C's row is p.
+// REPORT: register tile 6x16 {{.*}} over 48 rows (2 loops flattened)
+// CHECK-LABEL: func.func @nhwc_linear(
+// CHECK: memref.alloca() {{.*}} : memref<{{.*}}xf32>
+// CHECK: affine.load %arg0[{{.*}} floordiv 8, {{.*}} mod 8, %{{.*}}] : memref<6x8x16xf32>
+// CHECK: vector.fma
+// CHECK: affine.vector_store %{{.*}}, %arg2[%{{[a-z0-9_]+}}, %{{.*}}] : memref<48x32xf32>, vector<8xf32>
+func.func @nhwc_linear(%A: memref<6x8x16xf32>, %B: memref<16x32xf32>, %C: memref<48x32xf32>) {
+  affine.for %h = 0 to 6 {
+    affine.for %w = 0 to 8 {
+      affine.for %j = 0 to 32 {
+        affine.for %k = 0 to 16 {
+          %a = affine.load %A[%h, %w, %k] : memref<6x8x16xf32>
+          %b = affine.load %B[%k, %j] : memref<16x32xf32>
+          %c = affine.load %C[%h * 8 + %w, %j] : memref<48x32xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %C[%h * 8 + %w, %j] : memref<48x32xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// Strides that are not a flattening (rows 9 apart, 8 wide: gaps) are left
+// alone.
+// REPORT-NOT: over 42 rows
+// CHECK-LABEL: func.func @gapped_rows(
+// CHECK-NOT: vector.fma
+// CHECK: return
+func.func @gapped_rows(%A: memref<6x8x16xf32>, %B: memref<16x32xf32>, %C: memref<54x32xf32>) {
+  affine.for %h = 0 to 6 {
+    affine.for %w = 0 to 8 {
+      affine.for %j = 0 to 32 {
+        affine.for %k = 0 to 16 {
+          %a = affine.load %A[%h, %w, %k] : memref<6x8x16xf32>
+          %b = affine.load %B[%k, %j] : memref<16x32xf32>
+          %c = affine.load %C[%h * 9 + %w, %j] : memref<54x32xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %C[%h * 9 + %w, %j] : memref<54x32xf32>
+        }
+      }
+    }
+  }
+  return
+}
