@@ -14,7 +14,10 @@ pub struct Cache {
     pub level: u32,
     pub size_bytes: u64,
     pub line_bytes: u64,
+    /// Associativity (lines per set).
+    pub ways: u64,
 }
+
 
 /// The CPU we compile for.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +59,8 @@ impl TargetDesc {
     }
 
     /// Applies `key=value` overrides separated by spaces or commas:
-    /// `cores`, `vector-bits`, `l1`, `l2`, `l3` (bytes, or with K/KiB/M/MiB),
+    /// `cores`, `vector-bits`, `l1`, `l2`, `l3` (bytes, or with K/KiB/M/MiB;
+    /// 8 ways), `l1-ways`, `l2-ways`, `l3-ways` (associativity),
     /// `fma` (true/false), `matrix-units` (`+`-separated or `none`).
     pub fn apply_overrides(&mut self, text: &str) -> Result<(), String> {
         for item in text.split([' ', ',']).filter(|s| !s.is_empty()) {
@@ -72,8 +76,14 @@ impl TargetDesc {
                     let level = key[1..].parse().unwrap_or(1);
                     let size_bytes = parse_size(value).ok_or_else(bad)?;
                     self.caches.retain(|c| c.level != level);
-                    self.caches.push(Cache { level, size_bytes, line_bytes: 64 });
+                    self.caches.push(Cache { level, size_bytes, line_bytes: 64, ways: 8 });
                     self.caches.sort_by_key(|c| c.level);
+                }
+                "l1-ways" | "l2-ways" | "l3-ways" => {
+                    let level = key[1..2].parse().unwrap_or(1);
+                    let ways = value.parse().ok().filter(|w| *w > 0).ok_or_else(bad)?;
+                    let cache = self.caches.iter_mut().find(|c| c.level == level).ok_or_else(bad)?;
+                    cache.ways = ways;
                 }
                 "fma" => self.fma = value.parse().map_err(|_| bad())?,
                 "matrix-units" => {
@@ -82,7 +92,7 @@ impl TargetDesc {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown target field '{key}' (cores, vector-bits, l1, l2, l3, fma, matrix-units)"
+                        "unknown target field '{key}' (cores, vector-bits, l1, l2, l3, l1-ways, l2-ways, l3-ways, fma, matrix-units)"
                     ))
                 }
             }
@@ -96,6 +106,9 @@ impl fmt::Display for TargetDesc {
         write!(f, "cores={} vector-bits={} fma={}", self.cores, self.vector_bits, self.fma)?;
         for cache in &self.caches {
             write!(f, " l{}={}K", cache.level, cache.size_bytes / 1024)?;
+            if cache.ways != 8 {
+                write!(f, " l{}-ways={}", cache.level, cache.ways)?;
+            }
         }
         let units = if self.matrix_units.is_empty() { "none".to_string() } else { self.matrix_units.join("+") };
         write!(f, " matrix-units={units}")
@@ -119,9 +132,9 @@ fn parse_size(text: &str) -> Option<u64> {
 
 fn default_caches() -> Vec<Cache> {
     vec![
-        Cache { level: 1, size_bytes: 32 << 10, line_bytes: 64 },
-        Cache { level: 2, size_bytes: 256 << 10, line_bytes: 64 },
-        Cache { level: 3, size_bytes: 8 << 20, line_bytes: 64 },
+        Cache { level: 1, size_bytes: 32 << 10, line_bytes: 64, ways: 8 },
+        Cache { level: 2, size_bytes: 256 << 10, line_bytes: 64, ways: 8 },
+        Cache { level: 3, size_bytes: 8 << 20, line_bytes: 64, ways: 16 },
     ]
 }
 
@@ -138,7 +151,8 @@ fn host_caches() -> Option<Vec<Cache>> {
         let level = read("level")?.parse().ok()?;
         let size_bytes = parse_size(&read("size")?)?;
         let line_bytes = read("coherency_line_size").and_then(|s| s.parse().ok()).unwrap_or(64);
-        caches.push(Cache { level, size_bytes, line_bytes });
+        let ways = read("ways_of_associativity").and_then(|s| s.parse().ok()).filter(|w| *w > 0).unwrap_or(8);
+        caches.push(Cache { level, size_bytes, line_bytes, ways });
     }
     (!caches.is_empty()).then_some(caches)
 }

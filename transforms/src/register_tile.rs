@@ -74,6 +74,7 @@ accumulators read elsewhere, written operands.",
         PassOption { name: "width", kind: OptionKind::UInt, default: "16", help: "f32 lanes of a vector register" },
         PassOption { name: "registers", kind: OptionKind::UInt, default: "32", help: "Vector registers (32 on AVX-512, 16 on AVX2)" },
         PassOption { name: "l1-bytes", kind: OptionKind::UInt, default: "49152", help: "L1 data cache per core" },
+        PassOption { name: "l1-ways", kind: OptionKind::UInt, default: "12", help: "L1 data cache associativity" },
         PassOption { name: "l2-bytes", kind: OptionKind::UInt, default: "2097152", help: "L2 cache per core" },
         PassOption { name: "cores", kind: OptionKind::UInt, default: "1", help: "Cores sharing the row blocks" },
         PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
@@ -87,6 +88,7 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
         width: options.uint("width").max(1) as i64,
         registers: options.uint("registers").max(8) as i64,
         l1: options.uint("l1-bytes").max(1024) as i64,
+        l1_ways: options.uint("l1-ways").max(1) as i64,
         l2: options.uint("l2-bytes").max(4096) as i64,
         cores: options.uint("cores").max(1) as i64,
         report: options.bool("report"),
@@ -98,6 +100,7 @@ struct RegisterTile {
     width: i64,
     registers: i64,
     l1: i64,
+    l1_ways: i64,
     l2: i64,
     cores: i64,
     report: bool,
@@ -285,10 +288,15 @@ impl RegisterTile {
         // stride apart in typical shapes: they would share a few L1 sets).
         let pack = mc / mr >= 4 || contraction.b_transposed || contraction.b_scale.is_some();
         // Pack the A block into register-tile order when several column
-        // panels reuse it (its rows are also a large stride apart).
-        // Always for flattened rows: the packing copy alone evaluates
-        // their floordiv/mod indices.
-        let pack_a = (n + nr - 1) / nr >= 4 || contraction.a_expr.is_some() || !contraction.row_group.is_empty();
+        // panels reuse it and its rows, read in place, would crowd L1 sets
+        // (half a set's ways or more: a 1024-wide matrix puts all six rows
+        // of a register tile in one). Rows that do not (a convolution's weights)
+        // stay in L1 as they are: packing them cost conv3x3 64->64 a fifth
+        // of its time, 512->512 at 7x7 a quarter. Always for a computed A
+        // (packing evaluates it once) and for flattened rows (the packing
+        // copy alone evaluates their floordiv/mod indices).
+        let aliasing = a_rows_alias(statement, &scop, &contraction, mr, self.l1 / self.l1_ways, self.l1_ways);
+        let pack_a = ((n + nr - 1) / nr >= 4 && aliasing) || contraction.a_expr.is_some() || !contraction.row_group.is_empty();
         // A zero fill of all of C just before is absorbed: the kernel's
         // first KC block stores every element (tails included).
         let fill = zero_fill_before(nest, &contraction);
@@ -313,6 +321,30 @@ reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)"
             self.l2 / 1024
         )))
     }
+}
+
+/// Would the `mr` rows of A that a register tile reads, in place, crowd
+/// L1 sets? Rows `r * stride` bytes apart fall in set
+/// `(r * stride mod period) / 64` (`period` = L1 size / ways); half of a
+/// set's `ways` or more taken by A's rows (the rest holds B's panel and C),
+/// or a stride we cannot tell, is aliasing.
+fn a_rows_alias(s: &Statement, scop: &Scop, c: &Contraction, mr: i64, period: i64, ways: i64) -> bool {
+    let access = &s.accesses[c.a];
+    let shape = &scop.arrays[access.array].shape;
+    if shape.len() != access.indices.len() || shape.iter().any(|n| *n <= 0) {
+        return true;
+    }
+    let mut stride = 0i64;
+    for (k, index) in access.indices.iter().enumerate() {
+        let Some(coefficient) = index.coefficient(c.roles.i) else { return true };
+        stride += coefficient * shape[k + 1..].iter().product::<i64>();
+    }
+    let bytes = (stride * 4).abs();
+    let mut rows_per_set = std::collections::BTreeMap::new();
+    for r in 0..mr {
+        *rows_per_set.entry((r * bytes).rem_euclid(period.max(64)) / 64).or_insert(0i64) += 1;
+    }
+    rows_per_set.values().any(|rows| 2 * rows >= ways)
 }
 
 fn trip((lower, upper): (i64, i64)) -> i64 {

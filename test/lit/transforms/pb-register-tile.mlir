@@ -1,9 +1,10 @@
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=2 report=true}),canonicalize)' %s 2>%t.err | FileCheck %s
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l1-ways=12 l2-bytes=1048576 cores=2 report=true}),canonicalize)' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=1}),canonicalize)' %s | FileCheck %s --check-prefix=SERIAL
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l1-ways=12 l2-bytes=1048576 cores=1}),canonicalize)' %s | FileCheck %s --check-prefix=SERIAL
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=8 registers=16 l1-bytes=32768 l2-bytes=524288 cores=2 report=true}),canonicalize)' %s 2>%t.narrow | FileCheck %s --check-prefix=NARROW
 // RUN: FileCheck %s --check-prefix=NREPORT < %t.narrow
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l2-bytes=1048576 cores=1}))' %s | FileCheck %s --check-prefix=SCOPE
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l1-ways=12 l2-bytes=1048576 cores=1}))' %s | FileCheck %s --check-prefix=SCOPE
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=16 registers=32 l1-bytes=49152 l1-ways=2 l2-bytes=1048576 cores=2}),canonicalize)' %s | FileCheck %s --check-prefix=TWOWAY
 
 // On one core the row blocks are a sequential loop and the packed buffers
 // are allocated once, before it (never inside a sequential loop, where each
@@ -29,7 +30,9 @@
 // registers. 98 rows are too few to share among the cores in row blocks
 // (each block would pack all of B again): all rows form one block (17
 // register tiles, the 2-row tail included) whose A block is packed once in
-// register-tile order, and the column panels run in parallel, each thread
+// register-tile order (A's rows are 4 KiB apart: read in place, the six of
+// a register tile would crowd one L1 set), and the column panels run in
+// parallel, each thread
 // packing its own B micro-panels. Rows 96..98
 // (2 rows) and columns 256..300 (44 columns) are tails computed by smaller
 // register tiles of the same kernel: 2-row tiles in the last row block, and
@@ -89,11 +92,11 @@
 // CHECK:         affine.store
 // No remainder nest of the original loops is left:
 // CHECK-NOT: affine.for %{{.*}} = 256 to 300 {
-func.func @matmul(%a: memref<98x40xf32>, %b: memref<40x300xf32>, %c: memref<98x300xf32>) {
+func.func @matmul(%a: memref<98x1024xf32>, %b: memref<40x300xf32>, %c: memref<98x300xf32>) {
   affine.for %i = 0 to 98 {
     affine.for %j = 0 to 300 {
       affine.for %k = 0 to 40 {
-        %x = affine.load %a[%i, %k] : memref<98x40xf32>
+        %x = affine.load %a[%i, %k] : memref<98x1024xf32>
         %y = affine.load %b[%k, %j] : memref<40x300xf32>
         %acc = affine.load %c[%i, %j] : memref<98x300xf32>
         %m = arith.mulf %x, %y : f32
@@ -423,6 +426,31 @@ func.func @conv_part(%x: memref<1x16x9x9xf32>, %w: memref<24x16x3x3xf32>, %y: me
             }
           }
         }
+      }
+    }
+  }
+  return
+}
+
+// The same product with A's rows 160 bytes apart (six rows in six L1
+// sets): A is read in place, not packed; with a 2-way L1 (the target says
+// so) the rows would crowd its sets and A is packed.
+// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 15 KiB of 1024 KiB L2)
+// CHECK-LABEL: func.func @short_rows
+// CHECK-NOT: memref<17x40x6xf32>
+// CHECK: vector.fma
+// TWOWAY-LABEL: func.func @short_rows
+// TWOWAY: memref.alloca() {alignment = 64 : i64} : memref<17x40x6xf32>
+func.func @short_rows(%a: memref<98x40xf32>, %b: memref<40x300xf32>, %c: memref<98x300xf32>) {
+  affine.for %i = 0 to 98 {
+    affine.for %j = 0 to 300 {
+      affine.for %k = 0 to 40 {
+        %x = affine.load %a[%i, %k] : memref<98x40xf32>
+        %y = affine.load %b[%k, %j] : memref<40x300xf32>
+        %z = affine.load %c[%i, %j] : memref<98x300xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %p : f32
+        affine.store %s, %c[%i, %j] : memref<98x300xf32>
       }
     }
   }
