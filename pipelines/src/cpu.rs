@@ -108,6 +108,10 @@ pub struct CpuOptions {
     /// Time every kernel into an exported counter table
     /// (`pb-profile-kernels`, end of the `affine` stage); off by default.
     pub profile: bool,
+    /// Each distinct kernel in a function of its own (`pb-outline-kernels`,
+    /// end of the `affine` stage): compiled once however often a model
+    /// repeats it; on by default.
+    pub outline: bool,
 }
 
 impl CpuOptions {
@@ -128,6 +132,7 @@ impl CpuOptions {
             avx512,
             fp_contract: true,
             profile: false,
+            outline: true,
         }
     }
 }
@@ -286,6 +291,12 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             if options.profile {
                 // Last: the kernels are final.
                 passes.push("pb-profile-kernels".into());
+            }
+            if options.outline {
+                // Each distinct kernel a function of its own, compiled
+                // once however many layers run it (after the profile's
+                // clock reads, which stay in the caller).
+                passes.push("pb-outline-kernels".into());
             }
             passes
         }

@@ -93,6 +93,23 @@ impl RustPass for AllocsToPool {
             }
             ok &= ffi::with_context(func, |context| pool_function(context, func, self.strict));
         }
+        // Kernels outlined from a public function (`pb-outline-kernels`)
+        // are private functions: an allocation in one runs inside a loop of
+        // the caller's, which the pool cannot take either.
+        if self.strict {
+            let kernels = ffi::collect_ops(module, WalkOrder::PreOrder, |op| {
+                ir::is_named(op, "func.func") && op.attribute(crate::outline_kernels::KERNEL_ATTRIBUTE).is_ok()
+            });
+            for kernel in kernels {
+                for alloc in ffi::collect_ops(kernel, WalkOrder::PreOrder, |op| ir::is_named(op, "memref.alloc")) {
+                    ffi::emit_error(
+                        alloc.location(),
+                        "cannot place this allocation in the user memory pool: it is inside a loop (of a kernel)",
+                    );
+                    ok = false;
+                }
+            }
+        }
         PassFailed::unless(ok)
     }
 }

@@ -22,6 +22,7 @@ pub mod fp_contract;
 pub mod fuse;
 pub mod interchange;
 pub mod isl_roundtrip;
+pub mod outline_kernels;
 pub mod parallel_grain;
 pub mod profile_kernels;
 pub mod profile_names;
@@ -47,6 +48,7 @@ pub static PASSES: &[&PassInfo] =
     &fp_contract::INFO,
     &fuse::INFO, &interchange::INFO,
     &isl_roundtrip::INFO,
+    &outline_kernels::INFO,
     &parallel_grain::INFO,
     &profile_kernels::INFO,
     &profile_names::INFO,

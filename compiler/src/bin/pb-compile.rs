@@ -27,6 +27,7 @@ USAGE: pb-compile <input.mlir> [options]
   --no-fp-contract      Keep each product and the sum using it separately rounded (no FMA contraction)
   --profile             Time every kernel: counters in the exported global pb_profile_ns, described
                         in the manifest's profile entry (what compile_options profile=True uses)
+  --no-outline          Keep every kernel in its function (no pb-outline-kernels: slower compiles)
   --report              Explain fusion and tiling decisions per loop nest (stderr)
   --pool                Temporaries (those the pool can take) from a trailing pool argument that
                         the caller keeps between calls (what the Python runtime does)
@@ -87,6 +88,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "no-fp-contract" => parsed.options.pipeline.fp_contract = false,
             "report" => parsed.options.pipeline.report = true,
             "profile" => parsed.options.pipeline.profile = true,
+            "no-outline" => parsed.options.pipeline.outline = false,
             "upstream-affine" => parsed.options.pipeline.upstream_affine = true,
             "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
             "emit-llvm" => {

@@ -61,3 +61,20 @@ func.func @caller(%a: memref<4xf32>) {
   call @callee(%a) : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// Refused: an allocation in a kernel outlined from a public function
+// (`pb-outline-kernels`) runs inside a loop of the caller's.
+func.func @model(%a: memref<4xf32>) {
+  call @model_kernel_0(%a) {no_inline} : (memref<4xf32>) -> ()
+  return
+}
+func.func private @model_kernel_0(%a: memref<4xf32>) attributes {pb.kernel} {
+  affine.for %i = 0 to 4 {
+    // expected-error @+1 {{cannot place this allocation in the user memory pool: it is inside a loop (of a kernel)}}
+    %t = memref.alloc() : memref<4xf32>
+    memref.dealloc %t : memref<4xf32>
+  }
+  return
+}
