@@ -272,6 +272,18 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // innermost; put a loop with contiguous accesses there instead.
                 passes.push(format!("func.func(pb-interchange{{min-trip={lanes}}})"));
             }
+            // The kernels are formed (fusion and tiling done): time them...
+            if options.profile {
+                passes.push("pb-profile-kernels".into());
+            }
+            // ...and give each distinct one a function of its own: what
+            // follows (parallelization's dependence analysis, the longest
+            // pass of the stage, vectorization) and LLVM then see a model's
+            // repeated layers once. The profile's clock reads stay in the
+            // caller.
+            if options.outline {
+                passes.push("pb-outline-kernels".into());
+            }
             // Work that the new innermost loop does not change moves out of
             // it (attention's exp(s - max) / sum, fused into the P V
             // contraction by linalg, was computed once per output column).
@@ -288,16 +300,6 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 passes.push(format!("func.func(pb-vectorize{{width={lanes}}})"));
             }
             passes.push("canonicalize".into());
-            if options.profile {
-                // Last: the kernels are final.
-                passes.push("pb-profile-kernels".into());
-            }
-            if options.outline {
-                // Each distinct kernel a function of its own, compiled
-                // once however many layers run it (after the profile's
-                // clock reads, which stay in the caller).
-                passes.push("pb-outline-kernels".into());
-            }
             passes
         }
         Stage::Lower => {

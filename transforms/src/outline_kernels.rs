@@ -6,7 +6,10 @@
 //! (BERT-base: 20.6 of 29 s) on code that is mostly the same kernels
 //! twelve times over (one per layer: the same loops over other buffers).
 //! Outlined, each distinct kernel is optimized and compiled once; the
-//! layers call it with their buffers. A kernel's function also gives it a
+//! layers call it with their buffers. It runs in the `affine` stage as soon
+//! as fusion and tiling have formed the kernels, so the passes after it
+//! (upstream `affine-parallelize`, whose dependence analysis took 70% of
+//! the stage) see each distinct kernel once too. A kernel's function also gives it a
 //! name that `perf` shows (`graph_kernel_12`, its OpenMP body
 //! `graph_kernel_12..omp_par`) instead of one `graph..omp_par.N` among
 //! hundreds.
@@ -20,7 +23,9 @@
 //! the functions `noinline` and of internal linkage for LLVM. Kernels are
 //! left in place when a value they use cannot cross a call with the
 //! bare-pointer convention the cpu pipeline lowers functions with (a memref
-//! with a dynamic size, a strided layout or no elements).
+//! with a dynamic size, a strided layout or no elements), and when they
+//! free memory or read a buffer's base address (run-time deallocation: the
+//! bare pointer is the aligned address, not the allocated one).
 //!
 //! ```mlir
 //! func.func @graph(%x: memref<8xf32>, %y: memref<8xf32>) {
@@ -62,7 +67,8 @@ pub static INFO: PassInfo = PassInfo {
 a call (`no_inline`) of a private, `noinline`, internal function taking the values it uses from \
 outside (constants cloned in); kernels whose functions print the same share one. Kernels using a \
 memref the bare-pointer convention cannot pass (dynamic, strided or empty) stay in place. Runs at \
-the end of the cpu pipeline's `affine` stage: LLVM then compiles each distinct kernel once.",
+the cpu pipeline's `affine` stage after fusion and tiling: parallelization, vectorization and \
+LLVM then see each distinct kernel once.",
     anchor: "builtin.module",
     options: &[],
     id: &ID,
@@ -149,6 +155,19 @@ fn passable(value: Value) -> bool {
     }
 }
 
+/// Does `kernel` free memory or read a buffer's base address (run-time
+/// deallocation: `scf.if %owned { memref.dealloc %x }`)? A bare pointer is
+/// the aligned address, not the allocated one: freed in a callee, it would
+/// corrupt the heap.
+fn handles_allocations(kernel: OperationRef) -> bool {
+    !ffi::collect_ops(kernel, WalkOrder::PreOrder, |op| {
+        ["memref.dealloc", "memref.extract_strided_metadata", "memref.extract_aligned_pointer_as_index", "bufferization.dealloc"]
+            .iter()
+            .any(|name| ir::is_named(op, name))
+    })
+    .is_empty()
+}
+
 fn is_constant(value: Value) -> bool {
     ffi::defining_op(value).is_some_and(|op| ir::is_named(op, "arith.constant"))
 }
@@ -165,6 +184,9 @@ fn outline_function<'c>(
     // The kernels follow their caller, in order.
     let mut last = func;
     for (index, kernel) in kernels(func).into_iter().enumerate() {
+        if handles_allocations(kernel) {
+            continue;
+        }
         let values = captured(kernel);
         if !values.iter().all(|v| is_constant(*v) || passable(*v)) {
             continue;

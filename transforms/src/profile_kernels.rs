@@ -6,7 +6,8 @@
 //! register-tiled contractions); `perf` shows them as `graph..omp_par.N`,
 //! which names nothing a user wrote. With `compile_options={"profile": True}`
 //! the front keeps source locations in the module and the engine runs this
-//! pass at the end of the `affine` stage, when the kernels are final.
+//! pass in the `affine` stage once fusion and tiling have formed the
+//! kernels (before `pb-outline-kernels` moves them into functions).
 //!
 //! A kernel is an op with regions directly in a public function's body (a
 //! loop nest, a register-tiled contraction's `memref.alloca_scope`). Each is
@@ -65,7 +66,7 @@ pub static INFO: PassInfo = PassInfo {
 `memref.global @pb_profile_ns : memref<Nxi64>`; each function also adds its calls and its \
 total nanoseconds. The module attribute `pb.profile` lists per kernel its function, op name \
 and the distinct source locations of the ops inside it (the runtime's per-kernel report). \
-Runs at the end of the cpu pipeline's `affine` stage when profiling is asked for.",
+Runs in the cpu pipeline's `affine` stage, after fusion and tiling, when profiling is asked for.",
     anchor: "builtin.module",
     options: &[],
     id: &ID,
