@@ -137,6 +137,21 @@ def test_linear_layers_over_channels_last_activations(shape):
         check(polyblocks_jit_torch()(mlp), mlp, torch.randn(*shape), rtol=1e-4, atol=1e-4)
 
 
+def test_sequence_first_attention_projections():
+    # nn.MultiheadAttention over (L, N, E) activations: the projections'
+    # rows are (position, batch) pairs, 5 per position, which the
+    # contraction path runs as one product of L * N rows.
+    torch.manual_seed(0)
+    attention = torch.nn.MultiheadAttention(24, 4).eval()
+    x = torch.randn(13, 5, 24)
+
+    def attend(x):
+        return attention(x, x, x, need_weights=False)[0]
+
+    with torch.no_grad():
+        check(polyblocks_jit_torch()(attend), attend, x, rtol=1e-4, atol=1e-4)
+
+
 def test_strided_and_transposed_contractions():
     # Stride-2 convolution (B gathered by the packing copy) and x @ w.T
     # (B transposed), at odd sizes.

@@ -204,7 +204,18 @@ impl RegisterTile {
         }
         let scop = scop;
         let [statement] = scop.statements.as_slice() else { return Ok(None) };
-        let Some(mut contraction) = recognize(statement)? else { return Ok(None) };
+        let c_write = statement.accesses.iter().find(|a| a.write);
+        let c_contiguous = c_write.is_some_and(|a| {
+            identity_layout(&a.op.operand(1).map(|v| v.r#type().to_string()).unwrap_or_default())
+        });
+        let c_shape = match c_write {
+            Some(a) if c_contiguous => scop.arrays[a.array].shape.clone(),
+            _ => Vec::new(),
+        };
+        // Separate products of fewer rows than about two register tiles
+        // are flattened into one (see `leading_rows`).
+        let few_rows = self.registers;
+        let Some(mut contraction) = recognize(statement, &c_shape, few_rows)? else { return Ok(None) };
         // Output rows narrower than a register tile of full vectors (a 7x7
         // or 14x14 feature map) run as one flattened dimension with the
         // index before them, when C is contiguous over both.
@@ -352,7 +363,13 @@ fn trip((lower, upper): (i64, i64)) -> i64 {
 }
 
 /// The contraction pattern, or `None`.
-fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<'s, 'c, 'a>>, String> {
+/// `c_shape`: C's shape when C is contiguous (identity layout), else empty;
+/// `few_rows`: row counts below which products are flattened together.
+fn recognize<'s, 'c, 'a>(
+    s: &'s Statement<'c, 'a>,
+    c_shape: &[i64],
+    few_rows: i64,
+) -> Result<Option<Contraction<'s, 'c, 'a>>, String> {
     let depth = s.loops.len();
     let bounds: Option<Vec<(i64, i64)>> = s.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect();
     let Some(bounds) = bounds else { return Ok(None) };
@@ -518,6 +535,17 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         Some((last, rest)) if preferred.is_none() => flattened(last, &bounds, &candidates)
             .filter(|group| group.iter().all(|(d, _, _)| !rest.iter().any(|e| e.uses_dim(*d))))
             .unwrap_or_default(),
+        // Or C's indices before `j` are each a row loop over its whole
+        // extent in a contiguous C, the last of few rows (`C[l, n, j]`,
+        // attention's projections over sequence-first activations: 8 rows
+        // per sequence position at batch 8): those loops are rows of one
+        // product over their product, B packed once for all of them
+        // instead of once per outer iteration. Products of many rows each
+        // (`C[b, l, j]`, 197 tokens) stay separate: flattened, A would be
+        // gathered by the packing copy instead of read in place.
+        Some((Aff::Dim(last), _)) if bounds[*last].1 - bounds[*last].0 < few_rows => {
+            leading_rows(front, &bounds, &candidates, c_shape)
+        }
         _ => Vec::new(),
     };
     let grouped = row_group.last().map(|(d, _, _)| *d);
@@ -554,6 +582,33 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Contraction<
         collapsed: None,
         row_group,
     }))
+}
+
+/// The trailing indices of C's `front` (all of C's indices but the last)
+/// that are each one row loop from 0 over its dimension's whole extent, as
+/// a flattened row group (`(loop, stride, extent)` outermost first), when
+/// there are at least two; `c_shape` is C's shape when it is contiguous.
+fn leading_rows(front: &[Aff], bounds: &[(i64, i64)], candidates: &[usize], c_shape: &[i64]) -> Vec<(usize, i64, i64)> {
+    if c_shape.len() != front.len() + 1 {
+        return Vec::new();
+    }
+    let mut group: Vec<(usize, i64, i64)> = Vec::new();
+    let mut stride = 1;
+    for (k, index) in front.iter().enumerate().rev() {
+        let Aff::Dim(d) = index else { break };
+        if !candidates.contains(d) || bounds[*d] != (0, c_shape[k]) || group.iter().any(|(g, _, _)| g == d) {
+            break;
+        }
+        if front.iter().enumerate().any(|(other, e)| other != k && e.uses_dim(*d)) {
+            break;
+        }
+        group.insert(0, (*d, stride, c_shape[k]));
+        stride *= c_shape[k];
+    }
+    if group.len() < 2 {
+        return Vec::new();
+    }
+    group
 }
 
 /// `index` as loops flattened into one dimension, `(loop, stride, extent)`

@@ -52,3 +52,53 @@ func.func @gapped_rows(%A: memref<6x8x16xf32>, %B: memref<16x32xf32>, %C: memref
   }
   return
 }
+
+// C's indices before `j` each a row loop over its whole extent, the last
+// of few rows (4 per position: attention's projections over sequence-first
+// activations at batch 4): one product of 10 * 4 = 40 rows, B packed once
+// for all, A (read as [n, l, k]) gathered at l = p floordiv 4, n = p mod 4.
+// REPORT: register tile 6x16 {{.*}} over 40 rows (2 loops flattened)
+// CHECK-LABEL: func.func @sequence_first(
+// CHECK: affine.load %arg0[{{.*}} mod 4, {{.*}} floordiv 4, %{{.*}}] : memref<4x10x16xf32>
+// CHECK: vector.fma
+func.func @sequence_first(%A: memref<4x10x16xf32>, %B: memref<16x32xf32>, %C: memref<10x4x32xf32>) {
+  affine.for %l = 0 to 10 {
+    affine.for %n = 0 to 4 {
+      affine.for %j = 0 to 32 {
+        affine.for %k = 0 to 16 {
+          %a = affine.load %A[%n, %l, %k] : memref<4x10x16xf32>
+          %b = affine.load %B[%k, %j] : memref<16x32xf32>
+          %c = affine.load %C[%l, %n, %j] : memref<10x4x32xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %C[%l, %n, %j] : memref<10x4x32xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// Products of many rows each (18 tokens, more than the 16 registers'
+// worth) stay separate products, A read in place.
+// REPORT-NOT: over 36 rows
+// CHECK-LABEL: func.func @batch_first(
+// CHECK-NOT: floordiv
+// CHECK: vector.fma
+func.func @batch_first(%A: memref<2x18x16xf32>, %B: memref<16x32xf32>, %C: memref<2x18x32xf32>) {
+  affine.for %b = 0 to 2 {
+    affine.for %l = 0 to 18 {
+      affine.for %j = 0 to 32 {
+        affine.for %k = 0 to 16 {
+          %a = affine.load %A[%b, %l, %k] : memref<2x18x16xf32>
+          %w = affine.load %B[%k, %j] : memref<16x32xf32>
+          %c = affine.load %C[%b, %l, %j] : memref<2x18x32xf32>
+          %p = arith.mulf %a, %w : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %C[%b, %l, %j] : memref<2x18x32xf32>
+        }
+      }
+    }
+  }
+  return
+}
