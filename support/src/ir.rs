@@ -56,18 +56,23 @@ pub fn is_public_definition(func: OperationRef) -> bool {
     !private && has_body
 }
 
-/// The public function definitions directly in `module`'s body, in order.
-pub fn public_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+/// The ops directly in the first block of `op`'s first region (a module's
+/// or a function's body), in order; collected first, so callers may
+/// rewrite or replace them one by one.
+pub fn body_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut result = Vec::new();
-    let Some(block) = module.region(0).ok().and_then(|r| r.first_block()) else { return result };
+    let Some(block) = op.region(0).ok().and_then(|r| r.first_block()) else { return result };
     let mut next = block.first_operation();
-    while let Some(op) = next {
-        if is_named(op, "func.func") && is_public_definition(op) {
-            result.push(op);
-        }
-        next = op.next_in_block();
+    while let Some(inner) = next {
+        result.push(inner);
+        next = inner.next_in_block();
     }
     result
+}
+
+/// The public function definitions directly in `module`'s body, in order.
+pub fn public_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    body_ops(module).into_iter().filter(|op| is_named(*op, "func.func") && is_public_definition(*op)).collect()
 }
 
 /// `op` itself, or the op enclosing it, that sits directly in `block`

@@ -91,17 +91,9 @@ impl RustPass for OutlineKernels {
     }
 }
 
+/// The kernels of `func`: ops with regions and no results directly in its body.
 fn kernels<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let Some(body) = func.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
-    let mut found = Vec::new();
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        if op.region_count() > 0 && op.result_count() == 0 {
-            found.push(op);
-        }
-        next = op.next_in_block();
-    }
-    found
+    ir::body_ops(func).into_iter().filter(|op| op.region_count() > 0 && op.result_count() == 0).collect()
 }
 
 fn raw(value: Value) -> usize {
@@ -110,11 +102,11 @@ fn raw(value: Value) -> usize {
 
 /// Values `kernel` uses that are defined outside it, in order of first use.
 fn captured<'c, 'a>(kernel: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
-    let inside: std::collections::HashSet<usize> =
-        ffi::collect_ops(kernel, WalkOrder::PreOrder, |_| true).iter().map(|op| op.to_raw().ptr as usize).collect();
+    let ops = ffi::collect_ops(kernel, WalkOrder::PreOrder, |_| true);
+    let inside: std::collections::HashSet<usize> = ops.iter().map(|op| op.to_raw().ptr as usize).collect();
     let mut seen = std::collections::HashSet::new();
     let mut values = Vec::new();
-    for op in ffi::collect_ops(kernel, WalkOrder::PreOrder, |_| true) {
+    for op in ops {
         for value in op.operands() {
             let defined_inside = match ffi::defining_op(value) {
                 Some(owner) => inside.contains(&(owner.to_raw().ptr as usize)),

@@ -89,16 +89,7 @@ impl RustPass for ProfileKernels {
 
 /// The kernels of `func`: ops with regions directly in its body.
 fn kernels<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let Some(body) = func.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
-    let mut found = Vec::new();
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        if op.region_count() > 0 {
-            found.push(op);
-        }
-        next = op.next_in_block();
-    }
-    found
+    ir::body_ops(func).into_iter().filter(|op| op.region_count() > 0).collect()
 }
 
 /// `file:line` of a file location.

@@ -221,21 +221,18 @@ impl RegisterTile {
         // index before them, when C is contiguous over both.
         let full_tile = self.width * (self.registers / 8);
         if let Some(h) = contraction.collapsible.filter(|_| trip(contraction.bounds[contraction.roles.j]) < full_tile) {
-            let c_access = &statement.accesses[contraction.c_write];
-            let shape = &scop.arrays[c_access.array].shape;
-            let c_type = c_access.op.operand(1).map(|v| v.r#type().to_string()).unwrap_or_default();
-            let rank = shape.len();
+            // (`c_shape` is empty unless C is contiguous.)
+            let rank = c_shape.len();
             let whole = |d: usize, extent: i64| contraction.bounds[d] == (0, extent);
-            if rank >= 2 && identity_layout(&c_type) && whole(h, shape[rank - 2]) && whole(contraction.roles.j, shape[rank - 1]) {
-                contraction.collapsed = Some((h, shape[rank - 1]));
+            if rank >= 2 && whole(h, c_shape[rank - 2]) && whole(contraction.roles.j, c_shape[rank - 1]) {
+                contraction.collapsed = Some((h, c_shape[rank - 1]));
                 contraction.roles.outer.retain(|d| *d != h);
                 contraction.b_transposed = true;
             }
         }
         let contraction = contraction;
-        let Roles { i, reductions, .. } = &contraction.roles;
+        let reductions = &contraction.roles.reductions;
         let (j_lo, j_hi) = contraction.columns();
-        let _ = i;
         let (n, m) = (j_hi - j_lo, trip(contraction.rows()));
         // Narrow outputs (a 7x7 or 14x14 feature map) use shorter vectors
         // (8 or 4 lanes) rather than none.

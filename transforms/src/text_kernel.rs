@@ -20,16 +20,7 @@ use pb_support::{ffi, ir::is_named};
 /// The `affine.for` ops directly in the body of `func`, in order (collected
 /// first: rewriting one replaces it).
 pub fn top_level_loops<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
-    let mut nests = Vec::new();
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if is_named(op, "affine.for") {
-            nests.push(op);
-        }
-    }
-    nests
+    pb_support::ir::body_ops(func).into_iter().filter(|op| is_named(*op, "affine.for")).collect()
 }
 
 /// Parses `text` (one `func.func` kernel), lets `bind` replace the uses of
