@@ -73,21 +73,57 @@ pub struct Groups {
     pub contracted: Vec<usize>,
 }
 
-/// Splits the statements into producers of contracted arrays and consumers
-/// of the outputs, or says why the SCoP does not fit the scheme.
-pub fn classify(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Result<Groups, String> {
-    let written: Vec<usize> = {
-        let mut w: Vec<usize> =
-            scop.statements.iter().flat_map(|s| s.accesses.iter().filter(|a| a.write).map(|a| a.array)).collect();
-        w.sort();
-        w.dedup();
-        w
-    };
+/// The arrays a SCoP writes, split into those it may contract (allocated
+/// in the function, used only here) and those that outlive it, the largest
+/// first.
+fn written_arrays(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> (Vec<usize>, Vec<usize>) {
+    let mut written: Vec<usize> =
+        scop.statements.iter().flat_map(|s| s.accesses.iter().filter(|a| a.write).map(|a| a.array)).collect();
+    written.sort();
+    written.dedup();
     let contracted: Vec<usize> =
         written.iter().copied().filter(|a| scop.arrays[*a].local && removable(*a) && scop.arrays[*a].values.len() == 1).collect();
     let mut outputs: Vec<usize> = written.iter().copied().filter(|a| !contracted.contains(a)).collect();
     let elements = |a: usize| scop.arrays[a].shape.iter().map(|n| (*n).max(1)).product::<i64>();
     outputs.sort_by_key(|a| std::cmp::Reverse(elements(*a)));
+    (contracted, outputs)
+}
+
+/// Whether `other` has the rank of `shape` and its extents on every
+/// dimension but the last (the rows tiles are cut along).
+fn same_rows(shape: &[i64], other: &[i64]) -> bool {
+    other.len() == shape.len() && other[..shape.len().saturating_sub(1)] == shape[..shape.len().saturating_sub(1)]
+}
+
+/// The statements that keep a SCoP from fusing whole, whose removal may
+/// let the nests between them fuse on their own (`pb-fuse` tries those):
+/// - writers of an array that outlives the SCoP with other rows than the
+///   largest such array (a squeeze-excitation's pooled `N x C x 1 x 1`
+///   beside a depthwise convolution's `N x C x H x W` output);
+/// - writers of an array of the output's rank that sums the rows away
+///   (extent 1 where the output's rows are more): a global pool, whose
+///   consumers need every row of what it reads, so a row tile holding it
+///   holds whole images.
+pub fn barriers(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Vec<usize> {
+    let (_, outputs) = written_arrays(scop, removable);
+    let Some(&output) = outputs.first() else { return Vec::new() };
+    let shape = &scop.arrays[output].shape;
+    let rank = shape.len();
+    let pools = |array: usize| {
+        let other = &scop.arrays[array].shape;
+        rank >= 2 && other.len() == rank && other[rank - 2] == 1 && shape[rank - 2] > 1
+    };
+    let odd = |array: usize| (outputs.contains(&array) && !same_rows(shape, &scop.arrays[array].shape)) || pools(array);
+    (0..scop.statements.len())
+        .filter(|s| scop.statements[*s].accesses.iter().any(|a| a.write && odd(a.array)))
+        .collect()
+}
+
+/// Splits the statements into producers of contracted arrays and consumers
+/// of the outputs, or says why the SCoP does not fit the scheme.
+pub fn classify(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Result<Groups, String> {
+    let (contracted, outputs) = written_arrays(scop, removable);
+    let written: Vec<usize> = contracted.iter().chain(&outputs).copied().collect();
     let Some(&output) = outputs.first() else {
         return Err("no array outlives the loop nests".into());
     };
@@ -97,7 +133,7 @@ pub fn classify(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Result<Groups
     let shape = &scop.arrays[output].shape;
     for &other in &outputs[1..] {
         let other_shape = &scop.arrays[other].shape;
-        if other_shape.len() != shape.len() || other_shape[..shape.len().saturating_sub(1)] != shape[..shape.len().saturating_sub(1)] {
+        if !same_rows(shape, other_shape) {
             return Err(format!(
                 "arrays {} ({:?}) and {} ({:?}) outlive the loop nests with different row structures",
                 scop.arrays[output].name, shape, scop.arrays[other].name, other_shape

@@ -131,6 +131,13 @@ pub fn print_operation(operation: OperationRef, flags: &OperationPrintingFlags) 
     text
 }
 
+/// The `AffineMapAttr` holding `map` (melior has no wrapper for it).
+pub fn affine_map_attribute(map: melior::ir::AffineMap) -> melior::ir::Attribute {
+    // SAFETY: `map` is a valid affine map of a live context; the attribute
+    // is owned by that context.
+    unsafe { melior::ir::Attribute::from_raw(mlir_sys::mlirAffineMapAttrGet(map.to_raw())) }
+}
+
 /// The affine map of an `AffineMapAttr` (melior has no wrapper for it), or
 /// `None` for any other attribute.
 pub fn affine_map_of(attribute: melior::ir::Attribute) -> Option<melior::ir::AffineMap> {

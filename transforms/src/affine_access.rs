@@ -19,6 +19,9 @@ pub enum Access {
     Uniform,
     /// Last index is `iv + e`, the others free of `iv`.
     Contiguous,
+    /// Last index is `2 * iv + e`, the others free of `iv`: every other
+    /// element (a stride-2 convolution's or pooling's input row).
+    Stride2,
 }
 
 pub fn constant_bound(op: OperationRef, name: &str) -> Option<i64> {
@@ -65,11 +68,23 @@ pub fn access_kind(op: OperationRef, first_index: usize, iv: Value, body: BlockR
     }
     let expr = map.result(last).ok()?;
     let unit = |e: melior::ir::AffineExpr| e.is_dim() && e.dim_position() == position;
-    let contiguous = unit(expr)
-        || (expr.is_add()
-            && ((unit(expr.lhs()) && !expr.rhs().is_function_of_dim(position))
-                || (unit(expr.rhs()) && !expr.lhs().is_function_of_dim(position))));
-    contiguous.then_some(Access::Contiguous)
+    // `iv * 2` (the canonical form of `2 * iv`).
+    let doubled = |e: melior::ir::AffineExpr| {
+        e.is_mul() && unit(e.lhs()) && e.rhs().is_constant() && e.rhs().constant_value() == 2
+    };
+    let plus = |e: melior::ir::AffineExpr, term: &dyn Fn(melior::ir::AffineExpr) -> bool| {
+        term(e)
+            || (e.is_add()
+                && ((term(e.lhs()) && !e.rhs().is_function_of_dim(position))
+                    || (term(e.rhs()) && !e.lhs().is_function_of_dim(position))))
+    };
+    if plus(expr, &unit) {
+        Some(Access::Contiguous)
+    } else if plus(expr, &doubled) {
+        Some(Access::Stride2)
+    } else {
+        None
+    }
 }
 
 pub fn defined_in(value: Value, block: BlockRef) -> bool {

@@ -193,9 +193,13 @@ const TILE_OVERHEAD_SECONDS: f64 = 1.0e-7;
 /// convolution's channels x taps): its micro-kernels run several times
 /// faster than the loops of a fused tile, which recomputing or storing the
 /// result once does not offset (a Q K^T fused as the producer of the copy
-/// after it ran ~8x slower). Filters whose weights are the same for every
-/// output element (an image's 3x3 or 5x5 blur) are not products.
-const MIN_TILED_REDUCTION: i64 = 32;
+/// after it ran ~8x slower; efficientnet_b0's 16-channel expansions and its
+/// 27-step stem convolution, fused, ran at half their register-tiled rate).
+/// Shorter products (an image pipeline's 3x3 colour matrix) fuse: a
+/// register tile has too few steps to amortize loading and storing its
+/// accumulators. Filters whose weights are the same for every output
+/// element (an image's 3x3 or 5x5 blur) are not products.
+const MIN_TILED_REDUCTION: i64 = 8;
 /// Local buffers live on the stack of a worker thread.
 const MAX_LOCAL_BYTES: i64 = 2 << 20;
 
@@ -212,9 +216,11 @@ impl RustPass for Fuse {
             let message = match outcome {
                 Ok(message) | Err(Refusal::Left(message)) => message,
                 // The nests between the contractions may still fuse (a
-                // softmax between two matrix products).
-                Err(Refusal::Contractions(message, contractions)) => {
-                    for segment in segments_between(&run, &contractions).into_iter().rev() {
+                // softmax between two matrix products), or those between
+                // the nests of a pooled output (a depthwise convolution
+                // and its activation before a squeeze-excitation's pool).
+                Err(Refusal::Cut(message, cut)) => {
+                    for segment in segments_between(&run, &cut).into_iter().rev() {
                         work.push_front(segment);
                     }
                     message
@@ -253,9 +259,10 @@ fn segments_between<'c, 'a>(run: &[OperationRef<'c, 'a>], cut: &[usize]) -> Vec<
 enum Refusal {
     /// Nothing changed; the reason.
     Left(String),
-    /// Nothing changed: the nests at these positions are contractions (the
-    /// reason).
-    Contractions(String, Vec<usize>),
+    /// Nothing changed (the reason); the nests between those at these
+    /// positions (contractions, writers of outputs with other rows) may
+    /// fuse on their own.
+    Cut(String, Vec<usize>),
     /// The IR may be damaged (code generation failed half-way): an error.
     Failed(String),
 }
@@ -279,8 +286,25 @@ struct Choice {
 impl Fuse {
     fn fuse_run<'c>(&self, context: &'c Context, run: &[OperationRef<'c, '_>]) -> Result<String, Refusal> {
         let scop = Scop::extract(run).map_err(|e| Refusal::from(e.to_string()))?;
-        let model = Model::new(&scop)?;
-        let groups = fusion::classify(&scop, &|array| scop.is_private(array))?;
+        self.fuse_scop(context, &scop).map_err(|refusal| match refusal {
+            // Nests that keep the SCoP from fusing whole (a global pool in
+            // a squeeze-excitation): those between them may fuse.
+            Refusal::Left(message) => {
+                let barriers = fusion::barriers(&scop, &|array| scop.is_private(array));
+                if barriers.is_empty() {
+                    return Refusal::Left(message);
+                }
+                let names: Vec<&str> = barriers.iter().map(|s| scop.statements[*s].name.as_str()).collect();
+                let cut = barriers.iter().map(|s| scop.statements[*s].beta[0]).collect();
+                Refusal::Cut(format!("{message} (the nests between {} are tried alone)", names.join(",")), cut)
+            }
+            other => other,
+        })
+    }
+
+    fn fuse_scop<'c>(&self, context: &'c Context, scop: &Scop<'c, '_>) -> Result<String, Refusal> {
+        let model = Model::new(scop)?;
+        let groups = fusion::classify(scop, &|array| scop.is_private(array))?;
         // Contractions are left whole for pb-register-tile, whose
         // micro-kernels beat anything a fused tile of them would run
         // (a transpose fused into Q K^T ran at a fifth of the rate).
@@ -304,7 +328,7 @@ impl Fuse {
                 .filter(|s| s.accesses.iter().filter(|a| a.write).all(|a| accumulators.contains(&a.array)))
                 .map(|s| s.beta[0])
                 .collect();
-            return Err(Refusal::Contractions(message, cut));
+            return Err(Refusal::Cut(message, cut));
         }
         let output = &scop.arrays[groups.output];
         let rank = output.shape.len();
@@ -313,7 +337,7 @@ impl Fuse {
         }
         let rows = output.shape[rank - 2];
         let leading: i64 = output.shape[..rank - 2].iter().product();
-        let in_tile = fusion::order_in_tile(&scop, &model, &groups, &|s: &Statement| contiguous_last(s))?;
+        let in_tile = fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?;
         let tiling_for = |size: i64| Tiling {
             sizes: (0..rank).map(|d| if d + 2 < rank { Some(1) } else if d + 2 == rank { Some(size) } else { None }).collect(),
             // Batch dimensions outer, row tiles inner: the parallel band
@@ -324,14 +348,14 @@ impl Fuse {
         };
         // Work of each statement (instances x arithmetic ops) and bytes of
         // each temporary: the two sides of the model.
-        let work: Vec<f64> = scop.statements.iter().map(|s| instances(&scop, s) * arithmetic_ops(s)).collect();
+        let work: Vec<f64> = scop.statements.iter().map(|s| instances(scop, s) * arithmetic_ops(s)).collect();
         let all_work: f64 = work.iter().sum();
         let temporaries_bytes: f64 =
-            groups.contracted.iter().map(|a| array_elements(&scop, *a) * scop.arrays[*a].element_bytes as f64).sum();
+            groups.contracted.iter().map(|a| array_elements(scop, *a) * scop.arrays[*a].element_bytes as f64).sum();
         // Memory traffic: unfused, every nest streams each array it touches
         // that is larger than the cache budget (and writes and reads the
         // temporaries); fused, each array outside the tiles moves once.
-        let array_bytes = |a: usize| array_elements(&scop, a) * scop.arrays[a].element_bytes as f64;
+        let array_bytes = |a: usize| array_elements(scop, a) * scop.arrays[a].element_bytes as f64;
         let streamed: f64 = scop
             .statements
             .iter()
@@ -346,12 +370,12 @@ impl Fuse {
         let unfused = all_work / self.ops_per_second() + (streamed + 2.0 * temporaries_bytes) / self.bytes_per_second();
         // Each pass over a tile's rows after the first finds them in the
         // first-level cache only if the tile fits there.
-        let passes = passes_over_rows(&scop, &in_tile, output.shape[rank - 1]);
+        let passes = passes_over_rows(scop, &in_tile, output.shape[rank - 1]);
         let rereads = passes.saturating_sub(1) as f64;
         let mut choices = Vec::new();
         let mut size = 4;
         while size < rows * 2 {
-            let plan = fusion::plan(&scop, &model, &groups, &tiling_for(size), &in_tile)?;
+            let plan = fusion::plan(scop, &model, &groups, &tiling_for(size), &in_tile)?;
             let tiles = (rows + size - 1) / size * leading;
             // The tile's working set: its local buffers and its block of the
             // output (consumers may pass over it several times).
@@ -361,7 +385,7 @@ impl Fuse {
             let recompute_of = |array: usize| -> f64 {
                 plan.locals.iter().find(|l| l.array == array).map_or(0.0, |l| {
                     let local: i64 = l.shape.iter().product();
-                    (tiles * local) as f64 / array_elements(&scop, array).max(1.0) - 1.0
+                    (tiles * local) as f64 / array_elements(scop, array).max(1.0) - 1.0
                 })
             };
             let recompute = groups.contracted.iter().map(|a| recompute_of(*a)).fold(0.0, f64::max);
@@ -398,25 +422,31 @@ impl Fuse {
             if self.row_tile != 0 {
                 return Err(Refusal::from(format!("row tile {} is not a candidate (a power of two from 4 within the rows, local buffers within a thread's stack)", self.row_tile)));
             }
-            return Err(Refusal::from("tile-local buffers would not fit on a thread's stack".to_string()));
+            let smallest = choices.iter().map(|c| c.footprint).min().unwrap_or(0);
+            return Err(Refusal::from(format!(
+                "tile-local buffers would not fit on a thread's stack ({} KiB for the smallest row tile, limit {} KiB)",
+                smallest / 1024,
+                MAX_LOCAL_BYTES / 1024
+            )));
         };
         if self.row_tile == 0 && chosen.cost >= unfused {
-            return Err(Refusal::from(format!(
-                "the model prefers the nests apart: fused ~{:.2} ms (row tile {}, recomputation {:.0}%) vs unfused ~{:.2} ms",
+            let message = format!(
+                "not fused: the model prefers the nests apart: fused ~{:.2} ms (row tile {}, recomputation {:.0}%) vs unfused ~{:.2} ms",
                 chosen.cost * 1e3,
                 chosen.size,
                 chosen.recompute * 100.0,
                 unfused * 1e3
-            )));
+            );
+            return Err(Refusal::Left(message));
         }
         let plan = &chosen.plan;
-        let message = self.describe(&scop, &groups, plan, chosen, passes, unfused);
+        let message = self.describe(scop, &groups, plan, chosen, passes, unfused);
         // The outermost generated loops are the tile loops with more than
         // one iteration (ISL drops single-valued ones): the parallel band.
         let row_tiles = (rows + chosen.size - 1) / chosen.size;
         let multi = output.shape[..rank - 2].iter().chain(std::iter::once(&row_tiles)).filter(|n| **n > 1).count();
         let parallel_depth = if chosen.tiles > 1 && self.cores > 1 { multi } else { 0 };
-        self.apply(context, &scop, &model, &groups, plan, parallel_depth).map_err(Refusal::Failed)?;
+        self.apply(context, scop, &model, &groups, plan, parallel_depth).map_err(Refusal::Failed)?;
         Ok(message)
     }
 
@@ -581,9 +611,11 @@ fn reduction_trips(s: &Statement) -> i64 {
 }
 
 /// Loop order putting last the loop that moves the last index of the
-/// statement's write with unit stride, when every access is then contiguous
-/// or uniform along it (a row reduction `sum[i] += x[i][j]` keeps `j`
-/// innermost: moving `i` there would read `x` by columns); others in place.
+/// statement's write with unit stride, when every access is then contiguous,
+/// of stride 2 (a strided convolution's input: `pb-vectorize` gathers it
+/// with two loads and a shuffle) or uniform along it (a row reduction
+/// `sum[i] += x[i][j]` keeps `j` innermost: moving `i` there would read `x`
+/// by columns); others in place.
 fn contiguous_last(s: &Statement) -> Vec<usize> {
     let depth = s.loops.len();
     let identity: Vec<usize> = (0..depth).collect();
@@ -591,7 +623,7 @@ fn contiguous_last(s: &Statement) -> Vec<usize> {
     let Some(last) = write.indices.last() else { return identity };
     let along = |k: usize| {
         s.accesses.iter().all(|a| match a.indices.split_last() {
-            Some((l, front)) => !front.iter().any(|e| e.uses_dim(k)) && matches!(l.coefficient(k), Some(0 | 1)),
+            Some((l, front)) => !front.iter().any(|e| e.uses_dim(k)) && matches!(l.coefficient(k), Some(0..=2)),
             None => true,
         })
     };

@@ -18,7 +18,8 @@
 //! - every access to a stored memref has the store's address: an iteration
 //!   of `p` reads only what it writes itself;
 //! - no stored memref may alias another accessed one (no views);
-//! - every load is contiguous or uniform in `p`, and `p` runs at least
+//! - every load is contiguous, of stride 2 or uniform in `p` (a stride-2
+//!   convolution's input row: `pb-vectorize` gathers it), and `p` runs at least
 //!   `min-trip` times (worth a vector).
 //!
 //! Then `p` carries no dependence, so every dependence has distance 0 along

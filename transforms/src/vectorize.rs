@@ -5,8 +5,12 @@
 //! least `width` iterations, and its body holds only:
 //! - `affine.load`/`affine.store` whose last index is `iv + e` (`e` free of
 //!   `iv`) and other indices free of `iv` (contiguous: become
-//!   `affine.vector_load`/`affine.vector_store`), or loads with no index
-//!   depending on `iv` (uniform: stay scalar, broadcast where needed);
+//!   `affine.vector_load`/`affine.vector_store`), loads whose last index is
+//!   `2 * iv + e` (stride 2: a strided convolution's or pooling's input
+//!   row; two vector loads, the second ending at the last element the
+//!   iteration reads, and a `vector.shuffle` of the even elements), or loads
+//!   with no index depending on `iv` (uniform: stay scalar, broadcast where
+//!   needed);
 //! - `arith`/`math` ops on scalars (cloned with vector types; operands that
 //!   do not vary with `iv` are broadcast);
 //! - reductions (below).
@@ -404,7 +408,11 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
         match name {
             "affine.yield" => {}
             "affine.load" => {
-                if access_kind(op, 1, iv, body)? == Access::Contiguous && !byte_addressed(op.result(0).ok()?.r#type()) {
+                let kind = access_kind(op, 1, iv, body)?;
+                if kind != Access::Uniform && !byte_addressed(op.result(0).ok()?.r#type()) {
+                    return None;
+                }
+                if kind == Access::Stride2 && !width.is_multiple_of(2) {
                     return None;
                 }
                 accessed.push((op.operand(0).ok()?, op));
@@ -591,17 +599,21 @@ fn apply<'c, 'a>(
         match name {
             "affine.load" if moves_with_iv => {
                 let element = op.result(0).expect("load result").r#type();
-                let load = OperationBuilder::new("affine.vector_load", location)
-                    .add_operands(&scalars)
-                    .add_results(&[vector_of(element)])
-                    .add_attributes(&[map()])
-                    .build()
-                    .expect("vector load");
-                let load = new_body.append_operation(load);
-                lanes.insert(
-                    key(op.result(0).expect("result").into()),
-                    Lane::Vector(load.result(0).expect("result").into()),
-                );
+                let vector_load = |map: (Identifier<'c>, Attribute<'c>)| {
+                    let load = OperationBuilder::new("affine.vector_load", location)
+                        .add_operands(&scalars)
+                        .add_results(&[vector_of(element)])
+                        .add_attributes(&[map])
+                        .build()
+                        .expect("vector load");
+                    Value::from(new_body.append_operation(load).result(0).expect("result"))
+                };
+                let value = if access_kind(op, 1, old_iv, old_body) == Some(Access::Stride2) {
+                    stride2_load(context, op, width, &vector_load, new_body, location)
+                } else {
+                    vector_load(map())
+                };
+                lanes.insert(key(op.result(0).expect("result").into()), Lane::Vector(value));
             }
             "affine.store" => {
                 let mut values = vec![broadcast(new_body, operands[0], vector_of, location)];
@@ -746,6 +758,41 @@ fn apply<'c, 'a>(
     } else {
         ffi::set_attribute(original, "lowerBoundMap", constant_map(context, plan.main_end));
     }
+}
+
+/// The `width` elements `x[2 l + e]` of a stride-2 load, from two vector
+/// loads that stay within the elements the scalar loop reads: one at `e`
+/// (lanes `e .. e + width - 1`) and one ending at the last element read,
+/// `e + 2 (width - 1)`; a shuffle picks the even offsets of the first and the
+/// rest from the second. (One load of `2 width` elements would read an
+/// element past the last, which may lie past the end of the buffer.)
+fn stride2_load<'c, 'a>(
+    context: &'c Context,
+    load: OperationRef<'c, 'a>,
+    width: u64,
+    vector_load: &dyn Fn((Identifier<'c>, Attribute<'c>)) -> Value<'c, 'a>,
+    block: BlockRef<'c, 'a>,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    let map = ffi::affine_map_of(load.attribute("map").expect("map")).expect("affine map");
+    let mut results: Vec<melior::ir::AffineExpr> = (0..map.result_count()).map(|k| map.result(k).expect("result")).collect();
+    let last = results.len() - 1;
+    results[last] = results[last] + melior::ir::AffineExpr::constant(context, width as i64 - 1);
+    let shifted = melior::ir::AffineMap::new(context, map.dim_count(), map.symbol_count(), &results);
+    let name = Identifier::new(context, "map");
+    let low = vector_load((name, load.attribute("map").expect("map")));
+    let high = vector_load((name, ffi::affine_map_attribute(shifted)));
+    // Lane l < width/2: element 2l of `low`; lane l >= width/2: element
+    // 2l - (width - 1) of `high`, which is 2l + 1 among the concatenation.
+    let half = width as i64 / 2;
+    let mask: Vec<i64> = (0..width as i64).map(|l| if l < half { 2 * l } else { 2 * l + 1 }).collect();
+    let shuffle = OperationBuilder::new("vector.shuffle", location)
+        .add_operands(&[low, high])
+        .add_results(&[low.r#type()])
+        .add_attributes(&[(Identifier::new(context, "mask"), melior::ir::attribute::DenseI64ArrayAttribute::new(context, &mask).into())])
+        .build()
+        .expect("vector.shuffle");
+    block.append_operation(shuffle).result(0).expect("result").into()
 }
 
 /// A vector operand for `lane`: itself, or a broadcast of a uniform scalar
