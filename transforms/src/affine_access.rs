@@ -44,6 +44,14 @@ pub fn elementwise(op: OperationRef) -> bool {
 /// (last index `iv + e` with `e` free of `iv`, other indices free of it), or
 /// `None`. Index operands computed inside `body` make it `None`.
 pub fn access_kind(op: OperationRef, first_index: usize, iv: Value, body: BlockRef) -> Option<Access> {
+    access_kind_before(op, first_index, iv, body, 0)
+}
+
+/// `access_kind` with the last `unit_dims` indices (of dimensions of extent
+/// 1, so free of `iv`) set aside: the index before them is the one that
+/// must move with `iv` (`x[n, c, 0, 0]` of a pooled `N x C x 1 x 1` array
+/// is contiguous in `c`).
+pub fn access_kind_before(op: OperationRef, first_index: usize, iv: Value, body: BlockRef, unit_dims: usize) -> Option<Access> {
     let map = ffi::affine_map_of(op.attribute("map").ok()?)?;
     let operands: Vec<Value> = op.operands().skip(first_index).collect();
     let mut iv_position = None;
@@ -57,11 +65,11 @@ pub fn access_kind(op: OperationRef, first_index: usize, iv: Value, body: BlockR
         }
     }
     let Some(position) = iv_position else { return Some(Access::Uniform) };
-    if position >= map.dim_count() || map.result_count() == 0 {
+    if position >= map.dim_count() || map.result_count() <= unit_dims {
         return None;
     }
-    let last = map.result_count() - 1;
-    for i in 0..last {
+    let last = map.result_count() - 1 - unit_dims;
+    for i in (0..map.result_count()).filter(|i| *i != last) {
         if map.result(i).ok()?.is_function_of_dim(position) {
             return None;
         }

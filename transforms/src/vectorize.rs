@@ -10,7 +10,10 @@
 //!   row; two vector loads, the second ending at the last element the
 //!   iteration reads, and a `vector.shuffle` of the even elements), or loads
 //!   with no index depending on `iv` (uniform: stay scalar, broadcast where
-//!   needed);
+//!   needed). "Last index" skips trailing dimensions of extent 1 in an
+//!   identity-layout memref (`x[n, c, 0, 0]` of a pooled `N x C x 1 x 1`
+//!   array moves with `c` through consecutive elements): those accesses go
+//!   through a `memref.collapse_shape` view without them;
 //! - `arith`/`math` ops on scalars (cloned with vector types; operands that
 //!   do not vary with `iv` are broadcast);
 //! - reductions (below).
@@ -112,15 +115,15 @@
 //! ```
 
 use crate::affine_access::{
-    access_kind, constant_bound, constant_map, defined_in, elementwise, is_named, is_view, same_address, same_value,
+    access_kind, access_kind_before, constant_bound, constant_map, defined_in, elementwise, is_named, is_view, same_address, same_value,
     Access,
 };
 use melior::{
     ir::{
-        attribute::IntegerAttribute,
+        attribute::{ArrayAttribute, IntegerAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, WalkOrder},
-        r#type::IntegerType,
+        r#type::{IntegerType, MemRefType, ShapedTypeLike},
         Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, Value,
         ValueLike,
     },
@@ -218,6 +221,10 @@ struct Plan<'c, 'a> {
     /// multiplications by its reciprocal, and max/min reductions ignore the
     /// sign of zeros (see where `apply` adds `arcp` and `nsz`).
     relaxed: bool,
+    /// Accesses moving with the loop along a dimension followed by ones of
+    /// extent 1 (`x[n, c, 0, 0]`): the op and how many such dimensions.
+    /// Their vector accesses go through a view without those dimensions.
+    before_unit_dims: Vec<(OperationRef<'c, 'a>, usize)>,
 }
 
 /// A reduction of the scalar loop.
@@ -395,6 +402,7 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
         let (step, combiner) = reduction_step(accumulator, terminator.operand(n).ok()?, body, reassociate)?;
         reductions.push(Reduction { accumulator, step, combiner, carrier: Carrier::Carried(n) });
     }
+    let mut before_unit_dims = Vec::new();
     let mut stored: Vec<(Value, OperationRef)> = Vec::new();
     let mut accessed: Vec<(Value, OperationRef)> = Vec::new();
     let mut next = body.first_operation();
@@ -408,7 +416,10 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
         match name {
             "affine.yield" => {}
             "affine.load" => {
-                let kind = access_kind(op, 1, iv, body)?;
+                let (kind, units) = classify_access(op, 1, iv, body)?;
+                if units > 0 {
+                    before_unit_dims.push((op, units));
+                }
                 if kind != Access::Uniform && !byte_addressed(op.result(0).ok()?.r#type()) {
                     return None;
                 }
@@ -419,10 +430,13 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
             }
             "affine.store" => {
                 let memref = op.operand(1).ok()?;
-                if access_kind(op, 2, iv, body)? != Access::Contiguous {
+                let (kind, units) = classify_access(op, 2, iv, body)?;
+                if kind != Access::Contiguous {
                     reductions.push(memory_reduction(op, body, reassociate)?);
                 } else if !byte_addressed(op.operand(0).ok()?.r#type()) {
                     return None;
+                } else if units > 0 {
+                    before_unit_dims.push((op, units));
                 }
                 stored.push((memref, op));
                 accessed.push((memref, op));
@@ -455,7 +469,28 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
         }
     }
     let main_end = lower + trip / width as i64 * width as i64;
-    Some(Plan { lower, main_end, upper, reductions, relaxed: reassociate })
+    Some(Plan { lower, main_end, upper, reductions, relaxed: reassociate, before_unit_dims })
+}
+
+/// How an access moves with `iv` (`access_kind`), and how many trailing
+/// dimensions of extent 1 were set aside to find it contiguous (or of
+/// stride 2) in the dimension before them: `x[n, c, 0, 0]` of a pooled
+/// `N x C x 1 x 1` array (a squeeze-excitation's 1x1 convolutions) moves
+/// with `c` through consecutive elements when the layout is the identity.
+fn classify_access(op: OperationRef, first_index: usize, iv: Value, body: BlockRef) -> Option<(Access, usize)> {
+    let kind = access_kind(op, first_index, iv, body);
+    if kind.is_some() {
+        return kind.map(|k| (k, 0));
+    }
+    let memref = MemRefType::try_from(op.operand(first_index - 1).ok()?.r#type()).ok()?;
+    if !memref.affine_map().is_identity() {
+        return None;
+    }
+    let rank = memref.rank();
+    let shape: Vec<i64> = (0..rank).map(|d| extent(memref, d)).collect();
+    let units = shape.iter().rev().take_while(|n| **n == 1).count();
+    (1..=units.min(rank.saturating_sub(1)))
+        .find_map(|u| access_kind_before(op, first_index, iv, body, u).filter(|k| *k != Access::Uniform).map(|k| (k, u)))
 }
 
 /// Whether a vector of `element`s has the layout of that many consecutive
@@ -528,6 +563,14 @@ fn apply<'c, 'a>(
     rewriter.set_insertion_point_before(original);
     let chains = (accumulators as i64).min((plan.main_end - plan.lower) / width as i64).max(1) as usize;
 
+    // Views without the trailing unit dimensions, before the loop.
+    let mut views: HashMap<usize, (Value, usize)> = HashMap::new();
+    for (op, units) in &plan.before_unit_dims {
+        let memref = op.operand(if is_named(*op, "affine.store") { 1 } else { 0 }).expect("memref");
+        let view = rewriter.insert(without_unit_dims(context, memref, *units, location));
+        views.insert(op.to_raw().ptr as usize, (view.result(0).expect("view").into(), *units));
+    }
+
     // Vector accumulators start as the identity splat.
     let mut accumulator_types: Vec<Type> = Vec::new();
     let mut initial: Vec<Value> = Vec::new();
@@ -596,31 +639,45 @@ fn apply<'c, 'a>(
         let scalars: Vec<Value> = operands.iter().map(|l| l.value()).collect();
         let moves_with_iv = op.operands().any(|v| same_value(v, old_iv));
         let map = || named("map", op.attribute("map").expect("affine access has a map"));
+        // The memref and map of a vector access: through the view without
+        // trailing unit dimensions where there is one.
+        let view = views.get(&(op.to_raw().ptr as usize)).copied();
+        let vector_map = || match view {
+            Some((_, units)) => named("map", drop_last_results(context, op, units)),
+            None => map(),
+        };
         match name {
             "affine.load" if moves_with_iv => {
                 let element = op.result(0).expect("load result").r#type();
+                let mut operands = scalars.clone();
+                if let Some((memref, _)) = view {
+                    operands[0] = memref;
+                }
                 let vector_load = |map: (Identifier<'c>, Attribute<'c>)| {
                     let load = OperationBuilder::new("affine.vector_load", location)
-                        .add_operands(&scalars)
+                        .add_operands(&operands)
                         .add_results(&[vector_of(element)])
                         .add_attributes(&[map])
                         .build()
                         .expect("vector load");
                     Value::from(new_body.append_operation(load).result(0).expect("result"))
                 };
-                let value = if access_kind(op, 1, old_iv, old_body) == Some(Access::Stride2) {
-                    stride2_load(context, op, width, &vector_load, new_body, location)
+                let value = if classify_access(op, 1, old_iv, old_body).is_some_and(|(k, _)| k == Access::Stride2) {
+                    stride2_load(context, vector_map().1, width, &vector_load, new_body, location)
                 } else {
-                    vector_load(map())
+                    vector_load(vector_map())
                 };
                 lanes.insert(key(op.result(0).expect("result").into()), Lane::Vector(value));
             }
             "affine.store" => {
                 let mut values = vec![broadcast(new_body, operands[0], vector_of, location)];
                 values.extend_from_slice(&scalars[1..]);
+                if let Some((memref, _)) = view {
+                    values[1] = memref;
+                }
                 let store = OperationBuilder::new("affine.vector_store", location)
                     .add_operands(&values)
-                    .add_attributes(&[map()])
+                    .add_attributes(&[vector_map()])
                     .build()
                     .expect("vector store");
                 new_body.append_operation(store);
@@ -768,19 +825,19 @@ fn apply<'c, 'a>(
 /// element past the last, which may lie past the end of the buffer.)
 fn stride2_load<'c, 'a>(
     context: &'c Context,
-    load: OperationRef<'c, 'a>,
+    map_attribute: Attribute<'c>,
     width: u64,
     vector_load: &dyn Fn((Identifier<'c>, Attribute<'c>)) -> Value<'c, 'a>,
     block: BlockRef<'c, 'a>,
     location: Location<'c>,
 ) -> Value<'c, 'a> {
-    let map = ffi::affine_map_of(load.attribute("map").expect("map")).expect("affine map");
+    let map = ffi::affine_map_of(map_attribute).expect("affine map");
     let mut results: Vec<melior::ir::AffineExpr> = (0..map.result_count()).map(|k| map.result(k).expect("result")).collect();
     let last = results.len() - 1;
     results[last] = results[last] + melior::ir::AffineExpr::constant(context, width as i64 - 1);
     let shifted = melior::ir::AffineMap::new(context, map.dim_count(), map.symbol_count(), &results);
     let name = Identifier::new(context, "map");
-    let low = vector_load((name, load.attribute("map").expect("map")));
+    let low = vector_load((name, map_attribute));
     let high = vector_load((name, ffi::affine_map_attribute(shifted)));
     // Lane l < width/2: element 2l of `low`; lane l >= width/2: element
     // 2l - (width - 1) of `high`, which is 2l + 1 among the concatenation.
@@ -793,6 +850,42 @@ fn stride2_load<'c, 'a>(
         .build()
         .expect("vector.shuffle");
     block.append_operation(shuffle).result(0).expect("result").into()
+}
+
+/// `memref.collapse_shape` of `memref` merging its last `units + 1`
+/// dimensions (the last `units` of extent 1) into one.
+fn without_unit_dims<'c>(context: &'c Context, memref: Value<'c, '_>, units: usize, location: Location<'c>) -> melior::ir::Operation<'c> {
+    let ty = MemRefType::try_from(memref.r#type()).expect("memref");
+    let rank = ty.rank();
+    let shape: Vec<i64> = (0..rank - units).map(|d| extent(ty, d)).collect();
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let group = |dims: std::ops::Range<usize>| -> Attribute<'c> {
+        let members: Vec<Attribute> = dims.map(|d| IntegerAttribute::new(i64_type, d as i64).into()).collect();
+        ArrayAttribute::new(context, &members).into()
+    };
+    let mut groups: Vec<Attribute> = (0..rank - units - 1).map(|d| group(d..d + 1)).collect();
+    groups.push(group(rank - units - 1..rank));
+    OperationBuilder::new("memref.collapse_shape", location)
+        .add_operands(&[memref])
+        .add_results(&[MemRefType::new(ty.element(), &shape, None, None).into()])
+        .add_attributes(&[(Identifier::new(context, "reassociation"), ArrayAttribute::new(context, &groups).into())])
+        .build()
+        .expect("memref.collapse_shape")
+}
+
+/// Extent `d` of `memref` (`i64::MIN` when dynamic, as MLIR writes it).
+fn extent(memref: MemRefType, d: usize) -> i64 {
+    match memref.dim_size(d) {
+        Ok(melior::ir::r#type::DimSize::Static(n)) => n as i64,
+        _ => i64::MIN,
+    }
+}
+
+/// The map of an affine access without its last `units` results.
+fn drop_last_results<'c>(context: &'c Context, op: OperationRef<'c, '_>, units: usize) -> Attribute<'c> {
+    let map = ffi::affine_map_of(op.attribute("map").expect("map")).expect("affine map");
+    let results: Vec<melior::ir::AffineExpr> = (0..map.result_count() - units).map(|k| map.result(k).expect("result")).collect();
+    ffi::affine_map_attribute(melior::ir::AffineMap::new(context, map.dim_count(), map.symbol_count(), &results))
 }
 
 /// A vector operand for `lane`: itself, or a broadcast of a uniform scalar

@@ -172,3 +172,32 @@ func.func @bool_in_registers(%a: memref<64xf32>, %b: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// A pooled N x C x 1 x 1 array read along C (a squeeze-excitation's 1x1
+// convolution): the elements are consecutive, and the vector loads go
+// through a view without the trailing unit dimensions. The accumulator at
+// [n, o, 0, 0] is a reduction.
+// CHECK-LABEL: func.func @unit_trailing_dims
+// CHECK: %[[X:.*]] = memref.collapse_shape %arg0 {{\[}}[0], [1, 2, 3]] : memref<8x72x1x1xf32> into memref<8x72xf32>
+// CHECK: %[[W:.*]] = memref.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : memref<24x72x1x1xf32> into memref<24x72xf32>
+// CHECK: affine.for %[[K:.*]] = 0 to 64 step 16
+// CHECK: affine.vector_load %[[X]][%{{.*}}, %[[K]]] : memref<8x72xf32>, vector<16xf32>
+// CHECK: affine.vector_load %[[W]][%{{.*}}, %[[K]]] : memref<24x72xf32>, vector<16xf32>
+// CHECK: vector.reduction <add>
+func.func @unit_trailing_dims(%x: memref<8x72x1x1xf32>, %w: memref<24x72x1x1xf32>, %c: memref<8x24x1x1xf32>) {
+  affine.for %n = 0 to 8 {
+    affine.for %o = 0 to 24 {
+      affine.for %k = 0 to 72 {
+        %0 = affine.load %x[%n, %k, 0, 0] : memref<8x72x1x1xf32>
+        %1 = affine.load %w[%o, %k, 0, 0] : memref<24x72x1x1xf32>
+        %2 = affine.load %c[%n, %o, 0, 0] : memref<8x24x1x1xf32>
+        %3 = arith.mulf %0, %1 : f32
+        %4 = arith.addf %2, %3 : f32
+        affine.store %4, %c[%n, %o, 0, 0] : memref<8x24x1x1xf32>
+      }
+    }
+  }
+  return
+}
