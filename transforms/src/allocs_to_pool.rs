@@ -29,8 +29,13 @@
 //!   %c0 = arith.constant 0 : index
 //!   %t = memref.view %pool[%c0][] : memref<64xi8> to memref<4xf32>
 //! ```
-//! Offsets are assigned in program order without reuse: simple and always
-//! correct; reusing space of dead buffers is a later refinement.
+//! Buffers whose lives do not overlap share bytes of the pool: a buffer is
+//! live from its allocation to the last op of the body using it or a value
+//! derived from it (views, loops carrying it, pointers taken from it;
+//! deallocations do not count), and takes the lowest offset that overlaps
+//! no buffer live at the same time (first fit, in program order). The
+//! body's ops run one after another (parallel loops join inside them), so
+//! a buffer written after another's last use may take its place.
 
 use melior::{
     ir::{
@@ -42,6 +47,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
+use std::collections::HashMap;
 use pb_support::{builder::Emitter, ffi, ir, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 static ID: PassId = PassId::new();
@@ -149,8 +155,15 @@ fn element_bytes(element: Type) -> Option<u64> {
 /// allocation cannot go in the pool.
 fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>, strict: bool) -> bool {
     let mut allocs = ffi::collect_ops(func, WalkOrder::PreOrder, |op| ir::is_named(op, "memref.alloc"));
-    let mut plan = Vec::new();
-    let mut total = 0u64;
+    let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { return true };
+    // Each op of the body by its position.
+    let mut positions: HashMap<usize, usize> = HashMap::new();
+    let mut current = entry.first_operation();
+    while let Some(op) = current {
+        positions.insert(op.to_raw().ptr as usize, positions.len());
+        current = op.next_in_block();
+    }
+    let mut buffers = Vec::new();
     let mut ok = true;
     let mut kept = Vec::new();
     for alloc in &allocs {
@@ -159,8 +172,8 @@ fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>, strict: b
         let placed = alloc.parent_operation().is_some_and(|parent| parent == func);
         match alloc_bytes(*alloc).and_then(|bytes| if placed { Ok(bytes) } else { Err("it is inside a loop".into()) }) {
             Ok(bytes) => {
-                plan.push(total);
-                total += bytes.div_ceil(ALIGNMENT) * ALIGNMENT;
+                let (start, end) = live_range(*alloc, entry, &positions);
+                buffers.push(Buffer { bytes: bytes.div_ceil(ALIGNMENT) * ALIGNMENT, start, end });
                 kept.push(*alloc);
             }
             Err(_) if !strict => {}
@@ -177,8 +190,8 @@ fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>, strict: b
         return false;
     }
     allocs = kept;
+    let (plan, total) = assign_offsets(&buffers);
 
-    let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { return true };
     let pool_type: Type = MemRefType::new(IntegerType::new(context, 8).into(), &[total as i64], None, None).into();
     let pool = entry.add_argument(pool_type, func.location());
     if let Some(function_type) = ir::function_type(func) {
@@ -205,6 +218,66 @@ fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>, strict: b
         rewriter.replace_op_with_values(*alloc, &[view]);
     }
     true
+}
+
+/// A pooled buffer: its bytes (aligned) and the positions, among the ops
+/// of the function's body, of its allocation and of its last use.
+struct Buffer {
+    bytes: u64,
+    start: usize,
+    end: usize,
+}
+
+/// Where `alloc` (an op of `body`) is live: from its position to that of
+/// the last op of `body` containing a use of it, of a value computed from
+/// it (a view, a loop carrying it, a pointer taken from it), and so on.
+/// Deallocations (erased by this pass) are not uses. Conservative: any
+/// result of a user counts as derived from the buffer.
+fn live_range(alloc: OperationRef, body: melior::ir::BlockRef, positions: &HashMap<usize, usize>) -> (usize, usize) {
+    let position = |op: OperationRef| -> usize { positions.get(&(op.to_raw().ptr as usize)).copied().unwrap_or(usize::MAX) };
+    let start = position(alloc);
+    let mut end = start;
+    let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut work: Vec<melior::ir::Value> = alloc.results().map(|r| r.into()).collect();
+    while let Some(value) = work.pop() {
+        for user in ffi::users(value) {
+            if ir::is_named(user, "memref.dealloc") || !seen.insert(user.to_raw().ptr as usize) {
+                continue;
+            }
+            // Uses outside the body (none expected) keep the buffer to the end.
+            end = end.max(ir::ancestor_in(user, body).map_or(usize::MAX, position));
+            work.extend(user.results().map(melior::ir::Value::from));
+        }
+    }
+    (start, end)
+}
+
+/// Offsets for `buffers` (in program order) and the pool's size: each
+/// buffer takes the lowest offset where it overlaps no buffer live at the
+/// same time (first fit); buffers whose lives do not overlap share bytes.
+fn assign_offsets(buffers: &[Buffer]) -> (Vec<u64>, u64) {
+    let mut offsets: Vec<u64> = Vec::with_capacity(buffers.len());
+    let mut total = 0u64;
+    for (index, buffer) in buffers.iter().enumerate() {
+        // Earlier buffers still live when this one is allocated.
+        let mut live: Vec<(u64, u64)> = buffers[..index]
+            .iter()
+            .zip(&offsets)
+            .filter(|(other, _)| other.end >= buffer.start)
+            .map(|(other, offset)| (*offset, *offset + other.bytes))
+            .collect();
+        live.sort();
+        let mut offset = 0u64;
+        for (low, high) in live {
+            if offset + buffer.bytes <= low {
+                break;
+            }
+            offset = offset.max(high);
+        }
+        offsets.push(offset);
+        total = total.max(offset + buffer.bytes);
+    }
+    (offsets, total)
 }
 
 fn alloc_bytes(alloc: OperationRef) -> Result<u64, String> {

@@ -24,6 +24,58 @@ func.func @two_temporaries(%a: memref<4xf32>, %out: memref<4xf32>) {
 
 // -----
 
+// Buffers whose lives do not overlap share bytes. %t0 dies at the copy into
+// %t1; %t2, allocated after that, takes %t0's place (offset 0). %t1 stays
+// live through its view %v, used by the last copy, so %t2 cannot take its
+// bytes. The pool is 2 x 64 bytes, not 3 x 64.
+// CHECK-LABEL: func.func @reuse
+// CHECK-SAME: %[[POOL:[^:]*]]: memref<128xi8>)
+// CHECK-SAME: pb.user_memory_bytes = 128
+// CHECK: memref.view %[[POOL]][%c0][] : memref<128xi8> to memref<4xf32>
+// CHECK: memref.view %[[POOL]][%c64][] : memref<128xi8> to memref<4xf32>
+// CHECK: memref.subview
+// CHECK: memref.view %[[POOL]][%c0_{{[0-9]+}}][] : memref<128xi8> to memref<4xf32>
+func.func @reuse(%a: memref<4xf32>, %out: memref<2xf32>) {
+  %t0 = memref.alloc() : memref<4xf32>
+  memref.copy %a, %t0 : memref<4xf32> to memref<4xf32>
+  %t1 = memref.alloc() : memref<4xf32>
+  memref.copy %t0, %t1 : memref<4xf32> to memref<4xf32>
+  memref.dealloc %t0 : memref<4xf32>
+  %v = memref.subview %t1[0] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1]>>
+  %t2 = memref.alloc() : memref<4xf32>
+  memref.copy %a, %t2 : memref<4xf32> to memref<4xf32>
+  memref.copy %v, %out : memref<2xf32, strided<[1]>> to memref<2xf32>
+  memref.dealloc %t2 : memref<4xf32>
+  memref.dealloc %t1 : memref<4xf32>
+  return
+}
+
+// -----
+
+// A use inside a loop counts at the loop: %t0, written and read in the
+// loop, is dead after it, and %t1, allocated after the loop, takes its
+// bytes; %t2, allocated before the loop, lives through it and does not.
+// CHECK-LABEL: func.func @loop
+// CHECK-SAME: %[[POOL:[^:]*]]: memref<128xi8>)
+// CHECK: memref.view %[[POOL]][%c0][] : memref<128xi8> to memref<4xf32>
+// CHECK: memref.view %[[POOL]][%c64][] : memref<128xi8> to memref<4xf32>
+// CHECK: affine.for
+// CHECK: memref.view %[[POOL]][%c0_{{[0-9]+}}][] : memref<128xi8> to memref<4xf32>
+func.func @loop(%a: memref<4xf32>, %out: memref<4xf32>) {
+  %t0 = memref.alloc() : memref<4xf32>
+  %t2 = memref.alloc() : memref<4xf32>
+  affine.for %i = 0 to 3 {
+    memref.copy %a, %t0 : memref<4xf32> to memref<4xf32>
+    memref.copy %t0, %t2 : memref<4xf32> to memref<4xf32>
+  }
+  %t1 = memref.alloc() : memref<4xf32>
+  memref.copy %t2, %t1 : memref<4xf32> to memref<4xf32>
+  memref.copy %t1, %out : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
 // A function without temporaries still takes the pool (of size 0): one ABI for all.
 // CHECK-LABEL: func.func @nothing
 // CHECK-SAME: (%{{.*}}: memref<4xf32>, %{{.*}}: memref<0xi8>)
