@@ -254,3 +254,32 @@ def test_bool_clamp_and_sort_are_unsigned():
     same(lambda a, b: torch.clamp(a, min=b), x, y)
     same(lambda a, b: torch.clamp(a, max=b), x, y)
     same(lambda a, b: torch.sort(torch.stack([a, b]), dim=0, stable=True).values, x, y)
+
+
+def test_class_token_concatenated_before_patch_rows():
+    # ViT's input: pb-fuse tiled the concatenation's rows while ISL gave the
+    # token's copy (needed by the first row tile only) a loop nest of its
+    # own, writing local buffers no tile read: row 0 came out wrong.
+    token = torch.randn(1, 1, 768)
+
+    def embed(patches):
+        x = patches.reshape(1, 768, 196).permute(0, 2, 1)
+        return torch.cat([token.expand(1, -1, -1), x], dim=1) * 2
+
+    same(embed, torch.randn(1, 768, 14, 14))
+
+
+def test_squeeze_excitation_after_a_strided_depthwise_convolution():
+    # pb-fuse cuts the pool out of a group and fuses the rest; pb-vectorize
+    # gathers the stride-2 input rows and reads the pooled N x C x 1 x 1
+    # array through a view without its unit dimensions.
+    conv = torch.nn.Conv2d(24, 24, 3, stride=2, padding=1, groups=24)
+    fc1 = torch.nn.Conv2d(24, 8, 1)
+    fc2 = torch.nn.Conv2d(8, 24, 1)
+
+    def block(x):
+        y = torch.nn.functional.silu(conv(torch.nn.functional.silu(x)))
+        s = torch.sigmoid(fc2(torch.nn.functional.silu(fc1(y.mean((2, 3), keepdim=True)))))
+        return y * s
+
+    same(block, torch.randn(2, 24, 37, 37))

@@ -446,7 +446,21 @@ impl Fuse {
         let row_tiles = (rows + chosen.size - 1) / chosen.size;
         let multi = output.shape[..rank - 2].iter().chain(std::iter::once(&row_tiles)).filter(|n| **n > 1).count();
         let parallel_depth = if chosen.tiles > 1 && self.cores > 1 { multi } else { 0 };
-        self.apply(context, scop, &model, &groups, plan, parallel_depth).map_err(Refusal::Failed)?;
+        let params = format!("[{}] -> {{ : }}", scop.param_names().join(", "));
+        let tree = pb_polyhedral::ast::generate(&model.ctx, &params, &plan.schedule).map_err(Refusal::from)?;
+        // Every tile's statements must run in one loop nest over the tiles:
+        // its local buffers live there. ISL may give a statement needed by
+        // one tile only (a class token concatenated before the rows of a
+        // transposed image, needed by the first row tile) a loop nest of
+        // its own before the tile loop, which would write buffers no tile
+        // reads.
+        if !one_loop_nest(&tree, multi) {
+            return Err(Refusal::from(
+                "ISL gives some statement of a tile a loop nest outside the tile loop (its local buffers would not be the tile's)"
+                    .to_string(),
+            ));
+        }
+        self.apply(context, scop, &groups, plan, &tree, parallel_depth).map_err(Refusal::Failed)?;
         Ok(message)
     }
 
@@ -491,9 +505,9 @@ impl Fuse {
         &self,
         context: &'c Context,
         scop: &Scop<'c, 'a>,
-        model: &Model,
         groups: &Groups,
         plan: &Plan,
+        tree: &pb_polyhedral::ast::Tree,
         parallel_depth: usize,
     ) -> Result<(), String> {
         let mut redirects = Redirects::new();
@@ -506,16 +520,29 @@ impl Fuse {
             let element = MemRefType::try_from(scop.arrays[slot.array].values[0].r#type()).map_err(|e| e.to_string())?.element();
             types.push(Type::from(MemRefType::new(element, &slot.shape, None, None)));
         }
-        let params = format!("[{}] -> {{ : }}", scop.param_names().join(", "));
-        let tree = pb_polyhedral::ast::generate(&model.ctx, &params, &plan.schedule)?;
         let mut codegen = Codegen::new(context, scop, &redirects);
         codegen.locals = Some(Locals { types, parallel_depth });
-        codegen.replace_scop(&tree)?;
+        codegen.replace_scop(tree)?;
         // The contracted arrays are now unused: drop them (and their deallocations).
         for &array in &groups.contracted {
             pb_support::ir::erase_dead_buffer(scop.arrays[array].values[0]);
         }
         Ok(())
+    }
+}
+
+/// Whether `tree` starts with `depth` perfectly nested loops (blocks of a
+/// single child looked through): the loops over the tiles, holding every
+/// statement of every tile.
+fn one_loop_nest(tree: &pb_polyhedral::ast::Tree, depth: usize) -> bool {
+    use pb_polyhedral::ast::Tree;
+    if depth == 0 {
+        return true;
+    }
+    match tree {
+        Tree::For { body, .. } => one_loop_nest(body, depth - 1),
+        Tree::Block(children) => matches!(children.as_slice(), [only] if one_loop_nest(only, depth)),
+        _ => false,
     }
 }
 
