@@ -303,16 +303,19 @@ impl Fuse {
     }
 
     fn fuse_scop<'c>(&self, context: &'c Context, scop: &Scop<'c, '_>) -> Result<String, Refusal> {
-        let model = Model::new(scop)?;
-        let groups = fusion::classify(scop, &|array| scop.is_private(array))?;
         // Contractions are left whole for pb-register-tile, whose
         // micro-kernels beat anything a fused tile of them would run
-        // (a transpose fused into Q K^T ran at a fifth of the rate).
-        if let Some(s) = groups.producers.iter().chain(&groups.consumers).find(|s| is_contraction(&scop.statements[**s])) {
-            let role = if groups.producers.contains(s) { "producer" } else { "consumer" };
+        // (a transpose fused into Q K^T ran at a fifth of the rate). Checked
+        // first: a model's function is one run, and its dependences (the
+        // model below) cost seconds, to no use when it is cut anyway.
+        if let Some(s) = (0..scop.statements.len()).find(|s| is_contraction(&scop.statements[*s])) {
+            // A consumer writes what outlives the loop nests.
+            let writes_output =
+                scop.statements[s].accesses.iter().any(|a| a.write && !(scop.arrays[a.array].local && scop.is_private(a.array)));
+            let role = if writes_output { "consumer" } else { "producer" };
             let message = format!(
                 "not fused: {role} {} is a contraction: left whole for pb-register-tile (the nests between contractions are tried alone)",
-                scop.statements[*s].name
+                scop.statements[s].name
             );
             // Every contraction, with the nests initializing their
             // accumulators (a zero fill belongs with its product).
@@ -330,6 +333,8 @@ impl Fuse {
                 .collect();
             return Err(Refusal::Cut(message, cut));
         }
+        let model = Model::new(scop)?;
+        let groups = fusion::classify(scop, &|array| scop.is_private(array))?;
         let output = &scop.arrays[groups.output];
         let rank = output.shape.len();
         if rank < 2 || output.shape.iter().any(|n| *n <= 0) {
