@@ -81,12 +81,18 @@ fn written_arrays(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> (Vec<usize>
         scop.statements.iter().flat_map(|s| s.accesses.iter().filter(|a| a.write).map(|a| a.array)).collect();
     written.sort();
     written.dedup();
-    let contracted: Vec<usize> =
-        written.iter().copied().filter(|a| scop.arrays[*a].local && removable(*a) && scop.arrays[*a].values.len() == 1).collect();
+    let contracted: Vec<usize> = written.iter().copied().filter(|a| contractible(scop, *a, removable)).collect();
     let mut outputs: Vec<usize> = written.iter().copied().filter(|a| !contracted.contains(a)).collect();
     let elements = |a: usize| scop.arrays[a].shape.iter().map(|n| (*n).max(1)).product::<i64>();
     outputs.sort_by_key(|a| std::cmp::Reverse(elements(*a)));
     (contracted, outputs)
+}
+
+/// Whether the SCoP may contract `array` if it writes it: allocated in the
+/// function, one buffer, and `removable` (used only by the SCoP). Written
+/// arrays that are not outlive the SCoP.
+pub fn contractible(scop: &Scop, array: usize, removable: &dyn Fn(usize) -> bool) -> bool {
+    scop.arrays[array].local && removable(array) && scop.arrays[array].values.len() == 1
 }
 
 /// Whether `other` has the rank of `shape` and its extents on every

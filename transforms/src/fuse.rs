@@ -310,8 +310,9 @@ impl Fuse {
         // model below) cost seconds, to no use when it is cut anyway.
         if let Some(s) = (0..scop.statements.len()).find(|s| is_contraction(&scop.statements[*s])) {
             // A consumer writes what outlives the loop nests.
+            let removable = |array| scop.is_private(array);
             let writes_output =
-                scop.statements[s].accesses.iter().any(|a| a.write && !(scop.arrays[a.array].local && scop.is_private(a.array)));
+                scop.statements[s].accesses.iter().any(|a| a.write && !fusion::contractible(scop, a.array, &removable));
             let role = if writes_output { "consumer" } else { "producer" };
             let message = format!(
                 "not fused: {role} {} is a contraction: left whole for pb-register-tile (the nests between contractions are tried alone)",
@@ -435,14 +436,13 @@ impl Fuse {
             )));
         };
         if self.row_tile == 0 && chosen.cost >= unfused {
-            let message = format!(
-                "not fused: the model prefers the nests apart: fused ~{:.2} ms (row tile {}, recomputation {:.0}%) vs unfused ~{:.2} ms",
+            return Err(Refusal::from(format!(
+                "the model prefers the nests apart: fused ~{:.2} ms (row tile {}, recomputation {:.0}%) vs unfused ~{:.2} ms",
                 chosen.cost * 1e3,
                 chosen.size,
                 chosen.recompute * 100.0,
                 unfused * 1e3
-            );
-            return Err(Refusal::Left(message));
+            )));
         }
         let plan = &chosen.plan;
         let message = self.describe(scop, &groups, plan, chosen, passes, unfused);

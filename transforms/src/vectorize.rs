@@ -221,10 +221,11 @@ struct Plan<'c, 'a> {
     /// multiplications by its reciprocal, and max/min reductions ignore the
     /// sign of zeros (see where `apply` adds `arcp` and `nsz`).
     relaxed: bool,
-    /// Accesses moving with the loop along a dimension followed by ones of
-    /// extent 1 (`x[n, c, 0, 0]`): the op and how many such dimensions.
-    /// Their vector accesses go through a view without those dimensions.
-    before_unit_dims: Vec<(OperationRef<'c, 'a>, usize)>,
+    /// Loads and stores moving with the loop, in body order: the op, how it
+    /// moves (contiguous or stride 2) and along which index, as the number
+    /// of trailing dimensions of extent 1 after it (`x[n, c, 0, 0]`: 2).
+    /// Accesses with such dimensions go through a view without them.
+    moving: Vec<(OperationRef<'c, 'a>, Access, usize)>,
 }
 
 /// A reduction of the scalar loop.
@@ -402,7 +403,7 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
         let (step, combiner) = reduction_step(accumulator, terminator.operand(n).ok()?, body, reassociate)?;
         reductions.push(Reduction { accumulator, step, combiner, carrier: Carrier::Carried(n) });
     }
-    let mut before_unit_dims = Vec::new();
+    let mut moving = Vec::new();
     let mut stored: Vec<(Value, OperationRef)> = Vec::new();
     let mut accessed: Vec<(Value, OperationRef)> = Vec::new();
     let mut next = body.first_operation();
@@ -417,14 +418,11 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
             "affine.yield" => {}
             "affine.load" => {
                 let (kind, units) = classify_access(op, 1, iv, body)?;
-                if units > 0 {
-                    before_unit_dims.push((op, units));
-                }
-                if kind != Access::Uniform && !byte_addressed(op.result(0).ok()?.r#type()) {
-                    return None;
-                }
-                if kind == Access::Stride2 && !width.is_multiple_of(2) {
-                    return None;
+                if kind != Access::Uniform {
+                    if !byte_addressed(op.result(0).ok()?.r#type()) || (kind == Access::Stride2 && !width.is_multiple_of(2)) {
+                        return None;
+                    }
+                    moving.push((op, kind, units));
                 }
                 accessed.push((op.operand(0).ok()?, op));
             }
@@ -435,8 +433,8 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
                     reductions.push(memory_reduction(op, body, reassociate)?);
                 } else if !byte_addressed(op.operand(0).ok()?.r#type()) {
                     return None;
-                } else if units > 0 {
-                    before_unit_dims.push((op, units));
+                } else {
+                    moving.push((op, kind, units));
                 }
                 stored.push((memref, op));
                 accessed.push((memref, op));
@@ -469,7 +467,7 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
         }
     }
     let main_end = lower + trip / width as i64 * width as i64;
-    Some(Plan { lower, main_end, upper, reductions, relaxed: reassociate, before_unit_dims })
+    Some(Plan { lower, main_end, upper, reductions, relaxed: reassociate, moving })
 }
 
 /// How an access moves with `iv` (`access_kind`), and how many trailing
@@ -483,12 +481,11 @@ fn classify_access(op: OperationRef, first_index: usize, iv: Value, body: BlockR
         return kind.map(|k| (k, 0));
     }
     let memref = MemRefType::try_from(op.operand(first_index - 1).ok()?.r#type()).ok()?;
-    if !memref.affine_map().is_identity() {
+    if !ffi::has_identity_layout(memref) {
         return None;
     }
     let rank = memref.rank();
-    let shape: Vec<i64> = (0..rank).map(|d| extent(memref, d)).collect();
-    let units = shape.iter().rev().take_while(|n| **n == 1).count();
+    let units = (0..rank).rev().take_while(|d| extent(memref, *d) == 1).count();
     (1..=units.min(rank.saturating_sub(1)))
         .find_map(|u| access_kind_before(op, first_index, iv, body, u).filter(|k| *k != Access::Uniform).map(|k| (k, u)))
 }
@@ -565,10 +562,10 @@ fn apply<'c, 'a>(
 
     // Views without the trailing unit dimensions, before the loop.
     let mut views: HashMap<usize, (Value, usize)> = HashMap::new();
-    for (op, units) in &plan.before_unit_dims {
-        let memref = op.operand(if is_named(*op, "affine.store") { 1 } else { 0 }).expect("memref");
-        let view = rewriter.insert(without_unit_dims(context, memref, *units, location));
-        views.insert(op.to_raw().ptr as usize, (view.result(0).expect("view").into(), *units));
+    for &(op, _, units) in plan.moving.iter().filter(|(_, _, units)| *units > 0) {
+        let memref = op.operand(if is_named(op, "affine.store") { 1 } else { 0 }).expect("memref");
+        let view = rewriter.insert(without_unit_dims(context, memref, units, location));
+        views.insert(op.to_raw().ptr as usize, (view.result(0).expect("view").into(), units));
     }
 
     // Vector accumulators start as the identity splat.
@@ -662,7 +659,8 @@ fn apply<'c, 'a>(
                         .expect("vector load");
                     Value::from(new_body.append_operation(load).result(0).expect("result"))
                 };
-                let value = if classify_access(op, 1, old_iv, old_body).is_some_and(|(k, _)| k == Access::Stride2) {
+                let stride2 = plan.moving.iter().any(|(access, kind, _)| *access == op && *kind == Access::Stride2);
+                let value = if stride2 {
                     stride2_load(context, vector_map().1, width, &vector_load, new_body, location)
                 } else {
                     vector_load(vector_map())
