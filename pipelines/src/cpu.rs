@@ -191,7 +191,11 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 passes.push("pb-profile-names".to_string());
             }
             passes.extend([
-                "func.func(linalg-fuse-elementwise-ops)".to_string(),
+                // An output's init read by an elementwise body is an input:
+                // fused into a broadcasting consumer, a read-modify-write of
+                // it would run once per consumer iteration.
+                "func.func(pb-inits-as-inputs)".to_string(),
+                "func.func(linalg-fuse-elementwise-ops)".into(),
                 "canonicalize".into(),
                 "cse".into(),
                 // Slice assignments through several slicing steps: one
@@ -366,7 +370,14 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         // multiplications; a variable n becomes powf (LLVM's powi takes
         // no vector of exponents, which vectorized code has).
         "func.func(math-expand-ops{ops=fpowi})".into(),
-        // bfloat16 conversions as integer operations: LLVM would call
+        // Math and arithmetic on float16/bfloat16 in float32, rounded after
+        // each op, as PyTorch's CPU kernels compute them (and LLVM's
+        // promotion on x86, but here: our f32 polynomials apply, a division
+        // marked `arcp` multiplies by an f32 reciprocal, not one rounded
+        // to 11 bits, and the bf16 conversions are expanded below)...
+        "func.func(math-extend-to-supported-types{target-type=f32})".into(),
+        "func.func(arith-emulate-unsupported-floats{source-types=bf16,f16 target-type=f32})".into(),
+        // ...and bfloat16 conversions as integer operations: LLVM would call
         // compiler-rt's __truncsfbf2, which generated code cannot import.
         "func.func(arith-expand{include-bf16=true})".into(),
         // f32 exp/expm1/log/tanh/erf become polynomials (pb-expand-math:

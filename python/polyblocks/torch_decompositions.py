@@ -13,8 +13,9 @@ GELU: torch-mlir lowers `aten.gelu` with a division by sqrt(2); PyTorch's
 kernels multiply by 1/sqrt(2), and so do we. The erf form is written
 h + h erf(x/sqrt(2)) with h = x/2 (exactly x/2 (1 + erf(x/sqrt(2)))): one
 fused multiply-add with the cpu pipeline's contraction instead of an add and
-a multiply, and one rounding less. Other dtypes and the tanh form take
-PyTorch's own decomposition.
+a multiply, and one rounding less. float16 and bfloat16 are computed in
+float32 and rounded once, as PyTorch's kernel does. Other dtypes and the
+tanh form take PyTorch's own decomposition.
 
 Integer floor division (`//`, `floor_divide`, `div(rounding_mode="floor")`):
 torch-mlir divides in float64, which is off by one for large dividends
@@ -82,6 +83,19 @@ Bools: torch-mlir clamps and sorts them with signed 1-bit comparisons, where
 true is -1 (clamp's min and max swapped, True sorted first); a bound on
 bools is an `or` (min) or an `and` (max), and bools sort as uint8.
 
+Comparisons of operands of different types (`bool < int64`,
+`uint8 >= int32`, `uint8 == float32`): torch-mlir picks the integer
+predicate from the first operand's type (bool and uint8 as unsigned, so a
+negative int64 compares above True) and converts uint8 to float as if it
+were signed. PyTorch compares in the promoted type; we convert both
+operands to it first, and the comparison of equal types lowers correctly.
+
+Float `fmod`: torch-mlir computes `a - trunc(a / b) * b`, which rounds the
+quotient (in float16 almost every result of a quotient above ~100 was
+wrong, by up to 3.8). PyTorch's fmod is exact (`std::fmod`); so is the
+remainder of magnitudes, which torch-mlir lowers to `arith.remf`:
+fmod(a, b) = remainder(|a|, |b|) with the sign of a.
+
 Sorting: torch-mlir lowers `aten.sort` (to `tm_tensor.sort`) but not
 `aten.sort.stable`; the engine's sort (`pb-lower-tm-tensor`) exchanges only
 neighbours that are out of order, so it is stable, and the stable variant
@@ -129,6 +143,9 @@ M_SQRT1_2 = 0.70710678118654752440
 
 
 def gelu(x, approximate="none"):
+    if x.dtype in (torch.float16, torch.bfloat16):
+        # PyTorch's kernel computes in float32 and rounds once.
+        return aten.gelu.default(x.to(torch.float32), approximate=approximate).to(x.dtype)
     if approximate != "none" or x.dtype not in (torch.float32, torch.float64):
         return _PYTORCH[aten.gelu.default](x, approximate=approximate)
     half = x * 0.5
@@ -150,6 +167,83 @@ def div_tensor_mode(a, other, *, rounding_mode=None):
     remainder = a - quotient * divisor
     below = (remainder != 0) & ((remainder < 0) != (divisor < 0))
     return quotient - below.to(quotient.dtype)
+
+
+def promoted(op, tensor_op=None, to_float=False, wrap_numbers=False):
+    """`op` (a binary op: comparison, arithmetic, max/min, bitwise) with its
+    operands converted to their promoted type first (to the default float
+    type where the op's result is a float, `to_float`). A number operand
+    of an 8-bit computation, or of an op whose Scalar overload torch-mlir
+    does not lower (`wrap_numbers`), becomes a 0-d tensor for the Tensor
+    overload `tensor_op`."""
+    tensor_op = tensor_op or op
+
+    def run(a, b, **kwargs):
+        if not isinstance(a, torch.Tensor) or a.dtype.is_complex:
+            return NotImplemented
+        if isinstance(b, torch.Tensor) and b.dtype.is_complex:
+            return NotImplemented
+        common = torch.result_type(a, b)
+        if to_float and not common.is_floating_point:
+            common = torch.get_default_dtype()
+        if isinstance(b, torch.Tensor):
+            if a.dtype == common and b.dtype == common:
+                return NotImplemented
+            return tensor_op(a.to(common), b.to(common), **kwargs)
+        if wrap_numbers or common in _BYTES:
+            return tensor_op(a.to(common), aten.scalar_tensor(b, dtype=common), **kwargs)
+        if a.dtype == common:
+            return NotImplemented
+        return op(a.to(common), b, **kwargs)
+
+    return run
+
+
+def where_promoted(condition, a, b):
+    """`torch.where` with both branches converted to their promoted type;
+    with one value as both branches, that value broadcast (torch-mlir folds
+    `where(c, x, x)` to `x`, of the wrong shape when `c` is larger: an
+    invalid cast, or a lowering that never finished)."""
+    if not all(isinstance(x, torch.Tensor) for x in (condition, a, b)):
+        return NotImplemented
+    if a is b:
+        shape = torch.broadcast_shapes(condition.shape, a.shape)
+        return aten.clone(aten.expand(a, list(shape)))
+    common = torch.result_type(a, b)
+    if a.dtype == common and b.dtype == common:
+        return NotImplemented
+    return aten.where.self(condition, a.to(common), b.to(common))
+
+
+def widened_reduction(op):
+    """A sum, product or mean of 8-bit or bool values in its result type:
+    torch-mlir widens uint8 as if it were signed."""
+
+    def run(x, *args, dtype=None, **kwargs):
+        if not isinstance(x, torch.Tensor) or x.dtype != torch.uint8:
+            return NotImplemented
+        target = dtype or torch.int64
+        return op(x.to(target), *args, dtype=target, **kwargs)
+
+    return run
+
+
+def abs_unsigned(x):
+    if x.dtype not in (torch.uint8, torch.bool):
+        return NotImplemented
+    return aten.clone(x)
+
+
+def fmod_float(a, b):
+    if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor):
+        return NotImplemented
+    if not a.dtype.is_floating_point or b.dtype != a.dtype:
+        return NotImplemented
+    magnitude = aten.remainder.Tensor(aten.abs(a), aten.abs(b))
+    # a's sign bit, -0.0 included (1 / -0.0 is -inf); torch-mlir lowers
+    # neither copysign nor signbit.
+    negative = aten.logical_or(aten.lt.Scalar(a, 0), aten.lt.Scalar(aten.reciprocal(a), 0))
+    return aten.where.self(negative, aten.neg(magnitude), magnitude)
 
 
 def eq_tensor(a, b):
@@ -366,6 +460,22 @@ def sort_stable(x, *, stable=None, dim=-1, descending=False):
     return aten.sort.default(x, dim, descending)
 
 
+_PROMOTED = (
+    aten.add.Tensor,
+    aten.sub.Tensor,
+    aten.mul.Tensor,
+    aten.maximum.default,
+    aten.minimum.default,
+    aten.fmax.default,
+    aten.fmin.default,
+    aten.bitwise_and.Tensor,
+    aten.bitwise_or.Tensor,
+    aten.bitwise_xor.Tensor,
+    aten.remainder.Tensor,
+    aten.fmod.Tensor,
+    aten.div.Tensor_mode,
+)
+
 _PYTORCH = torch._decomp.get_decompositions([aten.gelu])
 
 
@@ -398,6 +508,22 @@ def table() -> dict:
     override(aten.sort.stable, sort_stable)
     override(aten.div.Tensor_mode, div_tensor_mode)
     override(aten.eq.Tensor, eq_tensor)
+    for name in ("lt", "le", "gt", "ge", "eq", "ne"):
+        op = getattr(aten, name)
+        override(op.Tensor, promoted(op.Tensor))
+        override(op.Scalar, promoted(op.Scalar, tensor_op=op.Tensor))
+    for op in _PROMOTED:
+        override(op, promoted(op))
+    for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "fmod", "remainder"):
+        op = getattr(aten, name)
+        override(op.Scalar, promoted(op.Scalar, tensor_op=op.Tensor, wrap_numbers=True))
+    override(aten.div.Tensor, promoted(aten.div.Tensor, to_float=True))
+    override(aten.atan2.default, promoted(aten.atan2.default, to_float=True))
+    override(aten.where.self, where_promoted)
+    override(aten.fmod.Tensor, fmod_float)
+    override(aten.abs.default, abs_unsigned)
+    for op in (aten.sum.default, aten.sum.dim_IntList, aten.prod.default, aten.prod.dim_int, aten.mean.default, aten.mean.dim):
+        override(op, widened_reduction(op))
     override(aten.roll.default, roll)
     override(aten.clamp.Tensor, clamp_bools)
     override(aten.sort.default, sort_bools)

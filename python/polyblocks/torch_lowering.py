@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import queue
 import select
 import signal
 import struct
@@ -69,17 +70,54 @@ def _receive(stream) -> str | None:
     return data.decode() if len(data) == length else None
 
 
+_PARENT_VARIABLE = "POLYBLOCKS_LOWERING_PARENT"
+_spawn_requests: queue.SimpleQueue = queue.SimpleQueue()
+_spawner_lock = threading.Lock()
+_spawner: threading.Thread | None = None
+
+
+def _spawner_loop() -> None:
+    while True:
+        make, box, done = _spawn_requests.get()
+        try:
+            box.append(make())
+        except BaseException as error:  # noqa: BLE001 - handed to the caller
+            box.append(error)
+        done.set()
+
+
+def _spawn(make):
+    """`make()` run on one daemon thread that lives as long as the process:
+    a worker's PR_SET_PDEATHSIG fires when the thread that started it ends,
+    and fronts may compile from short-lived threads."""
+    global _spawner
+    with _spawner_lock:
+        if _spawner is None:
+            _spawner = threading.Thread(target=_spawner_loop, daemon=True, name="polyblocks-lowering-spawner")
+            _spawner.start()
+    box: list = []
+    done = threading.Event()
+    _spawn_requests.put((make, box, done))
+    done.wait()
+    if isinstance(box[0], BaseException):
+        raise box[0]
+    return box[0]
+
+
 class _Worker:
     """One worker process; `lower` is serialized by a lock."""
 
     def __init__(self):
         self._log = tempfile.TemporaryFile()
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "polyblocks.torch_lowering"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))},
+        path = os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))
+        self._process = _spawn(
+            lambda: subprocess.Popen(
+                [sys.executable, "-m", "polyblocks.torch_lowering"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._log,
+                env={**os.environ, "PYTHONPATH": path, _PARENT_VARIABLE: str(os.getpid())},
+            )
         )
 
     def lower(self, torch_ir: str, keep_locations: bool = False) -> str:
@@ -215,5 +253,23 @@ def _serve() -> None:
                 _send(stdout, "error\n" + "\n".join([*diagnostics, str(error)]))
 
 
+def _exit_with_parent() -> None:
+    """Has the kernel end this worker when the thread that started it is
+    gone (Linux): a lowering that never finishes, or grows without bound
+    (one reached 23 GB), would otherwise outlive a parent killed mid-call,
+    since the worker notices its closed input only between graphs. The
+    parent starts workers from one thread that lives as long as it does
+    (`_spawn`). A parent already gone before this ran: exit now."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if str(os.getppid()) != os.environ.get(_PARENT_VARIABLE):
+        os._exit(1)
+
+
 if __name__ == "__main__":
+    _exit_with_parent()
     _serve()

@@ -387,3 +387,25 @@ pub fn operand<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Option<melior:
     use melior::ir::operation::OperationLike;
     (index < op.operand_count()).then(|| op.operand(index).ok()).flatten()
 }
+
+/// Inserts a block argument of type `ty` at position `index` of `block`
+/// (the arguments after it move up by one); the new argument.
+pub fn insert_block_argument<'c, 'a>(
+    block: melior::ir::BlockRef<'c, 'a>,
+    index: usize,
+    ty: melior::ir::Type<'c>,
+    location: Location<'c>,
+) -> melior::ir::Value<'c, 'a> {
+    use melior::ir::{BlockLike, TypeLike};
+    assert!(index <= block.argument_count(), "block argument position {index} out of range");
+    // SAFETY: the block is alive; the position is at most the argument count
+    // (checked above); the new argument lives as long as the block.
+    unsafe {
+        melior::ir::Value::from_raw(mlir_sys::mlirBlockInsertArgument(
+            block.to_raw(),
+            index as isize,
+            ty.to_raw(),
+            location.to_raw(),
+        ))
+    }
+}

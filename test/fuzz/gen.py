@@ -300,6 +300,10 @@ class _Builder:
         """Runs `cand`; keeps it if PyTorch accepts it and values stay sane."""
         out = f"v{len(self.program.stmts)}"
         stmt = Stmt(out, cand.code, list(cand.args), (), "", cand.inplace)
+        if cand.inplace and any(self.shares_storage(cand.args[0], other) for other in cand.args[1:]):
+            # `v2.add_(v2.diagonal())`: eager reads elements it has already
+            # updated, in an order PyTorch does not define.
+            return False
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -349,6 +353,9 @@ class _Builder:
         if dtype in INTS:
             return int(t.abs().max()) < INT_LIMIT
         return True
+
+    def shares_storage(self, name, other) -> bool:
+        return self.env[name].untyped_storage().data_ptr() == self.env[other].untyped_storage().data_ptr()
 
     def aliases(self, name) -> list:
         storage = self.env[name].untyped_storage().data_ptr()

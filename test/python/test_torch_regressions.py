@@ -283,3 +283,95 @@ def test_squeeze_excitation_after_a_strided_depthwise_convolution():
         return y * s
 
     same(block, torch.randn(2, 24, 37, 37))
+
+
+def same_all(fn, *inputs):
+    """`same` for a function returning a tuple."""
+    with torch.no_grad():
+        expected = fn(*[x.clone() for x in inputs])
+        got = polyblocks_jit_torch(compile_options=STRICT)(fn)(*[x.clone() for x in inputs])
+    for e, g in zip(expected, got, strict=True):
+        assert g.dtype == e.dtype and g.shape == e.shape
+        if e.dtype in (torch.float16, torch.bfloat16):
+            # Fused ops keep float32 between them (as Inductor does): eager
+            # rounds after each op, so the last bit may differ.
+            torch.testing.assert_close(g, e, equal_nan=True)
+        elif e.is_floating_point():
+            torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-6, equal_nan=True)
+        else:
+            assert torch.equal(g, e), f"{g} != {e}"
+
+
+def test_comparisons_of_mixed_types_compare_promoted_values():
+    # torch-mlir chose an unsigned predicate from a bool or uint8 first
+    # operand (a negative int64 compared above True: fuzz program 0:3295)
+    # and converted uint8 to float as if signed.
+    b = torch.rand(3, 16) > 0.5
+    i = torch.randint(-20, 21, (3, 16))
+    u = torch.randint(0, 256, (3, 16), dtype=torch.uint8)
+    f = torch.randn(3, 16) * 100
+    same_all(lambda b, i, u, f: (b < i, b >= i, u > i, u <= f, u == f, i > u, b < -1, u < 0.5), b, i, u, f)
+
+
+def test_uint8_operands_are_widened_unsigned():
+    # Products, max/min, divisions and sums of uint8 with wider types
+    # sign-extended 200 to -56.
+    u = torch.randint(0, 256, (4, 9), dtype=torch.uint8)
+    i = torch.randint(-3, 3, (4, 9), dtype=torch.int32)
+    f = torch.randn(4, 9)
+    same_all(
+        lambda u, i, f: (u * i, torch.maximum(u, i), torch.minimum(f, u), u / i.abs().add(1), u.sum(), u.abs(), u * 0.5, u & i),
+        u, i, f,
+    )
+
+
+def test_bitwise_and_fmod_by_a_number():
+    # torch-mlir lowers neither aten.bitwise_xor.Scalar nor an integer
+    # fmod by a number (compile errors in 100 of 3000 fuzzed programs).
+    x = torch.randint(-50, 50, (5, 7))
+    same_all(lambda x: (x ^ 5, x | 3, x & -2, torch.fmod(x, -3), torch.remainder(x, 4)), x)
+
+
+def test_float_fmod_is_exact():
+    # torch-mlir's a - trunc(a / b) * b rounds the quotient: in float16
+    # almost every result with a quotient above ~100 was wrong (fuzz 0:5543).
+    a = torch.randn(1000) * 1000
+    b = torch.rand(1000) * 3 + 0.1
+    a[:4] = torch.tensor([-4.0, -0.0, 5.0, float("inf")])
+    for dtype in (torch.float16, torch.float32):
+        same_all(lambda a, b: (torch.fmod(a, b), torch.fmod(a, 1.5)), a.to(dtype), b.to(dtype))
+
+
+def test_sum_of_a_0d_tensor_broadcast_by_its_consumer():
+    # Elementwise fusion ran the 0-d sum's read-modify-write of its init
+    # once per element of the broadcasting product: [0, 2 v^2] for [0, 0]
+    # (fuzz program 0:8546).
+    same(lambda x, w: (x / 2.5).var(correction=0) * w, torch.tensor(0.7), torch.tensor([1.0, 2.0, 3.0]))
+
+
+def test_where_with_one_value_as_both_branches():
+    # torch-mlir folded where(c, x, x) to the 0-d x: an invalid cast, or a
+    # lowering that never finished (fuzz program 0:5615, a TIMEOUT).
+    x = torch.randint(-20, 21, (4,))
+    c = torch.tensor([True, False])
+    idx = torch.randint(0, 2, (2, 8))[..., ::2]
+    same(lambda x, c, idx: torch.where(c, x.max(0).indices, x.max(0).indices)[idx] ** 2, x, c, idx)
+
+
+def test_product_of_a_masked_operand():
+    # `tril(x) @ w`: the fused mask reads the reduction loop's index; the
+    # register tile's packing text kept naming the erased loop (pb-compile
+    # crashed: fuzz program 0:8967).
+    x = torch.randn(5, 5, 3)
+    w = torch.randn(1, 3, 17)
+    same(lambda x, w: torch.tril(x, 1) @ w, x, w)
+
+
+def test_bfloat16_arithmetic_needs_no_runtime_library():
+    # bf16 fmod/exp rounded through compiler-rt's __truncsfbf2, which the
+    # generated library cannot import (it failed to load).
+    a = (torch.randn(256) * 10).to(torch.bfloat16)
+    b = (torch.rand(256) * 3 + 0.1).to(torch.bfloat16)
+    same_all(lambda a, b: (torch.fmod(a, b), a * b, torch.exp(a / 10)), a, b)
+    exact = polyblocks_jit_torch(compile_options=STRICT)(lambda a, b: torch.fmod(a, b))(a, b)
+    assert torch.equal(exact, torch.fmod(a, b))

@@ -20,6 +20,7 @@ pub mod empty_args;
 pub mod forward_copies;
 pub mod fp_contract;
 pub mod fuse;
+pub mod inits_as_inputs;
 pub mod interchange;
 pub mod isl_roundtrip;
 pub mod outline_kernels;
@@ -46,7 +47,7 @@ pub static PASSES: &[&PassInfo] =
     &empty_args::INFO,
     &forward_copies::INFO,
     &fp_contract::INFO,
-    &fuse::INFO, &interchange::INFO,
+    &fuse::INFO, &inits_as_inputs::INFO, &interchange::INFO,
     &isl_roundtrip::INFO,
     &outline_kernels::INFO,
     &parallel_grain::INFO,

@@ -22,8 +22,10 @@ pub struct OperandExpr<'c, 'a> {
     pub result: Value<'c, 'a>,
 }
 
-/// The slice of `value` in `s`, or `None` if it stores, has regions, or
-/// computes indices from data.
+/// The slice of `value` in `s`, or `None` if it stores, has regions,
+/// computes indices from data, or uses a loop's induction variable as a
+/// value (`tril`'s mask `j - k <= 1` in a product's operand): its text
+/// passes outside values in unchanged, and the loop it names is gone.
 pub fn slice<'c, 'a>(s: &Statement<'c, 'a>, value: Value<'c, 'a>) -> Option<OperandExpr<'c, 'a>> {
     let inside = |v: Value<'c, 'a>| ffi::defining_op(v).filter(|op| s.ops.contains(op));
     let mut members: Vec<OperationRef> = Vec::new();
@@ -49,6 +51,9 @@ pub fn slice<'c, 'a>(s: &Statement<'c, 'a>, value: Value<'c, 'a>) -> Option<Oper
     let mut outside: Vec<Value> = Vec::new();
     for op in ops.iter().filter(|op| !is_named(**op, "affine.load")) {
         for operand in op.operands() {
+            if s.ivs.iter().any(|iv| key(*iv) == key(operand)) {
+                return None;
+            }
             if inside(operand).is_none() && !outside.iter().any(|v| key(*v) == key(operand)) {
                 outside.push(operand);
             }
