@@ -186,6 +186,10 @@ def promoted(op, tensor_op=None, to_float=False, wrap_numbers=False):
         common = torch.result_type(a, b)
         if to_float and not common.is_floating_point:
             common = torch.get_default_dtype()
+        if common == torch.uint8 and tensor_op in _SIGNED_IN_TORCH_MLIR:
+            # Computed as signed bytes by torch-mlir: in int16, exactly.
+            wide = (b if isinstance(b, torch.Tensor) else aten.scalar_tensor(b, dtype=torch.uint8)).to(torch.int16)
+            return tensor_op(a.to(torch.int16), wide, **kwargs).to(torch.uint8)
         if isinstance(b, torch.Tensor):
             if a.dtype == common and b.dtype == common:
                 return NotImplemented
@@ -216,14 +220,20 @@ def where_promoted(condition, a, b):
 
 
 def widened_reduction(op):
-    """A sum, product or mean of 8-bit or bool values in its result type:
-    torch-mlir widens uint8 as if it were signed."""
+    """A sum, product or mean of uint8 values in its result type (torch-mlir
+    widens uint8 as if it were signed); of float16/bfloat16 values
+    accumulated in float32 and rounded once, as PyTorch's kernels do (a
+    bf16 accumulator rounds every partial sum)."""
 
     def run(x, *args, dtype=None, **kwargs):
-        if not isinstance(x, torch.Tensor) or x.dtype != torch.uint8:
+        if not isinstance(x, torch.Tensor):
             return NotImplemented
-        target = dtype or torch.int64
-        return op(x.to(target), *args, dtype=target, **kwargs)
+        if x.dtype == torch.uint8:
+            target = dtype or torch.int64
+            return op(x.to(target), *args, dtype=target, **kwargs)
+        if x.dtype in (torch.float16, torch.bfloat16) and dtype in (None, x.dtype):
+            return op(x.to(torch.float32), *args, dtype=torch.float32, **kwargs).to(x.dtype)
+        return NotImplemented
 
     return run
 
@@ -372,6 +382,8 @@ def byte_matrix_product(op):
 
 
 def pow_integer(a, exponent):
+    if a.dtype == torch.bool and isinstance(exponent, int) and not isinstance(exponent, bool) and exponent >= 0:
+        return pow_integer(a.to(torch.result_type(a, exponent)), exponent)  # bool ** 2 is int64
     integer = not a.dtype.is_floating_point and not a.dtype.is_complex and a.dtype != torch.bool
     if not integer or isinstance(exponent, bool) or not isinstance(exponent, int) or exponent < 0:
         return NotImplemented
@@ -449,11 +461,40 @@ def clamp_bools(x, min=None, max=None):
     return result
 
 
-def sort_bools(x, dim=-1, descending=False):
-    if x.dtype != torch.bool:
+# Sorted in a wider type that holds every value exactly (so ties stay
+# ties and the sort stays stable): bools as uint8 (torch-mlir compares
+# them as signed 1-bit values, True first), uint8 as int16 (compared as
+# signed bytes), bfloat16 as float32 (the sort's loops carry bf16 values,
+# which LLVM legalizes through compiler-rt calls the library cannot import).
+_SORT_WIDER = {torch.bool: torch.uint8, torch.uint8: torch.int16, torch.bfloat16: torch.float32}
+
+
+def sort_widened(x, dim=-1, descending=False):
+    wider = _SORT_WIDER.get(x.dtype)
+    if wider is None:
         return NotImplemented
-    values, indices = aten.sort.default(x.to(torch.uint8), dim, descending)
-    return values.to(torch.bool), indices
+    values, indices = aten.sort.default(x.to(wider), dim, descending)
+    return values.to(x.dtype), indices
+
+
+def topk_widened(x, k, dim=-1, largest=True, sorted=True):
+    wider = _SORT_WIDER.get(x.dtype)
+    if wider is None:
+        return NotImplemented
+    values, indices = aten.topk.default(x.to(wider), k, dim, largest, sorted)
+    return values.to(x.dtype), indices
+
+
+def any_all_unsigned(op):
+    """`any`/`all` of uint8 as of `x != 0` (torch-mlir does not lower it);
+    the result is uint8, as PyTorch's is."""
+
+    def run(x, *args, **kwargs):
+        if not isinstance(x, torch.Tensor) or x.dtype != torch.uint8:
+            return NotImplemented
+        return op(aten.ne.Scalar(x, 0), *args, **kwargs).to(torch.uint8)
+
+    return run
 
 
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
@@ -475,6 +516,10 @@ _PROMOTED = (
     aten.fmod.Tensor,
     aten.div.Tensor_mode,
 )
+
+# Ops torch-mlir lowers with signed integer arithmetic whatever the
+# operand's signedness (uint8 200 // 3 was computed as -56 // 3).
+_SIGNED_IN_TORCH_MLIR = (aten.div.Tensor_mode, aten.remainder.Tensor, aten.fmod.Tensor)
 
 _PYTORCH = torch._decomp.get_decompositions([aten.gelu])
 
@@ -526,7 +571,10 @@ def table() -> dict:
         override(op, widened_reduction(op))
     override(aten.roll.default, roll)
     override(aten.clamp.Tensor, clamp_bools)
-    override(aten.sort.default, sort_bools)
+    override(aten.sort.default, sort_widened)
+    override(aten.topk.default, topk_widened)
+    for op in (aten.any.default, aten.any.dim, aten.any.dims, aten.all.default, aten.all.dim, aten.all.dims):
+        override(op, any_all_unsigned(op))
     override(aten.reciprocal.default, reciprocal)
     override(aten._fft_r2c.default, fft_r2c)
     override(aten.clamp.default, clamp_promoted)

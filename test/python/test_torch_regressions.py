@@ -375,3 +375,19 @@ def test_bfloat16_arithmetic_needs_no_runtime_library():
     same_all(lambda a, b: (torch.fmod(a, b), a * b, torch.exp(a / 10)), a, b)
     exact = polyblocks_jit_torch(compile_options=STRICT)(lambda a, b: torch.fmod(a, b))(a, b)
     assert torch.equal(exact, torch.fmod(a, b))
+
+
+def test_uint8_division_sorting_and_any():
+    # torch-mlir divides, sorts and takes remainders of uint8 as signed
+    # bytes (200 // 3 computed as -56 // 3) and does not lower `any` of uint8.
+    u = torch.randint(0, 256, (4, 9), dtype=torch.uint8)
+    same_all(lambda u: (u // 3, u % 7, u // -1, u.sort(1).values, u.topk(3, 1).values, u.any(1), u.all(0), (u > 100) ** 2), u)
+
+
+def test_bfloat16_sorts_and_sums_in_float32():
+    # The sort's loops carried bf16 values (compiler-rt calls the library
+    # cannot import); a bf16 accumulator rounded every partial sum.
+    x = (torch.randn(8, 33) * 4).to(torch.bfloat16)
+    same_all(lambda x: (x.sort(1).values, x.topk(4, 1).values), x)
+    summed = polyblocks_jit_torch(compile_options=STRICT)(lambda x: x.sum(0))(x)
+    assert torch.equal(summed, x.sum(0))
