@@ -15,6 +15,7 @@ pub mod abi;
 pub mod header;
 pub mod link;
 pub mod llvm;
+mod split;
 
 use abi::Manifest;
 use melior::ir::Module;
@@ -46,19 +47,24 @@ pub struct CompileOptions {
     /// LLVM CPU to generate code for (its default features); the host CPU
     /// and all its features when `None`.
     pub llvm_cpu: Option<String>,
+    /// Threads for LLVM's optimization and code generation: the module is
+    /// compiled in up to this many parts, in parallel (0: one per core the
+    /// process may use; 1: one part, one object).
+    pub codegen_threads: usize,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None }
+        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None, codegen_threads: 0 }
     }
 }
 
 /// A compiled module.
 pub struct Compiled {
     pub manifest: Manifest,
-    /// ELF relocatable object for the host.
-    pub object: Vec<u8>,
+    /// ELF relocatable objects for the host, linked together (one unless
+    /// code generation ran in parallel: `CompileOptions::codegen_threads`).
+    pub objects: Vec<Vec<u8>>,
     pub llvm_ir: Option<String>,
     /// Wall time of each pipeline stage, then `llvm` code generation.
     pub timings: Vec<(String, Duration)>,
@@ -99,7 +105,11 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
         lower_then(text, source_name, options, |module, diagnostics| {
             let started = Instant::now();
             let keep_ir = options.keep_llvm_ir || options.debug_dir.is_some();
-            let native = llvm::compile_to_object(module, options.opt_level, options.llvm_cpu.as_deref(), keep_ir)
+            let threads = match options.codegen_threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
+            let native = llvm::compile_to_object(module, options.opt_level, options.llvm_cpu.as_deref(), keep_ir, threads)
                 .map_err(|m| CompileError::Llvm(format!("{m}\n{}", diagnostics())))?;
             Ok((native, started.elapsed()))
         })?;
@@ -108,7 +118,7 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
         dump(options, "6-optimized.ll", || ir.clone())?;
     }
     let manifest = Manifest { engine: engine_version(), functions, errors, profile };
-    Ok(Compiled { manifest, object: native.object, llvm_ir: native.llvm_ir, timings })
+    Ok(Compiled { manifest, objects: native.objects, llvm_ir: native.llvm_ir, timings })
 }
 
 /// What [`lower`] produces.

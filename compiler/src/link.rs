@@ -24,19 +24,26 @@ fn write_manifest(compiled: &Compiled, path: &Path) -> Result<(), CompileError> 
 
 /// Writes `library` (a `.so`) and `library` with extension `.json`.
 pub fn write_shared_library(compiled: &Compiled, library: &Path) -> Result<(), CompileError> {
-    let object = library.with_extension("o");
-    std::fs::write(&object, &compiled.object).map_err(|e| io(&object, e))?;
+    let mut objects = Vec::new();
+    for (index, bytes) in compiled.objects.iter().enumerate() {
+        let object = library.with_extension(format!("{}.{index}.o", std::process::id()));
+        std::fs::write(&object, bytes).map_err(|e| io(&object, e))?;
+        objects.push(object);
+    }
     // Link to a temporary name, then rename: a concurrent reader never sees
     // a half-written library.
     let partial = library.with_extension(format!("so.{}.tmp", std::process::id()));
     let output = Command::new(CLANG)
         .args(["-shared", "-fopenmp", "-o"])
         .arg(&partial)
-        .arg(&object)
+        .args(&objects)
         .arg("-lm")
         .output()
-        .map_err(|e| CompileError::Link(format!("cannot run {CLANG}: {e} (run scripts/setup.sh)")))?;
-    let _ = std::fs::remove_file(&object);
+        .map_err(|e| CompileError::Link(format!("cannot run {CLANG}: {e} (run scripts/setup.sh)")));
+    for object in &objects {
+        let _ = std::fs::remove_file(object);
+    }
+    let output = output?;
     if !output.status.success() {
         let _ = std::fs::remove_file(&partial);
         return Err(CompileError::Link(String::from_utf8_lossy(&output.stderr).into_owned()));
@@ -46,12 +53,20 @@ pub fn write_shared_library(compiled: &Compiled, library: &Path) -> Result<(), C
 }
 
 /// Writes `dir/NAME.o`, `dir/NAME.h` and `dir/NAME.json`; returns the
-/// object and header paths.
+/// object and header paths. The module must have been compiled in one part
+/// (`codegen_threads` 1): parts refer to each other through hidden global
+/// symbols, which two AOT objects linked into one program would share.
 pub fn write_aot(compiled: &Compiled, dir: &Path, name: &str) -> Result<(PathBuf, PathBuf), CompileError> {
+    let [bytes] = compiled.objects.as_slice() else {
+        return Err(CompileError::Io(format!(
+            "an AOT object is written from a module compiled in one part, not {} (codegen_threads 1)",
+            compiled.objects.len()
+        )));
+    };
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let object = dir.join(format!("{name}.o"));
     let header_path = dir.join(format!("{name}.h"));
-    std::fs::write(&object, &compiled.object).map_err(|e| io(&object, e))?;
+    std::fs::write(&object, bytes).map_err(|e| io(&object, e))?;
     std::fs::write(&header_path, header::render(name, &compiled.manifest)).map_err(|e| io(&header_path, e))?;
     write_manifest(compiled, &dir.join(format!("{name}.json")))?;
     Ok((object, header_path))

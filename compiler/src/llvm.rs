@@ -7,6 +7,7 @@
 //! are declared here, each used behind a safe function.
 
 use melior::ir::Module;
+use crate::split;
 use mlir_sys::{LLVMContextRef, LLVMModuleRef};
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 
@@ -88,11 +89,15 @@ fn take_message(message: *mut c_char) -> String {
 
 /// What the LLVM step produces.
 pub struct NativeCode {
-    /// The optimized LLVM IR, when asked for.
+    /// The optimized LLVM IR (of every part, in order), when asked for.
     pub llvm_ir: Option<String>,
-    /// An ELF relocatable object.
-    pub object: Vec<u8>,
+    /// ELF relocatable objects, one per part the module was compiled in
+    /// (`split`): linked together, they are the program.
+    pub objects: Vec<Vec<u8>>,
 }
+
+/// One part's optimized LLVM IR (when asked for) and object code.
+type IrAndObject = (Option<String>, Vec<u8>);
 
 /// Host triple, CPU name and feature string as LLVM detects them.
 pub fn host_target() -> (String, String, String) {
@@ -108,15 +113,19 @@ pub fn host_target() -> (String, String, String) {
 
 /// Translates `module` (LLVM dialect only), optimizes at `opt_level`
 /// (0 to 3) for the host, or for LLVM CPU `cpu` with its default features
-/// (e.g. `x86-64-v3` for AVX2 machines), and emits an object file.
+/// (e.g. `x86-64-v3` for AVX2 machines), and emits object code: one object,
+/// or with `threads` above 1 and a module large enough, one per part of the
+/// module, parts optimized and compiled in parallel (`split`).
 pub fn compile_to_object(
     module: &Module,
     opt_level: u8,
     cpu: Option<&str>,
     keep_ir: bool,
+    threads: usize,
 ) -> Result<NativeCode, String> {
-    // SAFETY: each LLVM object is created, used and disposed here; nothing
-    // escapes but copied bytes and strings.
+    // SAFETY: each LLVM object is created, used and disposed here (or by
+    // the part's owner, on its thread); nothing escapes but copied bytes
+    // and strings.
     unsafe {
         LLVMInitializeX86TargetInfo();
         LLVMInitializeX86Target();
@@ -129,10 +138,41 @@ pub fn compile_to_object(
             LLVMContextDispose(context);
             return Err("translation of the LLVM dialect to LLVM IR failed (see the errors above)".into());
         }
-        let result = optimize_and_emit(llvm_module, opt_level, cpu, keep_ir);
+        let Some(plan) = split::plan(llvm_module, threads) else {
+            let result = optimize_and_emit(llvm_module, opt_level, cpu, keep_ir);
+            LLVMDisposeModule(llvm_module);
+            LLVMContextDispose(context);
+            return result.map(|(llvm_ir, object)| NativeCode { llvm_ir, objects: vec![object] });
+        };
+        let bitcode = split::bitcode(llvm_module);
         LLVMDisposeModule(llvm_module);
         LLVMContextDispose(context);
-        result
+        let results: Vec<Result<IrAndObject, String>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..plan.parts)
+                .map(|index| {
+                    let (bitcode, plan) = (&bitcode, &plan);
+                    // Each thread creates, uses and disposes its own LLVM
+                    // context and module (inside the unsafe block above).
+                    scope.spawn(move || {
+                        let part = split::part(bitcode, plan, index)?;
+                        optimize_and_emit(part.module, opt_level, cpu, keep_ir)
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|worker| worker.join().unwrap_or_else(|_| Err("an LLVM code generation thread panicked".into())))
+                .collect()
+        });
+        let mut native = NativeCode { llvm_ir: keep_ir.then(String::new), objects: Vec::new() };
+        for (index, result) in results.into_iter().enumerate() {
+            let (ir, object) = result?;
+            if let (Some(all), Some(ir)) = (native.llvm_ir.as_mut(), ir) {
+                all.push_str(&format!("; ---- part {index} of {} (compiled in parallel)\n{ir}", plan.parts));
+            }
+            native.objects.push(object);
+        }
+        Ok(native)
     }
 }
 
@@ -141,7 +181,7 @@ unsafe fn optimize_and_emit(
     opt_level: u8,
     cpu: Option<&str>,
     keep_ir: bool,
-) -> Result<NativeCode, String> {
+) -> Result<IrAndObject, String> {
     let (triple, host_cpu, host_features) = host_target();
     let (cpu, features) = match cpu {
         Some(cpu) => (cpu.to_string(), String::new()),
@@ -183,7 +223,7 @@ unsafe fn run_and_emit(
     machine: TargetMachineRef,
     opt_level: u8,
     keep_ir: bool,
-) -> Result<NativeCode, String> {
+) -> Result<IrAndObject, String> {
     unsafe {
         let passes = CString::new(format!("default<O{}>", opt_level.min(3))).unwrap_or_default();
         let options = LLVMCreatePassBuilderOptions();
@@ -204,6 +244,6 @@ unsafe fn run_and_emit(
         let start = LLVMGetBufferStart(buffer) as *const u8;
         let object = std::slice::from_raw_parts(start, LLVMGetBufferSize(buffer)).to_vec();
         LLVMDisposeMemoryBuffer(buffer);
-        Ok(NativeCode { llvm_ir, object })
+        Ok((llvm_ir, object))
     }
 }

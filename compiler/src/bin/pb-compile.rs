@@ -20,6 +20,8 @@ USAGE: pb-compile <input.mlir> [options]
   --target=<overrides>  Target description overrides, e.g. 'cores=1 vector-bits=256'
   -O<n>                 LLVM optimization level 0-3 (default 3)
   --cpu=<name>          LLVM CPU to generate code for, e.g. x86-64-v3 (default: the host, all its features)
+  --codegen-threads=<n> Optimize and compile the LLVM module in up to n parts in parallel (default 0:
+                        one per core this process may use; -aot: always 1)
   --debug-dir=<dir>     Write the IR after each stage and the optimized LLVM IR into <dir>
   --timing              Print the time of each stage
   --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
@@ -76,7 +78,10 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             }
             "h" | "help" => return Ok(None),
             "o" => parsed.output = Some(PathBuf::from(value(arg, &mut iter, "-o")?)),
-            "aot" => parsed.aot = true,
+            "aot" => {
+                parsed.aot = true;
+                parsed.options.codegen_threads = 1;
+            }
             "aot-name" => parsed.aot_name = Some(value(arg, &mut iter, "-aot-name")?),
             "aot-user-memory" => parsed.options.pipeline.user_memory = true,
             "pool" => parsed.options.pipeline.pool = true,
@@ -91,6 +96,14 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "no-outline" => parsed.options.pipeline.outline = false,
             "upstream-affine" => parsed.options.pipeline.upstream_affine = true,
             "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
+            "codegen-threads" => {
+                let threads = value(arg, &mut iter, "--codegen-threads")?;
+                let threads = threads.parse().map_err(|_| format!("invalid thread count '{threads}'"))?;
+                // An AOT object is always one part.
+                if !parsed.aot {
+                    parsed.options.codegen_threads = threads;
+                }
+            }
             "emit-llvm" => {
                 parsed.emit_llvm = true;
                 parsed.options.keep_llvm_ir = true;

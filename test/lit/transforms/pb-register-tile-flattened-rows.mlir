@@ -1,11 +1,12 @@
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=8 registers=16 l1-bytes=32768 l2-bytes=524288 cores=2 report=true}),canonicalize)' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
+// RUN: FileCheck %s --check-prefix=NO-REPORT < %t.err
 
 // A linear layer over NHWC activations after the reshape between 4-d and
 // 2-d was folded into the accesses: C's row index is `8 * h + w` over two
 // loops. The rows run as one dimension of 6 * 8 = 48; A (read as
 // [h, w, k]) is packed with h = p floordiv 8 and w = p mod 8, C's row is p.
-// REPORT: register tile 6x16 {{.*}} over 48 rows (2 loops flattened)
+// REPORT-DAG: register tile 6x16 {{.*}} over 48 rows (2 loops flattened)
 // CHECK-LABEL: func.func @nhwc_linear(
 // CHECK: memref.alloca() {{.*}} : memref<{{.*}}xf32>
 // CHECK: affine.load %arg0[{{.*}} floordiv 8, {{.*}} mod 8, %{{.*}}] : memref<6x8x16xf32>
@@ -31,7 +32,7 @@ func.func @nhwc_linear(%A: memref<6x8x16xf32>, %B: memref<16x32xf32>, %C: memref
 
 // Strides that are not a flattening (rows 9 apart, 8 wide: gaps) are left
 // alone.
-// REPORT-NOT: over 42 rows
+// NO-REPORT-NOT: over 42 rows
 // CHECK-LABEL: func.func @gapped_rows(
 // CHECK-NOT: vector.fma
 // CHECK: return
@@ -57,7 +58,7 @@ func.func @gapped_rows(%A: memref<6x8x16xf32>, %B: memref<16x32xf32>, %C: memref
 // of few rows (4 per position: attention's projections over sequence-first
 // activations at batch 4): one product of 10 * 4 = 40 rows, B packed once
 // for all, A (read as [n, l, k]) gathered at l = p floordiv 4, n = p mod 4.
-// REPORT: register tile 6x16 {{.*}} over 40 rows (2 loops flattened)
+// REPORT-DAG: register tile 6x16 {{.*}} over 40 rows (2 loops flattened)
 // CHECK-LABEL: func.func @sequence_first(
 // CHECK: affine.load %arg0[{{.*}} mod 4, {{.*}} floordiv 4, %{{.*}}] : memref<4x10x16xf32>
 // CHECK: vector.fma
@@ -81,7 +82,7 @@ func.func @sequence_first(%A: memref<4x10x16xf32>, %B: memref<16x32xf32>, %C: me
 
 // Products of many rows each (18 tokens, more than the 16 registers'
 // worth) stay separate products, A read in place.
-// REPORT-NOT: over 36 rows
+// NO-REPORT-NOT: over 36 rows
 // CHECK-LABEL: func.func @batch_first(
 // CHECK-NOT: floordiv
 // CHECK: vector.fma
