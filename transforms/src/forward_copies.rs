@@ -76,20 +76,33 @@ struct ForwardCopies {
 const MAX_REWRITES: usize = 256;
 
 impl RustPass for ForwardCopies {
+    /// Passes over the function's runs, each forwarding every copy it can
+    /// in order (the SCoP re-read after each rewrite, the scan going on
+    /// after the rewritten copy), until a pass forwards none: a rewrite may
+    /// make an earlier copy forwardable. Restarting from the first copy
+    /// after each rewrite re-checked every refused copy each time
+    /// (ViT-B/16: 26 rewrites x 56 copies, 2.4 s).
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        for _ in 0..MAX_REWRITES {
+        let mut rewrites = 0;
+        while rewrites < MAX_REWRITES {
             let mut changed = false;
-            for run in driver::function_runs(func) {
+            let (mut index, mut from) = (0, 0);
+            while rewrites < MAX_REWRITES {
+                // Re-read after each rewrite (ops moved and erased).
+                let runs = driver::function_runs(func);
+                let Some(run) = runs.get(index) else { break };
                 // Locations belong to the context: valid after the rewrite.
                 let location = run[0].location();
-                let outcome = ffi::with_context(func, |context| forward_one(context, &run));
+                let outcome = ffi::with_context(func, |context| forward_one(context, run, from));
                 match outcome {
-                    Ok(Some(message)) => {
+                    Ok(Some((message, next))) => {
                         if self.report {
                             report::note(location, INFO.argument, &message);
                         }
                         changed = true;
-                        break; // the runs are stale now
+                        rewrites += 1;
+                        from = next;
+                        continue; // the same run, after the rewritten copy
                     }
                     Ok(None) => {}
                     Err(message) => {
@@ -98,6 +111,8 @@ impl RustPass for ForwardCopies {
                         }
                     }
                 }
+                index += 1;
+                from = 0;
             }
             if !changed {
                 break;
@@ -158,11 +173,22 @@ fn forwarded(copy: &Copy, copy_write: &Access, indices: &[Aff]) -> Vec<Aff> {
 
 /// Finds one forwardable copy in the run and rewrites it. `Ok(None)`: no
 /// copy of a private temporary at all; `Err`: why each copy stays.
-fn forward_one<'c>(context: &'c melior::Context, run: &[OperationRef<'c, '_>]) -> Result<Option<String>, String> {
+/// Forwards the first copy of `run` at nest position `from` or later that
+/// can be: the report line and the position to go on from (the writer's,
+/// now where the copy was). `Ok(None)`: no copy there; `Err`: why each was
+/// left.
+fn forward_one<'c>(
+    context: &'c melior::Context,
+    run: &[OperationRef<'c, '_>],
+    from: usize,
+) -> Result<Option<(String, usize)>, String> {
     let scop = Scop::extract(run).map_err(|e| e.to_string())?;
     let mut refusals = Vec::new();
     let ctx = new_context();
     for (index, s) in scop.statements.iter().enumerate() {
+        if s.beta[0] < from {
+            continue;
+        }
         let Some(copy) = as_copy(index, s) else { continue };
         let (read, write) = (copy.read, copy.write);
         let temporary = s.accesses[read].array;
@@ -180,7 +206,7 @@ fn forward_one<'c>(context: &'c melior::Context, run: &[OperationRef<'c, '_>]) -
                     s.name
                 );
                 rewrite(context, &scop, &copy, &forwarding)?;
-                return Ok(Some(message));
+                return Ok(Some((message, s.beta[0].saturating_sub(1))));
             }
             Err(message) => refusals.push(format!("copy {}: {message}", s.name)),
         }

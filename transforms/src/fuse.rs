@@ -48,8 +48,13 @@
 //! After a refusal for contractions, the nests between them (without the
 //! contractions and their accumulators' fills) are tried on their own:
 //! attention's softmax between Q K^T and P V.
+//!
+//! Runs of the same structure (a model's repeated layers) are planned once
+//! and the plan applied to each (`fuse_cache`).
 
+use crate::fuse_cache::{self, Applied, Planned};
 use crate::report;
+use std::collections::HashMap;
 use melior::{
     ir::{operation::OperationLike, r#type::{MemRefType, ShapedTypeLike}, OperationRef, Type, ValueLike},
     Context,
@@ -209,10 +214,13 @@ impl RustPass for Fuse {
         // run's ops; fusing a later run first could erase them); segments
         // of a refused run are tried next, in order.
         let mut work: std::collections::VecDeque<_> = driver::function_runs(func).into();
+        // Plans by run structure (`fuse_cache`): a model's repeated layers
+        // are planned once.
+        let mut plans: HashMap<String, Planned> = HashMap::new();
         while let Some(run) = work.pop_front() {
             // Read before the run's ops are replaced.
             let location = run[0].location();
-            let outcome = ffi::with_context(func, |context| self.fuse_run(context, &run));
+            let outcome = ffi::with_context(func, |context| self.fuse_run(context, &run, &mut plans));
             let message = match outcome {
                 Ok(message) | Err(Refusal::Left(message)) => message,
                 // The nests between the contractions may still fuse (a
@@ -284,25 +292,55 @@ struct Choice {
 }
 
 impl Fuse {
-    fn fuse_run<'c>(&self, context: &'c Context, run: &[OperationRef<'c, '_>]) -> Result<String, Refusal> {
+    fn fuse_run<'c>(
+        &self,
+        context: &'c Context,
+        run: &[OperationRef<'c, '_>],
+        plans: &mut HashMap<String, Planned>,
+    ) -> Result<String, Refusal> {
         let scop = Scop::extract(run).map_err(|e| Refusal::from(e.to_string()))?;
-        self.fuse_scop(context, &scop).map_err(|refusal| match refusal {
+        let key = fuse_cache::key(run, &scop);
+        let (planned, again) = match plans.get(&key) {
+            Some(planned) => (planned.clone(), true),
+            None => {
+                let planned = self.plan_run(&scop)?;
+                plans.insert(key, planned.clone());
+                (planned, false)
+            }
+        };
+        let again = |message: String| if again { format!("{message} (planned once for identical runs)") } else { message };
+        match planned {
+            Planned::Fused(message, applied) => {
+                self.apply(context, &scop, &applied).map_err(Refusal::Failed)?;
+                Ok(again(message))
+            }
+            Planned::Left(message) => Err(Refusal::Left(again(message))),
+            Planned::Cut(message, cut) => Err(Refusal::Cut(again(message), cut)),
+        }
+    }
+
+    /// What to do with `scop`: its plan, or why not and where to cut it.
+    /// An error only when planning itself failed.
+    fn plan_run(&self, scop: &Scop) -> Result<Planned, Refusal> {
+        match self.fuse_scop(scop) {
+            Ok((message, applied)) => Ok(Planned::Fused(message, applied)),
             // Nests that keep the SCoP from fusing whole (a global pool in
             // a squeeze-excitation): those between them may fuse.
-            Refusal::Left(message) => {
-                let barriers = fusion::barriers(&scop, &|array| scop.is_private(array));
+            Err(Refusal::Left(message)) => {
+                let barriers = fusion::barriers(scop, &|array| scop.is_private(array));
                 if barriers.is_empty() {
-                    return Refusal::Left(message);
+                    return Ok(Planned::Left(message));
                 }
                 let names: Vec<&str> = barriers.iter().map(|s| scop.statements[*s].name.as_str()).collect();
                 let cut = barriers.iter().map(|s| scop.statements[*s].beta[0]).collect();
-                Refusal::Cut(format!("{message} (the nests between {} are tried alone)", names.join(",")), cut)
+                Ok(Planned::Cut(format!("{message} (the nests between {} are tried alone)", names.join(",")), cut))
             }
-            other => other,
-        })
+            Err(Refusal::Cut(message, cut)) => Ok(Planned::Cut(message, cut)),
+            Err(failed) => Err(failed),
+        }
     }
 
-    fn fuse_scop<'c>(&self, context: &'c Context, scop: &Scop<'c, '_>) -> Result<String, Refusal> {
+    fn fuse_scop(&self, scop: &Scop) -> Result<(String, Applied), Refusal> {
         // Contractions are left whole for pb-register-tile, whose
         // micro-kernels beat anything a fused tile of them would run
         // (a transpose fused into Q K^T ran at a fifth of the rate). Checked
@@ -465,8 +503,15 @@ impl Fuse {
                     .to_string(),
             ));
         }
-        self.apply(context, scop, &groups, plan, &tree, parallel_depth).map_err(Refusal::Failed)?;
-        Ok(message)
+        let applied = Applied {
+            redirects: plan.redirects.clone(),
+            slots: plan.slots.clone(),
+            slot_of: plan.slot_of.clone(),
+            contracted: groups.contracted.clone(),
+            tree,
+            parallel_depth,
+        };
+        Ok((message, applied))
     }
 
     /// The report line of a fusion: what was fused, the tile, its buffers,
@@ -506,30 +551,25 @@ impl Fuse {
         )
     }
 
-    fn apply<'c, 'a>(
-        &self,
-        context: &'c Context,
-        scop: &Scop<'c, 'a>,
-        groups: &Groups,
-        plan: &Plan,
-        tree: &pb_polyhedral::ast::Tree,
-        parallel_depth: usize,
-    ) -> Result<(), String> {
+    fn apply<'c, 'a>(&self, context: &'c Context, scop: &Scop<'c, 'a>, applied: &Applied) -> Result<(), String> {
         let mut redirects = Redirects::new();
-        for (statement, position, local, indices) in &plan.redirects {
+        for (statement, position, local, indices) in &applied.redirects {
             let op = scop.statements[*statement].accesses[*position].op;
-            redirects.insert(pb_polyhedral::codegen::op_id(op), Redirect { target: Target::Local(plan.slot_of[*local]), indices: indices.clone() });
+            redirects.insert(
+                pb_polyhedral::codegen::op_id(op),
+                Redirect { target: Target::Local(applied.slot_of[*local]), indices: indices.clone() },
+            );
         }
         let mut types = Vec::new();
-        for slot in &plan.slots {
+        for slot in &applied.slots {
             let element = MemRefType::try_from(scop.arrays[slot.array].values[0].r#type()).map_err(|e| e.to_string())?.element();
             types.push(Type::from(MemRefType::new(element, &slot.shape, None, None)));
         }
         let mut codegen = Codegen::new(context, scop, &redirects);
-        codegen.locals = Some(Locals { types, parallel_depth });
-        codegen.replace_scop(tree)?;
+        codegen.locals = Some(Locals { types, parallel_depth: applied.parallel_depth });
+        codegen.replace_scop(&applied.tree)?;
         // The contracted arrays are now unused: drop them (and their deallocations).
-        for &array in &groups.contracted {
+        for &array in &applied.contracted {
             pb_support::ir::erase_dead_buffer(scop.arrays[array].values[0]);
         }
         Ok(())

@@ -20,6 +20,7 @@ pub mod empty_args;
 pub mod forward_copies;
 pub mod fp_contract;
 pub mod fuse;
+mod fuse_cache;
 pub mod inits_as_inputs;
 pub mod interchange;
 pub mod isl_roundtrip;
