@@ -391,3 +391,19 @@ def test_bfloat16_sorts_and_sums_in_float32():
     same_all(lambda x: (x.sort(1).values, x.topk(4, 1).values), x)
     summed = polyblocks_jit_torch(compile_options=STRICT)(lambda x: x.sum(0))(x)
     assert torch.equal(summed, x.sum(0))
+
+
+def test_half_precision_cumulative_sums_accumulate_in_float32():
+    # PyTorch accumulates a float16/bfloat16 cumsum/cumprod in float32 and
+    # rounds each result once; a float16 accumulator was one unit off in
+    # places, and cos of such a running sum near 60 off by 0.03 (fuzz 2:505).
+    # The sums are compared exactly: both accumulate in order in float32.
+    torch.manual_seed(0)
+    for dtype in (torch.float16, torch.bfloat16):
+        x = (torch.rand(31, 16, dtype=torch.float64) * 4 - 2).to(dtype)
+        with torch.no_grad():
+            got = polyblocks_jit_torch(compile_options=STRICT)(lambda t: (t.cumsum(0), torch.cos(t.cumsum(0))))(x)
+        assert torch.equal(got[0], x.cumsum(0))
+        torch.testing.assert_close(got[1], torch.cos(x.cumsum(0)))
+    u = torch.randint(0, 256, (40,), dtype=torch.uint8)
+    same_all(lambda t: (t.cumsum(0), t[::2].cumsum(0) * 2), u)

@@ -13,7 +13,9 @@
 //! The key is the run written out with every value named by its role, not
 //! its identity: results and block arguments by the op (in walk order) that
 //! defines them; values from outside by the SCoP array they belong to (so
-//! two views of one buffer stay one array), parameter, or constant; each
+//! two views of one buffer stay one array), parameter, or constant (the
+//! run's own allocations and constants are not written: runs differ in
+//! which of those they hold, not in what they are); each
 //! array with its shape, element size and whether it is a temporary private
 //! to the run (which decides what may be contracted).
 
@@ -128,7 +130,14 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
 /// `pb-fuse` plans alike.
 pub(crate) fn key<'c, 'a>(run: &[OperationRef<'c, 'a>], scop: &Scop<'c, 'a>) -> String {
     let mut writer = Writer { scop, names: HashMap::new(), outside: HashMap::new(), ops: 0, text: String::new() };
-    for op in run {
+    // Allocations and constants among the nests are left out: a run may
+    // or may not hold its own (the first run of a function starts after
+    // those above it), and what they give is named by value anyway (the
+    // array, with its shape and locality; the constant).
+    let defines_value = |op: &OperationRef| {
+        ["memref.alloc", "memref.alloca", "arith.constant"].iter().any(|name| pb_support::ir::is_named(*op, name))
+    };
+    for op in run.iter().filter(|op| !defines_value(op)) {
         writer.op(*op);
     }
     let mut text = writer.text;
