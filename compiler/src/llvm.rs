@@ -14,14 +14,14 @@ use std::ffi::{c_char, c_int, c_void, CStr, CString};
 type TargetRef = *mut c_void;
 type TargetMachineRef = *mut c_void;
 type TargetDataRef = *mut c_void;
-type MemoryBufferRef = *mut c_void;
+pub(crate) type MemoryBufferRef = *mut c_void;
 type ErrorRef = *mut c_void;
 type PassBuilderOptionsRef = *mut c_void;
 
 extern "C" {
-    fn LLVMContextCreate() -> LLVMContextRef;
-    fn LLVMContextDispose(context: LLVMContextRef);
-    fn LLVMDisposeModule(module: LLVMModuleRef);
+    pub(crate) fn LLVMContextCreate() -> LLVMContextRef;
+    pub(crate) fn LLVMContextDispose(context: LLVMContextRef);
+    pub(crate) fn LLVMDisposeModule(module: LLVMModuleRef);
     fn LLVMPrintModuleToString(module: LLVMModuleRef) -> *mut c_char;
     fn LLVMDisposeMessage(message: *mut c_char);
     fn LLVMSetTarget(module: LLVMModuleRef, triple: *const c_char);
@@ -57,7 +57,7 @@ extern "C" {
     ) -> c_int;
     fn LLVMGetBufferStart(buffer: MemoryBufferRef) -> *const c_char;
     fn LLVMGetBufferSize(buffer: MemoryBufferRef) -> usize;
-    fn LLVMDisposeMemoryBuffer(buffer: MemoryBufferRef);
+    pub(crate) fn LLVMDisposeMemoryBuffer(buffer: MemoryBufferRef);
 
     fn LLVMCreatePassBuilderOptions() -> PassBuilderOptionsRef;
     fn LLVMDisposePassBuilderOptions(options: PassBuilderOptionsRef);
@@ -85,6 +85,45 @@ fn take_message(message: *mut c_char) -> String {
     let text = unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned();
     unsafe { LLVMDisposeMessage(message) };
     text
+}
+
+/// The bytes of an LLVM memory buffer, which is then freed.
+///
+/// # Safety
+/// `buffer` is a live buffer owned by the caller; it is disposed here.
+pub(crate) unsafe fn take_buffer(buffer: MemoryBufferRef) -> Vec<u8> {
+    // SAFETY (caller): the buffer holds `LLVMGetBufferSize` bytes.
+    unsafe {
+        let bytes = std::slice::from_raw_parts(LLVMGetBufferStart(buffer) as *const u8, LLVMGetBufferSize(buffer)).to_vec();
+        LLVMDisposeMemoryBuffer(buffer);
+        bytes
+    }
+}
+
+/// An LLVM module and the context it lives in, disposed together.
+pub(crate) struct OwnedModule {
+    context: LLVMContextRef,
+    pub module: LLVMModuleRef,
+}
+
+impl OwnedModule {
+    /// Takes ownership of `module`, the only module of `context`.
+    ///
+    /// # Safety
+    /// Both are live and owned by nobody else.
+    pub(crate) unsafe fn new(context: LLVMContextRef, module: LLVMModuleRef) -> Self {
+        Self { context, module }
+    }
+}
+
+impl Drop for OwnedModule {
+    fn drop(&mut self) {
+        // SAFETY: `new`'s contract: this value owns both.
+        unsafe {
+            LLVMDisposeModule(self.module);
+            LLVMContextDispose(self.context);
+        }
+    }
 }
 
 /// What the LLVM step produces.
@@ -138,15 +177,13 @@ pub fn compile_to_object(
             LLVMContextDispose(context);
             return Err("translation of the LLVM dialect to LLVM IR failed (see the errors above)".into());
         }
-        let Some(plan) = split::plan(llvm_module, threads) else {
-            let result = optimize_and_emit(llvm_module, opt_level, cpu, keep_ir);
-            LLVMDisposeModule(llvm_module);
-            LLVMContextDispose(context);
-            return result.map(|(llvm_ir, object)| NativeCode { llvm_ir, objects: vec![object] });
+        let whole = OwnedModule::new(context, llvm_module);
+        let Some(plan) = split::plan(whole.module, threads) else {
+            let (llvm_ir, object) = optimize_and_emit(whole.module, opt_level, cpu, keep_ir)?;
+            return Ok(NativeCode { llvm_ir, objects: vec![object] });
         };
-        let bitcode = split::bitcode(llvm_module);
-        LLVMDisposeModule(llvm_module);
-        LLVMContextDispose(context);
+        let bitcode = split::bitcode(whole.module);
+        drop(whole);
         let results: Vec<Result<IrAndObject, String>> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..plan.parts)
                 .map(|index| {
@@ -241,9 +278,6 @@ unsafe fn run_and_emit(
         if LLVMTargetMachineEmitToMemoryBuffer(machine, module, OBJECT_FILE, &mut message, &mut buffer) != 0 {
             return Err(format!("LLVM code generation failed: {}", take_message(message)));
         }
-        let start = LLVMGetBufferStart(buffer) as *const u8;
-        let object = std::slice::from_raw_parts(start, LLVMGetBufferSize(buffer)).to_vec();
-        LLVMDisposeMemoryBuffer(buffer);
-        Ok((llvm_ir, object))
+        Ok((llvm_ir, take_buffer(buffer)))
     }
 }

@@ -22,24 +22,20 @@
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CString};
 
+use crate::llvm::{
+    take_buffer, LLVMContextCreate, LLVMContextDispose, LLVMDisposeMemoryBuffer, MemoryBufferRef, OwnedModule,
+};
 use mlir_sys::{LLVMContextRef, LLVMModuleRef};
 
-pub(crate) type ValueRef = *mut c_void;
+type ValueRef = *mut c_void;
 type TypeRef = *mut c_void;
 type BasicBlockRef = *mut c_void;
-type MemoryBufferRef = *mut c_void;
 type AttributeRef = *mut c_void;
 
 extern "C" {
-    fn LLVMContextCreate() -> LLVMContextRef;
-    fn LLVMContextDispose(context: LLVMContextRef);
-    fn LLVMDisposeModule(module: LLVMModuleRef);
     fn LLVMWriteBitcodeToMemoryBuffer(module: LLVMModuleRef) -> MemoryBufferRef;
     fn LLVMCreateMemoryBufferWithMemoryRangeCopy(data: *const c_char, length: usize, name: *const c_char) -> MemoryBufferRef;
     fn LLVMParseBitcodeInContext2(context: LLVMContextRef, buffer: MemoryBufferRef, module: *mut LLVMModuleRef) -> c_int;
-    fn LLVMGetBufferStart(buffer: MemoryBufferRef) -> *const c_char;
-    fn LLVMGetBufferSize(buffer: MemoryBufferRef) -> usize;
-    fn LLVMDisposeMemoryBuffer(buffer: MemoryBufferRef);
 
     fn LLVMGetFirstFunction(module: LLVMModuleRef) -> ValueRef;
     fn LLVMGetNextFunction(function: ValueRef) -> ValueRef;
@@ -115,26 +111,25 @@ fn is_local(linkage: c_uint) -> bool {
     linkage == INTERNAL_LINKAGE || linkage == PRIVATE_LINKAGE
 }
 
-unsafe fn functions(module: LLVMModuleRef) -> Vec<ValueRef> {
+/// The values of an LLVM list: `first`, then `next` of each until null.
+fn walk<T>(first: *mut T, next: impl Fn(*mut T) -> *mut T) -> Vec<*mut T> {
     let mut out = Vec::new();
-    // SAFETY (caller): `module` is live; iteration does not modify it.
-    let mut f = unsafe { LLVMGetFirstFunction(module) };
-    while !f.is_null() {
-        out.push(f);
-        f = unsafe { LLVMGetNextFunction(f) };
+    let mut item = first;
+    while !item.is_null() {
+        out.push(item);
+        item = next(item);
     }
     out
 }
 
+unsafe fn functions(module: LLVMModuleRef) -> Vec<ValueRef> {
+    // SAFETY (caller): `module` is live; iteration does not modify it.
+    unsafe { walk(LLVMGetFirstFunction(module), |f| LLVMGetNextFunction(f)) }
+}
+
 unsafe fn globals(module: LLVMModuleRef) -> Vec<ValueRef> {
-    let mut out = Vec::new();
     // SAFETY (caller): as for `functions`.
-    let mut g = unsafe { LLVMGetFirstGlobal(module) };
-    while !g.is_null() {
-        out.push(g);
-        g = unsafe { LLVMGetNextGlobal(g) };
-    }
-    out
+    unsafe { walk(LLVMGetFirstGlobal(module), |g| LLVMGetNextGlobal(g)) }
 }
 
 /// The instructions of `function`, and the functions they refer to.
@@ -142,10 +137,8 @@ unsafe fn body(function: ValueRef) -> (usize, Vec<ValueRef>) {
     let (mut count, mut referenced) = (0, Vec::new());
     // SAFETY (caller): `function` is a live function; read only.
     unsafe {
-        let mut block = LLVMGetFirstBasicBlock(function);
-        while !block.is_null() {
-            let mut instruction = LLVMGetFirstInstruction(block);
-            while !instruction.is_null() {
+        for block in walk(LLVMGetFirstBasicBlock(function), |b| LLVMGetNextBasicBlock(b)) {
+            for instruction in walk(LLVMGetFirstInstruction(block), |i| LLVMGetNextInstruction(i)) {
                 count += 1;
                 for i in 0..LLVMGetNumOperands(instruction).max(0) as c_uint {
                     let operand = LLVMGetOperand(instruction, i);
@@ -153,9 +146,7 @@ unsafe fn body(function: ValueRef) -> (usize, Vec<ValueRef>) {
                         referenced.push(operand);
                     }
                 }
-                instruction = LLVMGetNextInstruction(instruction);
             }
-            block = LLVMGetNextBasicBlock(block);
         }
     }
     (count, referenced)
@@ -229,26 +220,7 @@ pub(crate) unsafe fn bitcode(module: LLVMModuleRef) -> Vec<u8> {
     // SAFETY (caller): `module` is live; the buffer is copied, then freed.
     unsafe {
         name_unnamed(module);
-        let buffer = LLVMWriteBitcodeToMemoryBuffer(module);
-        let bytes = std::slice::from_raw_parts(LLVMGetBufferStart(buffer) as *const u8, LLVMGetBufferSize(buffer)).to_vec();
-        LLVMDisposeMemoryBuffer(buffer);
-        bytes
-    }
-}
-
-/// A module and the context it lives in, disposed together.
-pub(crate) struct OwnedModule {
-    context: LLVMContextRef,
-    pub module: LLVMModuleRef,
-}
-
-impl Drop for OwnedModule {
-    fn drop(&mut self) {
-        // SAFETY: both were created by `part` and are owned by this value.
-        unsafe {
-            LLVMDisposeModule(self.module);
-            LLVMContextDispose(self.context);
-        }
+        take_buffer(LLVMWriteBitcodeToMemoryBuffer(module))
     }
 }
 
@@ -268,7 +240,7 @@ pub(crate) unsafe fn part(bitcode: &[u8], plan: &Plan, index: usize) -> Result<O
             LLVMContextDispose(context);
             return Err(format!("cannot read back part {index} of the module's bitcode"));
         }
-        let owned = OwnedModule { context, module };
+        let owned = OwnedModule::new(context, module);
         restrict(module, plan, index);
         Ok(owned)
     }
