@@ -9,7 +9,7 @@ use melior::{
         attribute::{FloatAttribute, IntegerAttribute},
         operation::OperationBuilder,
         r#type::IntegerType,
-        Attribute, Identifier, Location, OperationRef, Region, Type, Value,
+        Attribute, Identifier, Location, OperationRef, Region, Type, Value, ValueLike,
     },
     Context, RewriterBase,
 };
@@ -126,22 +126,41 @@ impl<'c> Emitter<'c, '_> {
 pub fn affine_for<'c>(
     context: &'c Context,
     location: Location<'c>,
-    (lower, upper): (Attribute<'c>, Attribute<'c>),
+    bounds: (Attribute<'c>, Attribute<'c>),
     operands: &[Value<'c, '_>],
     step: i64,
     region: Region<'c>,
 ) -> Result<melior::ir::Operation<'c>, String> {
-    let count = operands.len();
-    let segments = Attribute::parse(context, &format!("array<i32: {count}, {count}, 0>")).ok_or("segment sizes")?;
+    affine_for_carrying(context, location, bounds, operands, step, &[], region)
+}
+
+/// [`affine_for`] with loop-carried values: `initial` starts them, the
+/// body block takes them after the induction variable and yields their
+/// next values, and the loop returns the last (of the same types).
+pub fn affine_for_carrying<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    (lower, upper): (Attribute<'c>, Attribute<'c>),
+    operands: &[Value<'c, '_>],
+    step: i64,
+    initial: &[Value<'c, '_>],
+    region: Region<'c>,
+) -> Result<melior::ir::Operation<'c>, String> {
+    let (count, carried) = (operands.len(), initial.len());
+    let segments =
+        Attribute::parse(context, &format!("array<i32: {count}, {count}, {carried}>")).ok_or("segment sizes")?;
+    let types: Vec<Type> = initial.iter().map(|v| v.r#type()).collect();
     OperationBuilder::new("affine.for", location)
         .add_operands(operands)
         .add_operands(operands)
+        .add_operands(initial)
         .add_attributes(&[
             (Identifier::new(context, "lowerBoundMap"), lower),
             (Identifier::new(context, "upperBoundMap"), upper),
             (Identifier::new(context, "step"), IntegerAttribute::new(Type::index(context), step).into()),
             (Identifier::new(context, "operandSegmentSizes"), segments),
         ])
+        .add_results(&types)
         .add_regions([region])
         .build()
         .map_err(|e| e.to_string())

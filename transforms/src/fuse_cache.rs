@@ -53,6 +53,11 @@ pub(crate) struct Applied {
     pub parallel_depth: usize,
 }
 
+/// `name=value` for each attribute of `op`.
+fn attributes(op: OperationRef) -> Vec<String> {
+    op.attributes().map(|(name, value)| format!("{}={value}", name.as_string_ref().as_str().unwrap_or("?"))).collect()
+}
+
 fn value_id(value: Value) -> usize {
     value.to_raw().ptr as usize
 }
@@ -78,8 +83,7 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         }
         if let Some(op) = pb_support::ffi::defining_op(value) {
             if pb_support::ir::is_named(op, "arith.constant") {
-                let attributes: Vec<String> = op.attributes().map(|(n, a)| format!("{}={a}", n.as_string_ref().as_str().unwrap_or("?"))).collect();
-                return format!("C({})", attributes.join(","));
+                return format!("C({})", attributes(op).join(","));
             }
         }
         let next = self.outside.len();
@@ -93,8 +97,8 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         let name = op.name().as_string_ref().as_str().unwrap_or("?").to_string();
         let operands: Vec<String> = op.operands().map(|v| self.name_of(v)).collect();
         let _ = write!(self.text, "{index}:{name}({})", operands.join(","));
-        for (attribute, value) in op.attributes() {
-            let _ = write!(self.text, " {}={value}", attribute.as_string_ref().as_str().unwrap_or("?"));
+        for attribute in attributes(op) {
+            let _ = write!(self.text, " {attribute}");
         }
         for (i, result) in op.results().enumerate() {
             self.names.insert(value_id(result.into()), format!("r{index}.{i}"));

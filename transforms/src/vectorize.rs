@@ -137,7 +137,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
-use pb_support::{ffi, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::{builder, ffi, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 use std::collections::HashMap;
 
 static ID: PassId = PassId::new();
@@ -602,52 +602,28 @@ fn apply<'c, 'a>(
     // outer loop over blocks carries the totals, the vector loop starts
     // each block from the identity.
     let block = summation_block(plan, width as i64, chains as i64);
-    let segments = format!("array<i32: 0, 0, {}>", initial.len());
+    let whole_range = (constant_map(context, plan.lower), constant_map(context, plan.main_end));
     let block_loop = block.map(|length| {
         let region = Region::new();
         region.append_block(Block::new(&block_arguments));
-        let outer = OperationBuilder::new("affine.for", location)
-            .add_attributes(&[
-                named("lowerBoundMap", constant_map(context, plan.lower)),
-                named("upperBoundMap", constant_map(context, plan.main_end)),
-                named("step", IntegerAttribute::new(index, length).into()),
-                named("operandSegmentSizes", Attribute::parse(context, &segments).expect("segment sizes")),
-            ])
-            .add_operands(&initial)
-            .add_results(&accumulator_types)
-            .add_regions([region])
-            .build()
+        let outer = builder::affine_for_carrying(context, location, whole_range, &[], length, &initial, region)
             .expect("affine.for is well-formed");
-        rewriter.insert(outer)
+        (length, rewriter.insert(outer))
     });
-    let (bounds, bound_operands, inner_segments) = match (block, block_loop) {
-        (Some(length), Some(outer)) => {
+    let (bounds, bound_operands) = match block_loop {
+        Some((length, outer)) => {
             let start: Value = outer.region(0).expect("region").first_block().expect("block").argument(0).expect("iv").into();
             let lower = Attribute::parse(context, "affine_map<(d0) -> (d0)>").expect("map");
             let upper = Attribute::parse(context, &format!("affine_map<(d0) -> (d0 + {length}, {})>", plan.main_end))
                 .expect("map");
-            ((lower, upper), vec![start, start], format!("array<i32: 1, 1, {}>", initial.len()))
+            ((lower, upper), vec![start])
         }
-        _ => (
-            (constant_map(context, plan.lower), constant_map(context, plan.main_end)),
-            Vec::new(),
-            segments.clone(),
-        ),
+        None => (whole_range, Vec::new()),
     };
-    let mut operands = bound_operands;
-    operands.extend(initial.iter().copied());
-    let vector_loop = OperationBuilder::new("affine.for", location)
-        .add_attributes(&[
-            named("lowerBoundMap", bounds.0),
-            named("upperBoundMap", bounds.1),
-            named("step", IntegerAttribute::new(index, width as i64).into()),
-            named("operandSegmentSizes", Attribute::parse(context, &inner_segments).expect("segment sizes")),
-        ])
-        .add_operands(&operands)
-        .add_results(&accumulator_types)
-        .add_regions([region])
-        .build()
-        .expect("affine.for is well-formed");
+    let vector_loop =
+        builder::affine_for_carrying(context, location, bounds, &bound_operands, width as i64, &initial, region)
+            .expect("affine.for is well-formed");
+    let block_loop = block_loop.map(|(_, outer)| outer);
     let vector_loop = match block_loop {
         Some(outer) => {
             let outer_body = outer.region(0).expect("region").first_block().expect("block");
