@@ -217,10 +217,19 @@ impl RegisterTile {
         let few_rows = self.registers;
         let Some(mut contraction) = recognize(statement, &c_shape, few_rows)? else { return Ok(None) };
         // Output rows narrower than a register tile of full vectors (a 7x7
-        // or 14x14 feature map) run as one flattened dimension with the
-        // index before them, when C is contiguous over both.
+        // or 14x14 feature map), or whose width leaves part of a vector
+        // empty (a 28x28 map: 28 columns computed as 32) where the whole
+        // map does not, run as one flattened dimension with the index
+        // before them, when C is contiguous over both. (A 56-wide map
+        // fills its vectors: gathering B costs more than its one narrower
+        // panel loses.)
         let full_tile = self.width * (self.registers / 8);
-        if let Some(h) = contraction.collapsible.filter(|_| trip(contraction.bounds[contraction.roles.j]) < full_tile) {
+        let wasted_lanes = |n: i64| (self.width - n % self.width) % self.width;
+        let worth_flattening = |h: usize| {
+            let (n, rows) = (trip(contraction.bounds[contraction.roles.j]), trip(contraction.bounds[h]));
+            n < full_tile || wasted_lanes(n * rows) < wasted_lanes(n) * rows
+        };
+        if let Some(h) = contraction.collapsible.filter(|h| worth_flattening(*h)) {
             // (`c_shape` is empty unless C is contiguous.)
             let rank = c_shape.len();
             let whole = |d: usize, extent: i64| contraction.bounds[d] == (0, extent);
