@@ -377,6 +377,8 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         // to 11 bits, and the bf16 conversions are expanded below)...
         "func.func(math-extend-to-supported-types{target-type=f32})".into(),
         "func.func(arith-emulate-unsupported-floats{source-types=bf16,f16 target-type=f32})".into(),
+        // (the emulation lets folding drop its roundings; they are kept)
+        "func.func(pb-strict-half-rounding)".into(),
         // ...and bfloat16 conversions as integer operations: LLVM would call
         // compiler-rt's __truncsfbf2, which generated code cannot import.
         "func.func(arith-expand{include-bf16=true})".into(),

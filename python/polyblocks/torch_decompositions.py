@@ -121,6 +121,12 @@ def _dims(x: torch.Tensor, dim) -> list[int]:
 
 
 def var_mean_correction(x, dim=None, *, correction=None, keepdim=False):
+    if x.dtype in (torch.float16, torch.bfloat16):
+        # In float32, rounded once per result, as PyTorch's kernel
+        # accumulates: squared deviations summed in float16 overflowed to
+        # inf where PyTorch gives 384.25 (fuzz program 3:134).
+        var, mean = var_mean_correction(x.to(torch.float32), dim, correction=correction, keepdim=keepdim)
+        return var.to(x.dtype), mean.to(x.dtype)
     dims = _dims(x, dim)
     count = 1
     for d in dims:

@@ -121,6 +121,20 @@ pub fn add_fastmath_flag(context: &melior::Context, op: OperationRef, flag: &str
     }
 }
 
+/// Removes `flag` from `op`'s `fastmath` flags (nothing when it is not
+/// there; `fast`, which implies every flag, is left alone).
+pub fn remove_fastmath_flag(context: &melior::Context, op: OperationRef, flag: &str) {
+    let flags = fastmath_flags(op);
+    if !flags.iter().any(|f| f == flag) {
+        return;
+    }
+    let rest: Vec<String> = flags.into_iter().filter(|f| f != flag).collect();
+    let list = if rest.is_empty() { "none".to_string() } else { rest.join(",") };
+    if let Some(attribute) = melior::ir::Attribute::parse(context, &format!("#arith.fastmath<{list}>")) {
+        crate::ffi::set_attribute(op, "fastmath", attribute);
+    }
+}
+
 /// `op`'s `fastmath` flags with `flag` added, or `None` when they already
 /// have it (or `fast`, which implies every flag).
 pub fn fastmath_flags_with(op: OperationRef, flag: &str) -> Option<Vec<String>> {

@@ -407,3 +407,35 @@ def test_half_precision_cumulative_sums_accumulate_in_float32():
         torch.testing.assert_close(got[1], torch.cos(x.cumsum(0)))
     u = torch.randint(0, 256, (40,), dtype=torch.uint8)
     same_all(lambda t: (t.cumsum(0), t[::2].cumsum(0) * 2), u)
+
+
+def test_half_precision_conversions_round_between_fused_ops():
+    # int64 -> float16 rounds 2197 to 2196 before the remainder; the llvm
+    # stage's float32 emulation let folding drop that rounding inside the
+    # fused kernel: remainder(2197, -2.125) gave -0.25, PyTorch -1.25
+    # (fuzz 3:6893). Each op's result is rounded to 16 bits, as in eager.
+    cubes = torch.tensor([2197, 2195, -2197, 4097, 60001], dtype=torch.int64)
+    for dtype in (torch.float16, torch.bfloat16):
+        divisor = torch.tensor([-2.125, 3.5, 1.75, -1.5, 2.25], dtype=dtype)
+        with torch.no_grad():
+            got = polyblocks_jit_torch(compile_options=STRICT)(lambda a, b: torch.remainder(a, b) * b + b)(cubes, divisor)
+        assert torch.equal(got, torch.remainder(cubes, divisor) * divisor + divisor), dtype
+
+
+def test_half_precision_variance_accumulates_in_float32():
+    # PyTorch computes var/std of float16/bfloat16 in float32 and rounds
+    # once: squared deviations of values near 800 summed in float16
+    # overflowed to inf (fuzz 3:134).
+    torch.manual_seed(0)
+    for dtype in (torch.float16, torch.bfloat16):
+        x = (torch.rand(31, 7, dtype=torch.float64) * 800).to(dtype)
+        with torch.no_grad():
+            got = polyblocks_jit_torch(compile_options=STRICT)(
+                lambda t: (t.var(dim=(0, 1), keepdim=True), torch.var_mean(t, dim=0), t.std(dim=1))
+            )(x)
+        want = (x.var(dim=(0, 1), keepdim=True), torch.var_mean(x, dim=0), x.std(dim=1))
+        assert torch.isfinite(got[0]).all(), dtype
+        torch.testing.assert_close(got[0], want[0])
+        torch.testing.assert_close(got[1][0], want[1][0])
+        torch.testing.assert_close(got[1][1], want[1][1])
+        torch.testing.assert_close(got[2], want[2])

@@ -34,6 +34,7 @@ pub mod result_in_place;
 mod report;
 mod text_kernel;
 pub mod simplify_quant;
+pub mod strict_half_rounding;
 pub mod transpose_tile;
 pub mod vectorize;
 
@@ -58,4 +59,5 @@ pub static PASSES: &[&PassInfo] =
     &register_tile::INFO,
     &result_in_place::INFO,
     &simplify_quant::INFO,
+    &strict_half_rounding::INFO,
     &transpose_tile::INFO, &vectorize::INFO];
