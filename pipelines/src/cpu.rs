@@ -182,6 +182,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             // input, and what tosa-to-arith leaves) become linalg.generic:
             // bufferization has no other way to take them.
             "func.func(convert-elementwise-to-linalg)".into(),
+            // Empty pieces of a concatenation dropped (bufferization would
+            // make an out-of-bounds subview of a last one).
+            "func.func(pb-concat-empty-operands)".into(),
             "canonicalize".into(),
         ],
         Stage::Graph => {

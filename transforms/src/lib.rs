@@ -15,6 +15,7 @@ pub mod allocs_to_pool;
 pub mod check_cpu_input;
 pub mod clamp_gathers;
 pub mod compose_insert_slices;
+pub mod concat_empty_operands;
 pub mod distinct_results;
 pub mod empty_args;
 pub mod forward_copies;
@@ -45,6 +46,7 @@ pub static PASSES: &[&PassInfo] =
     &[&allocs_to_pool::INFO, &check_cpu_input::INFO,
     &clamp_gathers::INFO,
     &compose_insert_slices::INFO,
+    &concat_empty_operands::INFO,
     &distinct_results::INFO,
     &empty_args::INFO,
     &forward_copies::INFO,
