@@ -458,8 +458,20 @@ def reciprocal(x):
     return aten.div.Tensor(aten.scalar_tensor(1.0, dtype=dtype), x.to(dtype))
 
 
-def clamp_bools(x, min=None, max=None):
-    if x.dtype != torch.bool or any(isinstance(b, torch.Tensor) and b.dtype != torch.bool for b in (min, max)):
+def clamp_tensors(x, min=None, max=None):
+    """clamp by tensor bounds. Operands of different dtypes are promoted to
+    the result's dtype first (torch-mlir compares them as they come:
+    `arith.cmpf` on an int64 input clamped by float bounds, fuzz programs
+    of seeds 2 and 3); bools clamp as `or` by min and `and` by max
+    (torch-mlir's signed i1 comparison swaps them)."""
+    bounds = [b for b in (min, max) if b is not None]
+    dtype = x.dtype
+    for bound in bounds:
+        dtype = torch.promote_types(dtype, torch.result_type(x, bound))
+    if any(isinstance(b, torch.Tensor) and b.dtype != dtype for b in bounds) or x.dtype != dtype:
+        convert = lambda b: b.to(dtype) if isinstance(b, torch.Tensor) else b  # noqa: E731
+        return aten.clamp.Tensor(x.to(dtype), convert(min), convert(max))
+    if dtype != torch.bool:
         return NotImplemented
     result = aten.clone(x)
     if min is not None:
@@ -579,7 +591,7 @@ def table() -> dict:
                aten.cumsum.default, aten.cumprod.default):
         override(op, widened_reduction(op))
     override(aten.roll.default, roll)
-    override(aten.clamp.Tensor, clamp_bools)
+    override(aten.clamp.Tensor, clamp_tensors)
     override(aten.sort.default, sort_widened)
     override(aten.topk.default, topk_widened)
     for op in (aten.any.default, aten.any.dim, aten.any.dims, aten.all.default, aten.all.dim, aten.all.dims):

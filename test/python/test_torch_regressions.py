@@ -440,3 +440,15 @@ def test_half_precision_variance_accumulates_in_float32():
         torch.testing.assert_close(got[1][1], want[1][1])
         torch.testing.assert_close(got[2], want[2])
 
+
+
+def test_clamp_by_tensor_bounds_of_other_dtypes():
+    # torch-mlir compared an int64 input with float bounds (arith.cmpf on
+    # i64) and int32 with int64 bounds: compile errors in 100+ fuzzed
+    # programs per 10,000. The operands are promoted to the result dtype
+    # first, as PyTorch does.
+    x = torch.tensor([1, 5, -3, 7], dtype=torch.int64)
+    same_all(lambda t, lo: (torch.clamp(t, min=lo), torch.clamp(t.to(torch.int32), min=lo.round().long())),
+             x, torch.tensor([0.5, 2.5, -1.0, 8.25]))
+    same_all(lambda t, lo, hi: (torch.clamp(t.half(), min=lo, max=hi), torch.clamp(t.to(torch.uint8), max=hi)),
+             x.abs(), torch.tensor([0.0, 2.0, -1.0, 1.0]), torch.tensor(3.0, dtype=torch.float64))
