@@ -246,6 +246,23 @@ def widened_reduction(op):
     return run
 
 
+def zero_d_reduction(op):
+    """A reduction or scan along a dim of a 0-d tensor (dim 0 or -1, as
+    PyTorch allows) computed on the same value as a 1-element vector, its
+    results reshaped to 0-d: torch-mlir rejects max.dim, prod.dim_int,
+    all/any.dim, cumsum, argmax... of 0-d tensors (fuzzed programs)."""
+
+    def run(x, *args, **kwargs):
+        if not isinstance(x, torch.Tensor) or x.dim() != 0:
+            return NotImplemented
+        result = op(aten.reshape(x, [1]), *args, **kwargs)
+        if isinstance(result, tuple):
+            return tuple(aten.reshape(r, []) for r in result)
+        return aten.reshape(result, [])
+
+    return run
+
+
 def abs_unsigned(x):
     if x.dtype not in (torch.uint8, torch.bool):
         return NotImplemented
@@ -596,6 +613,10 @@ def table() -> dict:
     override(aten.topk.default, topk_widened)
     for op in (aten.any.default, aten.any.dim, aten.any.dims, aten.all.default, aten.all.dim, aten.all.dims):
         override(op, any_all_unsigned(op))
+    for op in (aten.max.dim, aten.min.dim, aten.prod.dim_int, aten.all.dim, aten.any.dim, aten.cumsum.default,
+               aten.cumprod.default, aten.argmax.default, aten.argmin.default, aten.amax.default, aten.amin.default,
+               aten.logsumexp.default):
+        override(op, zero_d_reduction(op))
     override(aten.reciprocal.default, reciprocal)
     override(aten._fft_r2c.default, fft_r2c)
     override(aten.clamp.default, clamp_promoted)
