@@ -246,6 +246,34 @@ def widened_reduction(op):
     return run
 
 
+def diagonal_scatter(x, src, offset=0, dim1=0, dim2=1):
+    """`src` written on the diagonal of `x` (what an in-place op on
+    `x.diagonal(...)` becomes): a select between `x` and `src` spread over
+    `x`'s shape, element (.., i, .., j, ..) taking `src[.., k]` where
+    `j - i == offset` (k counted along dim1). torch-mlir does not lower
+    diagonal_scatter (fuzzed programs with in-place ops on diagonals)."""
+    rank = x.dim()
+    dim1, dim2 = dim1 % rank, dim2 % rank
+    length = src.shape[-1]
+    if length == 0:
+        return aten.clone(x)
+    rows, cols = x.shape[dim1], x.shape[dim2]
+    shape1 = [rows if d == dim1 else 1 for d in range(rank)]
+    shape2 = [cols if d == dim2 else 1 for d in range(rank)]
+    i = aten.reshape(aten.arange(rows, dtype=torch.int64), shape1)
+    j = aten.reshape(aten.arange(cols, dtype=torch.int64), shape2)
+    on_diagonal = aten.eq.Scalar(aten.sub.Tensor(j, i), offset)
+    # src's axes: x's other dims in order, then the diagonal; laid out as x
+    # with the diagonal along dim1 and a unit axis at dim2.
+    rest = [d for d in range(rank) if d not in (dim1, dim2)]
+    spread = aten.unsqueeze(src, -1)
+    order = [len(rest) if d == dim1 else len(rest) + 1 if d == dim2 else rest.index(d) for d in range(rank)]
+    spread = aten.permute(spread, order)
+    k = aten.clamp(aten.arange(rows, dtype=torch.int64) - max(-offset, 0), 0, length - 1)
+    values = aten.index_select(spread, dim1, k)
+    return aten.where.self(on_diagonal, values.to(x.dtype), x)
+
+
 def zero_d_reduction(op):
     """A reduction or scan along a dim of a 0-d tensor (dim 0 or -1, as
     PyTorch allows) computed on the same value as a 1-element vector, its
@@ -617,6 +645,7 @@ def table() -> dict:
                aten.cumprod.default, aten.argmax.default, aten.argmin.default, aten.amax.default, aten.amin.default,
                aten.logsumexp.default):
         override(op, zero_d_reduction(op))
+    override(aten.diagonal_scatter.default, diagonal_scatter)
     override(aten.reciprocal.default, reciprocal)
     override(aten._fft_r2c.default, fft_r2c)
     override(aten.clamp.default, clamp_promoted)

@@ -463,3 +463,22 @@ def test_reductions_of_0d_tensors_along_a_dim():
     same_all(lambda t: (*torch.max(t, 0), *torch.min(t, -1, keepdim=True), t.prod(0), (t > 1).all(0),
                         (t > 3).any(-1, keepdim=True), (t > 1).cumsum(0), t.cumprod(0), t.argmax(0),
                         t.argmin(0, keepdim=True), t.amax(0), torch.logsumexp(t, 0)), x)
+
+
+def test_in_place_ops_on_diagonals():
+    # An in-place op on x.diagonal(...) becomes aten.diagonal_scatter,
+    # which torch-mlir does not lower (fuzz COMPILE_ERRORs "failed to
+    # legalize torch.constant.int"). Offsets of both signs, swapped and
+    # negative dims, a batched diagonal.
+    x = torch.arange(24, dtype=torch.float32).reshape(8, 3)
+    y = torch.arange(120, dtype=torch.float32).reshape(2, 5, 4, 3)
+
+    def diagonals(a, b):
+        a, b = a * 1, b * 1
+        a.diagonal(0, 0, 1).neg_()
+        a.diagonal(-1, 1, 0).mul_(3)
+        a.diagonal(2, 0, 1).masked_fill_(torch.tensor([True]), -2)
+        b.diagonal(1, 1, -1).add_(100)
+        return a, b, torch.diagonal_scatter(b, b.diagonal(-2, 3, 0) * 2, -2, 3, 0)
+
+    same_all(diagonals, x, y)
