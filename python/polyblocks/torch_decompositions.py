@@ -213,13 +213,20 @@ def where_promoted(condition, a, b):
     """`torch.where` with both branches converted to their promoted type;
     with one value as both branches, that value broadcast (torch-mlir folds
     `where(c, x, x)` to `x`, of the wrong shape when `c` is larger: an
-    invalid cast, or a lowering that never finished)."""
+    invalid cast, or a lowering that never finished), and with branches
+    smaller than the condition, both expanded to the result's shape."""
     if not all(isinstance(x, torch.Tensor) for x in (condition, a, b)):
         return NotImplemented
+    shape = list(torch.broadcast_shapes(condition.shape, a.shape, b.shape))
     if a is b:
-        shape = torch.broadcast_shapes(condition.shape, a.shape)
-        return aten.clone(aten.expand(a, list(shape)))
+        return aten.clone(aten.expand(a, shape))
     common = torch.result_type(a, b)
+    # Branches that torch-mlir's folding may find equal (x and a clone or
+    # squeeze of it: fuzz programs 3:3445, 3:6848) are the same value, so
+    # where the condition alone makes the result larger, both are expanded
+    # to the result's shape first.
+    if list(torch.broadcast_shapes(a.shape, b.shape)) != shape:
+        return aten.where.self(condition, aten.expand(a.to(common), shape), aten.expand(b.to(common), shape))
     if a.dtype == common and b.dtype == common:
         return NotImplemented
     return aten.where.self(condition, a.to(common), b.to(common))

@@ -482,3 +482,12 @@ def test_in_place_ops_on_diagonals():
         return a, b, torch.diagonal_scatter(b, b.diagonal(-2, 3, 0) * 2, -2, 3, 0)
 
     same_all(diagonals, x, y)
+
+
+def test_where_of_equal_branches_broadcast_by_the_condition():
+    # where(c, x, x.clone()) and where(c, x.squeeze(), x): torch-mlir folds
+    # the branches as one value and returned it unbroadcast to c's larger
+    # shape (fuzz 3:3445, 3:6848: "type of return operand doesn't match").
+    x = torch.arange(12, dtype=torch.int64).reshape(1, 2, 6)
+    c = torch.tensor([True, False, True]).reshape(3, 1, 1, 1)
+    same_all(lambda c, x: (torch.where(c, x, x.clone()), torch.where(c[:2, 0], x[0, :1].squeeze(), x[0, 0])), c, x)
