@@ -51,11 +51,14 @@ pub struct CompileOptions {
     /// compiled in up to this many parts, in parallel (0: one per core the
     /// process may use; 1: one part, one object).
     pub codegen_threads: usize,
+    /// Print MLIR's wall-time report of every pass of each stage to stderr
+    /// (one report per stage, as the stage's pass manager finishes).
+    pub pass_timing: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None, codegen_threads: 0 }
+        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None, codegen_threads: 0, pass_timing: false }
     }
 }
 
@@ -182,6 +185,10 @@ fn lower_then<R>(
             registry,
         )
         .map_err(|e| CompileError::Stage { stage: stage.to_string(), diagnostics: e.message })?;
+        if options.pass_timing {
+            eprintln!("pass timing of stage '{stage}':");
+            ffi::enable_timing(manager.to_raw());
+        }
         if manager.run(&mut module).is_err() {
             return Err(CompileError::Stage { stage: stage.to_string(), diagnostics: render() });
         }

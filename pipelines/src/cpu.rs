@@ -211,6 +211,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // out-parameter of its own (upstream crashed on one buffer
                 // returned twice).
                 "pb-distinct-results".into(),
+                // One empty tensor per output (CSE shared one between all):
+                // bufferization's alias analysis stays linear.
+                "func.func(pb-split-empty-tensors)".into(),
                 "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}"
                     .into(),
                 "buffer-results-to-out-params{hoist-static-allocs modify-public-functions}".into(),

@@ -230,9 +230,24 @@ pub struct Plan {
     pub redirects: Vec<(usize, usize, usize, Vec<Aff>)>,
 }
 
-/// Builds the plan for `tiling`, with the order inside a tile from
-/// [`order_in_tile`].
-pub fn plan(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling, in_tile: &InTile) -> IslResult<Plan> {
+/// Whether row tiles of `tiling` can own what their consumers write: the
+/// first part of [`plan`], which needs no order inside the tile (cheap
+/// next to [`order_in_tile`], so a refusal comes before that is paid).
+pub fn check_tiles(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling) -> IslResult<()> {
+    tile_instances(scop, model, groups, tiling).map(|_| ())
+}
+
+/// Per statement, its instances in each tile (`T[t] -> S[x]`), and per
+/// contracted array every element a tile touches.
+struct TileInstances {
+    instances: Vec<Option<Map>>,
+    footprint: Vec<Option<Map>>,
+}
+
+/// The instances of each statement per tile and the footprints of the
+/// contracted arrays, after checking that each element the consumers write
+/// belongs to one tile and that no tile reads what another one writes.
+fn tile_instances(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling) -> IslResult<TileInstances> {
     let params = scop.param_names();
     let ctx = &model.ctx;
     let n_tiles = tiling.order.len();
@@ -388,6 +403,16 @@ pub fn plan(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling, in_til
             return Err(format!("a tile reads elements of {name} that another tile's consumers write"));
         }
     }
+    Ok(TileInstances { instances, footprint })
+}
+
+/// Builds the plan for `tiling`, with the order inside a tile from
+/// [`order_in_tile`].
+pub fn plan(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling, in_tile: &InTile) -> IslResult<Plan> {
+    let TileInstances { instances, footprint } = tile_instances(scop, model, groups, tiling)?;
+    let ctx = &model.ctx;
+    let n_tiles = tiling.order.len();
+    let t = dims("t", n_tiles);
 
     // Local buffer boxes.
     let mut locals = Vec::new();

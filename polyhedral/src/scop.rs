@@ -31,6 +31,7 @@ use melior::ir::{
     BlockRef, OperationRef, RegionLike, Value, ValueLike,
 };
 use pb_support::{ffi, ir::is_named};
+use std::collections::{HashMap, HashSet};
 
 /// Identity of an SSA value (melior values compare by pointer only through
 /// the raw handle).
@@ -178,7 +179,16 @@ impl<'c, 'a> Scop<'c, 'a> {
         }
         let mut scop = Scop { roots: Vec::new(), hoisted, statements: Vec::new(), arrays: Vec::new(), params: Vec::new() };
         scop.roots = std::mem::take(&mut roots);
-        let mut builder = Builder { scop: &mut scop, loops: Vec::new(), ivs: Vec::new(), bounds: Vec::new(), beta: Vec::new() };
+        let root_keys = scop.roots.iter().map(|op| op_key(*op)).collect();
+        let mut builder = Builder {
+            scop: &mut scop,
+            loops: Vec::new(),
+            ivs: Vec::new(),
+            bounds: Vec::new(),
+            beta: Vec::new(),
+            arrays_by_root: HashMap::new(),
+            root_keys,
+        };
         let roots = builder.scop.roots.clone();
         for (position, root) in roots.iter().enumerate() {
             builder.beta.push(position);
@@ -193,7 +203,7 @@ impl<'c, 'a> Scop<'c, 'a> {
     /// Rejects values that flow between statements (or out of the SCoP):
     /// regenerated code clones each statement on its own.
     fn check_ssa_flow(&self) -> Result<(), NotAffine> {
-        let mut owner = std::collections::HashMap::new();
+        let mut owner = HashMap::new();
         for (index, statement) in self.statements.iter().enumerate() {
             for op in &statement.ops {
                 owner.insert(op_key(*op), index);
@@ -274,7 +284,7 @@ impl<'c, 'a> Scop<'c, 'a> {
     /// Is `array` a buffer used only by this SCoP's accesses (and its
     /// deallocation)? Such temporaries may be renamed, contracted or removed.
     pub fn is_private(&self, array: usize) -> bool {
-        let accesses: Vec<usize> = self.statements.iter().flat_map(|s| s.accesses.iter().map(|a| op_key(a.op))).collect();
+        let accesses: HashSet<usize> = self.statements.iter().flat_map(|s| s.accesses.iter().map(|a| op_key(a.op))).collect();
         self.arrays[array].values.iter().all(|value| {
             ffi::users(*value).iter().all(|user| is_named(*user, "memref.dealloc") || accesses.contains(&op_key(*user)))
         })
@@ -323,30 +333,6 @@ impl<'c, 'a> Scop<'c, 'a> {
 
     pub fn statement(&self, name: &str) -> Option<&Statement<'c, 'a>> {
         self.statements.iter().find(|s| s.name == name)
-    }
-
-    fn array_of(&mut self, memref: Value<'c, 'a>) -> Result<(usize, bool), NotAffine> {
-        let root = view_root(memref);
-        if let Some(index) = self.arrays.iter().position(|a| a.values.iter().any(|v| view_root(*v) == root)) {
-            let array = &mut self.arrays[index];
-            if !array.values.iter().any(|v| key(*v) == key(memref)) {
-                array.values.push(memref);
-            }
-            return Ok((index, array.values.len() == 1 && key(memref) == root));
-        }
-        let root_value = unsafe { Value::from_raw(mlir_sys::MlirValue { ptr: root as *const std::ffi::c_void }) };
-        let ty = MemRefType::try_from(root_value.r#type()).map_err(|_| NotAffine("access to a non-memref".into()))?;
-        let shape: Vec<i64> = (0..ty.rank())
-            .map(|k| match ty.dim_size(k) {
-                Ok(DimSize::Static(n)) => n as i64,
-                _ => -1,
-            })
-            .collect();
-        let element = ty.element();
-        let element_bytes = if melior::ir::TypeLike::is_index(&element) { 8 } else { (bit_width(element) + 7) / 8 };
-        let local = ffi::defining_op(root_value).is_some_and(|owner| is_named(owner, "memref.alloc") || is_named(owner, "memref.alloca"));
-        self.arrays.push(Array { name: format!("A{}", self.arrays.len()), values: vec![memref], shape, element_bytes, local });
-        Ok((self.arrays.len() - 1, key(memref) == root))
     }
 
     /// Marks arrays accessed through more than one memref value as inexact.
@@ -403,9 +389,42 @@ struct Builder<'s, 'c, 'a> {
     ivs: Vec<Value<'c, 'a>>,
     bounds: Vec<LoopBounds>,
     beta: Vec<usize>,
+    /// The array of each view root ([`view_root`]), and the roots' op keys:
+    /// lookups stay constant-time in SCoPs of thousands of nests.
+    arrays_by_root: HashMap<usize, usize>,
+    root_keys: HashSet<usize>,
 }
 
 impl<'c, 'a> Builder<'_, 'c, 'a> {
+    /// The array `memref` is (a view of), created on first sight, and whether
+    /// the access is exact (the array's only value, and not a view).
+    fn array_of(&mut self, memref: Value<'c, 'a>) -> Result<(usize, bool), NotAffine> {
+        let root = view_root(memref);
+        // Every value of an array has the array's view root.
+        if let Some(&index) = self.arrays_by_root.get(&root) {
+            let array = &mut self.scop.arrays[index];
+            if !array.values.iter().any(|v| key(*v) == key(memref)) {
+                array.values.push(memref);
+            }
+            return Ok((index, array.values.len() == 1 && key(memref) == root));
+        }
+        let root_value = unsafe { Value::from_raw(mlir_sys::MlirValue { ptr: root as *const std::ffi::c_void }) };
+        let ty = MemRefType::try_from(root_value.r#type()).map_err(|_| NotAffine("access to a non-memref".into()))?;
+        let shape: Vec<i64> = (0..ty.rank())
+            .map(|k| match ty.dim_size(k) {
+                Ok(DimSize::Static(n)) => n as i64,
+                _ => -1,
+            })
+            .collect();
+        let element = ty.element();
+        let element_bytes = if melior::ir::TypeLike::is_index(&element) { 8 } else { (bit_width(element) + 7) / 8 };
+        let local = ffi::defining_op(root_value).is_some_and(|owner| is_named(owner, "memref.alloc") || is_named(owner, "memref.alloca"));
+        let arrays = &mut self.scop.arrays;
+        arrays.push(Array { name: format!("A{}", arrays.len()), values: vec![memref], shape, element_bytes, local });
+        self.arrays_by_root.insert(root, arrays.len() - 1);
+        Ok((arrays.len() - 1, key(memref) == root))
+    }
+
     fn visit_loop(&mut self, loop_op: OperationRef<'c, 'a>) -> Result<(), NotAffine> {
         if loop_op.result_count() != 0 {
             return Err(NotAffine("affine.for with iter_args".into()));
@@ -510,7 +529,7 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
                 return results.into_iter().next().ok_or_else(|| NotAffine("affine.apply without result".into()));
             }
         }
-        if defined_inside(value, &self.scop.roots) {
+        if defined_inside(value, &self.root_keys) {
             return Err(NotAffine("index computed inside the loop nest".into()));
         }
         if let Some(p) = self.scop.params.iter().position(|p| key(*p) == key(value)) {
@@ -532,7 +551,7 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
             let map = op.attribute("map").ok().and_then(ffi::affine_map_of).ok_or_else(|| NotAffine("access without map".into()))?;
             let operands: Vec<Value> = op.operands().skip(first_index).collect();
             let indices = self.map_results(map, &operands)?;
-            let (array, exact) = self.scop.array_of(memref)?;
+            let (array, exact) = self.array_of(memref)?;
             accesses.push(Access { op: *op, write, array, indices, exact });
         }
         let name = format!("S{}", self.scop.statements.len());
@@ -564,8 +583,9 @@ fn check_statement_op(op: OperationRef) -> Result<(), NotAffine> {
     }
 }
 
-/// Is `value` defined by an op (or a block) nested in one of `roots`?
-fn defined_inside(value: Value, roots: &[OperationRef]) -> bool {
+/// Is `value` defined by an op (or a block) nested in one of the ops whose
+/// keys are `roots`?
+fn defined_inside(value: Value, roots: &HashSet<usize>) -> bool {
     let mut op = match ffi::defining_op(value) {
         Some(owner) => Some(owner),
         None => {
@@ -576,7 +596,7 @@ fn defined_inside(value: Value, roots: &[OperationRef]) -> bool {
         }
     };
     while let Some(current) = op {
-        if roots.contains(&current) {
+        if roots.contains(&op_key(current)) {
             return true;
         }
         op = current.parent_operation();

@@ -348,6 +348,29 @@ pub fn users<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Vec<OperationRef<'c, '
     users
 }
 
+/// Uses of a value: each using op with the operand's position in it.
+pub fn uses<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> {
+    use melior::ir::ValueLike;
+    let mut uses = Vec::new();
+    // SAFETY: walks the use list of a live value; owners are live ops.
+    unsafe {
+        let mut use_ = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !use_.ptr.is_null() {
+            let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(use_));
+            uses.push((owner, mlir_sys::mlirOpOperandGetOperandNumber(use_) as usize));
+            use_ = mlir_sys::mlirOpOperandGetNextUse(use_);
+        }
+    }
+    uses
+}
+
+/// True if `op` comes before `other`; both must be in the same block.
+pub fn is_before_in_block(op: OperationRef, other: OperationRef) -> bool {
+    // SAFETY: both ops are alive; MLIR asserts they share a block, which
+    // callers check (`block()` equal) before asking.
+    unsafe { mlir_sys::mlirOperationIsBeforeInBlock(op.to_raw(), other.to_raw()) }
+}
+
 /// Replaces every use of `old` by `new`.
 pub fn replace_all_uses(old: melior::ir::Value, new: melior::ir::Value) {
     use melior::ir::ValueLike;

@@ -207,6 +207,8 @@ const TILE_OVERHEAD_SECONDS: f64 = 1.0e-7;
 const MIN_TILED_REDUCTION: i64 = 8;
 /// Local buffers live on the stack of a worker thread.
 const MAX_LOCAL_BYTES: i64 = 2 << 20;
+/// The smallest row tile tried; larger ones double it up to the rows.
+const FIRST_ROW_TILE: i64 = 4;
 
 impl RustPass for Fuse {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
@@ -381,7 +383,6 @@ impl Fuse {
         }
         let rows = output.shape[rank - 2];
         let leading: i64 = output.shape[..rank - 2].iter().product();
-        let in_tile = fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?;
         let tiling_for = |size: i64| Tiling {
             sizes: (0..rank).map(|d| if d + 2 < rank { Some(1) } else if d + 2 == rank { Some(size) } else { None }).collect(),
             // Batch dimensions outer, row tiles inner: the parallel band
@@ -390,6 +391,16 @@ impl Fuse {
             // thread jump between the heads of a softmax every few rows).
             order: (0..rank - 2).chain(std::iter::once(rank - 2)).collect(),
         };
+        // Whether tiles can own what they write does not depend on the order
+        // inside a tile, which costs the most to find (legal permutations
+        // and jams, per statement pair): a refused SCoP (a global pool's
+        // sums shared by every row tile) is refused before paying for it.
+        // The smallest tile is the first planned below, whose refusal
+        // refuses the SCoP.
+        if FIRST_ROW_TILE < rows * 2 {
+            fusion::check_tiles(scop, &model, &groups, &tiling_for(FIRST_ROW_TILE))?;
+        }
+        let in_tile = fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?;
         // Work of each statement (instances x arithmetic ops) and bytes of
         // each temporary: the two sides of the model.
         let work: Vec<f64> = scop.statements.iter().map(|s| instances(scop, s) * arithmetic_ops(s)).collect();
@@ -417,7 +428,7 @@ impl Fuse {
         let passes = passes_over_rows(scop, &in_tile, output.shape[rank - 1]);
         let rereads = passes.saturating_sub(1) as f64;
         let mut choices = Vec::new();
-        let mut size = 4;
+        let mut size = FIRST_ROW_TILE;
         while size < rows * 2 {
             let plan = fusion::plan(scop, &model, &groups, &tiling_for(size), &in_tile)?;
             let tiles = (rows + size - 1) / size * leading;

@@ -35,6 +35,7 @@ pub mod result_in_place;
 mod report;
 mod text_kernel;
 pub mod simplify_quant;
+pub mod split_empty_tensors;
 pub mod strict_half_rounding;
 pub mod transpose_tile;
 pub mod vectorize;
@@ -61,5 +62,6 @@ pub static PASSES: &[&PassInfo] =
     &register_tile::INFO,
     &result_in_place::INFO,
     &simplify_quant::INFO,
+    &split_empty_tensors::INFO,
     &strict_half_rounding::INFO,
     &transpose_tile::INFO, &vectorize::INFO];

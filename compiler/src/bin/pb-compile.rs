@@ -24,6 +24,7 @@ USAGE: pb-compile <input.mlir> [options]
                         one per core this process may use; -aot: always 1)
   --debug-dir=<dir>     Write the IR after each stage and the optimized LLVM IR into <dir>
   --timing              Print the time of each stage
+  --pass-timing         Print MLIR's time report of every pass, one per stage (stderr)
   --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
   --no-fuse             No producer-consumer fusion (pb-fuse)
   --no-fp-contract      Keep each product and the sum using it separately rounded (no FMA contraction)
@@ -88,6 +89,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "target" => parsed.options.pipeline.target.apply_overrides(&value(arg, &mut iter, "--target")?)?,
             "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
             "timing" => parsed.timing = true,
+            "pass-timing" => parsed.options.pass_timing = true,
             "no-vectorize" => parsed.options.pipeline.vectorize = false,
             "no-fuse" => parsed.options.pipeline.fuse = false,
             "no-fp-contract" => parsed.options.pipeline.fp_contract = false,
