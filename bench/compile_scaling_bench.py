@@ -22,7 +22,8 @@ import and the engine), the engine's seconds alone, its slowest stage and
 its slowest pass. The growth column is the time at this size over the time
 at the size before it (the issue's bound: from 100 to 1000 operators at most
 12x). `--svg` writes a log-log picture: compile seconds against operators,
-one line per family, first call solid and engine dashed.
+one line per family, first call solid and engine dashed, with a dotted line
+of slope 1 (linear growth) for reference.
 """
 
 from __future__ import annotations
@@ -264,6 +265,15 @@ def svg(rows: list[dict]) -> str:
         f'<text x="16" y="{(top + height - bottom) / 2}" text-anchor="middle" '
         f'transform="rotate(-90 16 {(top + height - bottom) / 2})">compile seconds</text>'
     )
+    # Linear growth for reference: slope 1 through the lowest point at the
+    # smallest size.
+    smallest = min(p[0] for p in points)
+    base = min(p[1] for p in points if p[0] == smallest)
+    largest = max(p[0] for p in points)
+    out.append(
+        f'<line x1="{px(smallest):.1f}" y1="{py(base):.1f}" x2="{px(largest):.1f}" '
+        f'y2="{py(base * largest / smallest):.1f}" stroke="#888" stroke-dasharray="1,3"/>'
+    )
     for index, family in enumerate(COLOURS):
         series = [r for r in rows if r["family"] == family]
         colour = COLOURS[family]
@@ -277,6 +287,7 @@ def svg(rows: list[dict]) -> str:
     y = top + 16 + 18 * len(COLOURS) + 10
     out.append(f'<text x="{width - right + 12}" y="{y}">solid: first call</text>')
     out.append(f'<text x="{width - right + 12}" y="{y + 16}">dashed: engine</text>')
+    out.append(f'<text x="{width - right + 12}" y="{y + 32}">dotted: linear</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -32,6 +32,10 @@ use std::{
     time::{Duration, Instant},
 };
 
+/// The compile budget unless one is given: generous for any model we know
+/// (resnet50 takes 5 s), short of what a user would wait for.
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(60);
+
 /// How to compile.
 #[derive(Clone, Debug)]
 pub struct CompileOptions {
@@ -54,11 +58,15 @@ pub struct CompileOptions {
     /// Print MLIR's wall-time report of every pass of each stage to stderr
     /// (one report per stage, as the stage's pass manager finishes).
     pub pass_timing: bool,
+    /// Compile-time budget: past it, the planning passes leave the rest of
+    /// the program unfused (and say so on stderr) instead of running on.
+    /// `None`: no limit.
+    pub budget: Option<Duration>,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None, codegen_threads: 0, pass_timing: false }
+        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None, codegen_threads: 0, pass_timing: false, budget: Some(DEFAULT_BUDGET) }
     }
 }
 
@@ -170,6 +178,9 @@ fn lower_then<R>(
     // Code for another CPU than the host may not have the host's AVX-512.
     let mut cpu_options = options.pipeline.clone();
     cpu_options.avx512 &= options.llvm_cpu.is_none();
+    if let Some(budget) = options.budget {
+        cpu_options.deadline_ms = pb_support::budget::deadline_after(budget);
+    }
     let cpu_options = &cpu_options;
     let passes = pb_pipelines::all_passes();
     let registry = Registry { passes: &passes };

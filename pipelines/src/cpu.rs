@@ -112,6 +112,11 @@ pub struct CpuOptions {
     /// end of the `affine` stage): compiled once however often a model
     /// repeats it; on by default.
     pub outline: bool,
+    /// The compile budget's deadline (`pb_support::budget`: ms since the
+    /// Unix epoch; 0, the default: none), for the planning passes
+    /// (`pb-fuse`, `pb-forward-copies`), which leave the rest of the
+    /// program unoptimized once it has passed.
+    pub deadline_ms: u64,
 }
 
 impl CpuOptions {
@@ -133,6 +138,7 @@ impl CpuOptions {
             fp_contract: true,
             profile: false,
             outline: true,
+            deadline_ms: 0,
         }
     }
 }
@@ -241,16 +247,17 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             ];
             // Temporaries copied into a part of another buffer (slice
             // assignments) are computed there directly.
-            passes.push(format!("func.func(pb-forward-copies{{report={}}})", options.report));
+            passes.push(format!("func.func(pb-forward-copies{{report={} deadline-ms={}}})", options.report, options.deadline_ms));
             if options.fuse {
                 let cache = options.target.cache_bytes(2).map_or(0, |b| b / 2);
                 // 1 = no such cache (0 would probe the host).
                 let inner = options.target.cache_bytes(1).map_or(1, |b| b / 2);
                 let outer = options.target.cache_bytes(3).unwrap_or(1);
                 passes.push(format!(
-                    "func.func(pb-fuse{{cores={} cache-bytes={cache} inner-cache-bytes={inner} outer-cache-bytes={outer} lanes={lanes} report={}}})",
+                    "func.func(pb-fuse{{cores={} cache-bytes={cache} inner-cache-bytes={inner} outer-cache-bytes={outer} lanes={lanes} report={} deadline-ms={}}})",
                     options.target.cores.max(1),
-                    options.report
+                    options.report,
+                    options.deadline_ms
                 ));
             }
             passes.extend([
@@ -407,6 +414,9 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         "convert-ub-to-llvm".into(),
         "convert-cf-to-llvm".into(),
         "reconcile-unrealized-casts".into(),
+        // Each public function also callable with its arguments in one
+        // array (ctypes passes at most 1024 arguments).
+        "pb-packed-entry-points".into(),
     ]);
     passes
 }

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import warnings
 
 from .runtime import Library
 
@@ -82,6 +83,12 @@ def build_library(
     if debug_dir is not None:
         args.append(f"--debug-dir={debug_dir}")
     stderr = run_engine(source, args)
+    for line in stderr.splitlines():
+        if "compile budget spent" in line:
+            warnings.warn(
+                f"polyblocks: {line.split('warning: ', 1)[-1]} (a larger compile_options['compile_budget'] optimizes all of it)",
+                stacklevel=2,
+            )
     if "--report" in args:
         for line in stderr.splitlines():
             if "note: [pb-" in line:

@@ -26,6 +26,7 @@ VALID_OPTIONS = {
     "user_memory": ("AOT: generated code takes a trailing memory pool and allocates nothing", False),
     "profile": ("time every generated kernel; print per kernel its share of the run time and the source lines fused into it at exit (polyblocks.profile.report(); or POLYBLOCKS_PROFILE=1)", False),
     "report": ("print per loop nest what was fused or tiled, the sizes chosen and why (compiles even on a cache hit)", False),
+    "compile_budget": ("seconds of optimization per compiled graph; past them the rest is left unfused, with a warning (0 or None: no limit)", 60),
 }
 
 TARGETS = ("cpu", "nvgpu", "amdgpu")
@@ -69,11 +70,14 @@ class CompileOptions:
             args.append("--report")
         if self.profile:
             args.append("--profile")
+        args.append(f"--compile-budget={float(self.get('compile_budget') or 0)}")
         return args
 
     def cache_key(self) -> str:
         """The options that change generated code, as text."""
-        relevant = ("target", "opt_level", "vectorize", "fp_contract", "user_memory")
+        # A compile cut short by its budget is cached under that budget: a
+        # larger one compiles again.
+        relevant = ("target", "opt_level", "vectorize", "fp_contract", "user_memory", "compile_budget")
         return ",".join(f"{k}={self.get(k)!r}" for k in relevant) + (",profile" if self.profile else "")
 
 
@@ -95,6 +99,9 @@ def parse(compile_options: dict | None, allowed: tuple[str, ...] | None = None) 
     level = compile_options.get("opt_level", 3)
     if not isinstance(level, int) or not 0 <= level <= 3:
         raise OptionError(f"opt_level must be an integer from 0 to 3, got {level!r}")
+    budget = compile_options.get("compile_budget", 60)
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget >= 0):
+        raise OptionError(f"compile_budget must be a number of seconds >= 0 (or None for no limit), got {budget!r}")
     threads = compile_options.get("threads")
     if threads is not None and (not isinstance(threads, int) or threads < 1):
         raise OptionError(f"threads must be a positive integer, got {threads!r}")

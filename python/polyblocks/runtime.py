@@ -62,6 +62,10 @@ def aligned_empty(shape, dtype, alignment: int = 64) -> np.ndarray:
     return raw[offset : offset + size].view(dtype).reshape(shape)
 
 
+# The most arguments ctypes passes in one call (CPython's CTYPES_MAX_ARGCOUNT).
+_CTYPES_MAX_ARGUMENTS = 1024
+
+
 class LibraryError(ValueError):
     """A call with arguments that do not match the compiled signature."""
 
@@ -90,8 +94,16 @@ class Function:
         # `pb_error_code` (1-based position in `errors`) instead of aborting.
         self._errors = errors or []
         self._flag = ctypes.c_int32.in_dll(handle, "pb_error_code") if self._errors else None
+        # ctypes passes at most 1024 arguments; a graph with more (one per
+        # parameter) is called through its packed twin, which takes one
+        # array of pointers to the arguments (pb-packed-entry-points).
+        self._packed = None
+        if len(self.inputs) + len(self.outputs) + len(pools) > _CTYPES_MAX_ARGUMENTS:
+            self._packed = getattr(handle, self.name + "_packed")
+            self._packed.restype = None
+            self._packed.argtypes = [ctypes.c_void_p]
         # Declared argument types let ctypes take addresses as plain ints.
-        if not any(a["by_value"] for a in self.inputs):
+        elif not any(a["by_value"] for a in self.inputs):
             self._fn.argtypes = [ctypes.c_void_p] * (len(self.inputs) + len(self.outputs) + len(pools))
 
     def _pool(self) -> list:
@@ -112,7 +124,9 @@ class Function:
     def call_pointers(self, pointers):
         """Calls with raw addresses (int) or ctypes scalars, inputs then
         outputs; the caller has checked them against `inputs`/`outputs`."""
-        if self._fn.argtypes is not None:
+        if self._packed is not None:
+            self._call_packed([*pointers, *self._pool()])
+        elif self._fn.argtypes is not None:
             if self.pool_bytes is None:
                 self._fn(*pointers)
             else:
@@ -121,6 +135,14 @@ class Function:
             pointers = list(pointers) + self._pool()
             self._fn(*[ctypes.c_void_p(p) if isinstance(p, int) else p for p in pointers])
         self._check_flag()
+
+    def _call_packed(self, arguments):
+        """Calls the packed twin: an array holding the address of each
+        argument's value (addresses as ints or c_void_p, scalars as ctypes
+        numbers), which stay alive until it returns."""
+        cells = [ctypes.c_void_p(a) if isinstance(a, int) else a for a in arguments]
+        table = (ctypes.c_void_p * len(cells))(*[ctypes.addressof(cell) for cell in cells])
+        self._packed(table)
 
     def _check_flag(self):
         """Raises the message of a run-time check the last call failed."""
@@ -152,7 +174,10 @@ class Function:
         outputs = [aligned_empty(tuple(s["shape"]), _DTYPES[s["dtype"]]) for s in self.outputs]
         pointers.extend(ctypes.c_void_p(o.ctypes.data) for o in outputs)
         pointers.extend(ctypes.c_void_p(p) for p in self._pool())
-        self._fn(*pointers)
+        if self._packed is not None:
+            self._call_packed(pointers)
+        else:
+            self._fn(*pointers)
         self._check_flag()
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 

@@ -12,6 +12,8 @@
 //! - [`upstream`] — the catalogue of upstream MLIR 22 passes (name, summary,
 //!   anchor op), generated at build time from `mlir-opt`.
 //! - [`rust_pass`] — the trait a Rust pass implements, and its MLIR wrapper.
+//! - [`budget`] — the compile-time budget's deadline, which planning passes
+//!   check to degrade (less fusion) rather than run for minutes.
 //! - [`builder`] — an op emitter for passes that create upstream ops.
 //! - [`ir`] — small IR queries (symbol names, function types, public functions).
 //! - [`diagnostics`] — capture of MLIR diagnostics into plain Rust values and
@@ -23,6 +25,7 @@
 //!
 //! Dependencies: melior and mlir-sys only. No other polyblocks crate.
 
+pub mod budget;
 pub mod builder;
 pub mod diagnostics;
 pub mod ffi;

@@ -126,7 +126,7 @@ def test_generated_code_calls_no_library_but_libc_libm_openmp(name, tmp_path):
 def test_parallel_code_generation_gives_the_same_program(name, threads, tmp_path):
     """`--codegen-threads`: the module compiled in parts, in parallel, links
     into a library that computes the same and exports only the public
-    function (the kernels stay hidden)."""
+    function and its packed twin (the kernels stay hidden)."""
     text = (REPO / "examples" / "workloads" / f"{name}.mlir").read_text()
     debug = tmp_path / "ir"
     library = polyblocks.compile_mlir(text, tmp_path, name, [f"--codegen-threads={threads}", f"--debug-dir={debug}"])
@@ -139,7 +139,32 @@ def test_parallel_code_generation_gives_the_same_program(name, threads, tmp_path
         ["/usr/lib/llvm-22/bin/llvm-nm", "-D", "--defined-only", "--format=just-symbols", str(library.path)],
         capture_output=True, text=True, check=True,
     ).stdout.split()
-    assert exported == [name]
+    assert sorted(exported) == [name, f"{name}_packed"]
     function = library[name]
     inputs = random_inputs(function, seed=5)
     check(function(*inputs), getattr(references, name)(*[i.astype(np.float64) for i in inputs]))
+
+
+def test_functions_with_more_arguments_than_ctypes_passes(tmp_path):
+    # ctypes calls with at most 1024 arguments; past that the runtime calls
+    # the function's packed twin (one array of pointers to the arguments),
+    # scalars passed by value included.
+    count = 1030
+    args = ", ".join(f"%a{i}: tensor<2xf32>" for i in range(count))
+    lines = [f"func.func @many({args}, %s: f32) -> tensor<2xf32> {{"]
+    total = "%a0"
+    for i in range(1, count):
+        lines.append(f"  %t{i} = arith.addf {total}, %a{i} : tensor<2xf32>")
+        total = f"%t{i}"
+    lines.append("  %splat = tensor.splat %s : tensor<2xf32>")
+    lines.append(f"  %r = arith.mulf {total}, %splat : tensor<2xf32>")
+    lines.append("  return %r : tensor<2xf32>")
+    lines.append("}")
+    library = polyblocks.compile_mlir("\n".join(lines), tmp_path, "many")
+    rng = np.random.default_rng(0)
+    inputs = [rng.standard_normal(2).astype(np.float32) for _ in range(count)]
+    out = library["many"](*inputs, 0.5)
+    expected = np.zeros(2, np.float32)
+    for x in inputs:
+        expected = expected + x
+    np.testing.assert_allclose(out, expected * np.float32(0.5), rtol=1e-5, atol=1e-5)

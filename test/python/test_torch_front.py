@@ -2,6 +2,7 @@
 
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import threading
@@ -526,6 +527,30 @@ def test_unknown_and_unavailable_options_are_clear_errors():
         polyblocks_jit_torch(compile_options={"target": "nvgpu"})
     with pytest.raises(options.OptionError, match="opt_level"):
         polyblocks_jit_torch(compile_options={"opt_level": 7})
+
+
+def test_compile_budget_spent_leaves_the_rest_unfused_with_a_warning():
+    # A blur of a blur: two loop nests pb-fuse would fuse. With a budget
+    # that is spent before pb-fuse runs, they stay apart, the result is the
+    # same, and the user is told why and what to change.
+    def f(x):
+        y = x[:, 1:] + x[:, :-1]
+        return y[1:, :] + y[:-1, :]
+
+    x = torch.randn(300, 301)
+    with torch.no_grad():
+        reference = f(x)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = polyblocks_jit_torch(f, compile_options={"compile_budget": 1e-6, "cache": False})(x)
+    torch.testing.assert_close(out, reference)
+    messages = [str(w.message) for w in caught]
+    assert any(re.search(r"\[pb-fuse\] compile budget spent: .* left unfused .*compile_budget", m) for m in messages), messages
+    assert any("[pb-forward-copies] compile budget spent" in m for m in messages), messages
+    with pytest.raises(options.OptionError, match="compile_budget"):
+        polyblocks_jit_torch(compile_options={"compile_budget": -1})
+    with pytest.raises(options.OptionError, match="compile_budget"):
+        polyblocks_jit_torch(compile_options={"compile_budget": "60"})
 
 
 def test_polymage_backends_agree():

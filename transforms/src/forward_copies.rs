@@ -45,7 +45,7 @@ use pb_polyhedral::{
     isl_rs::{Context, Set},
     Aff, Scop,
 };
-use pb_support::{ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::{budget, ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -58,18 +58,28 @@ place and erases the copy and `T`. Legality from ISL sets (the copy covers what 
 readers read only written elements) and dependences (the writer may move past the nests in \
 between); nobody may write `B` after the copy.",
     anchor: "func.func",
-    options: &[PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" }],
+    options: &[
+        PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
+        PassOption {
+            name: "deadline-ms",
+            kind: OptionKind::UInt,
+            default: "0",
+            help: "Compile-budget deadline (ms since the Unix epoch; 0: none): copies not forwarded by then stay",
+        },
+    ],
     id: &ID,
     create,
 };
 
 fn create(options: &PassOptions) -> Box<dyn RustPass> {
-    Box::new(ForwardCopies { report: options.bool("report") })
+    Box::new(ForwardCopies { report: options.bool("report"), deadline_ms: options.uint("deadline-ms") })
 }
 
 #[derive(Clone)]
 struct ForwardCopies {
     report: bool,
+    /// The compile budget's deadline (`pb_support::budget`; 0: none).
+    deadline_ms: u64,
 }
 
 /// Forwarded copies per function at most (each rewrite re-reads the SCoP).
@@ -93,6 +103,11 @@ impl RustPass for ForwardCopies {
                 let Some(run) = runs.get(index) else { break };
                 // Locations belong to the context: valid after the rewrite.
                 let location = run[0].location();
+                if budget::passed(self.deadline_ms) {
+                    let place = ffi::file_line_col(location).map_or("<unknown>".to_string(), |(f, l, c)| format!("{f}:{l}:{c}"));
+                    budget::warn_skipped(&place, INFO.argument, "copies from here on left as they are");
+                    return Ok(());
+                }
                 let outcome = ffi::with_context(func, |context| forward_one(context, run, from));
                 match outcome {
                     Ok(Some((message, next))) => {

@@ -66,7 +66,7 @@ use pb_polyhedral::{
     scop::Statement,
     Model, Scop,
 };
-use pb_support::{ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::{budget, ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 use pb_support::target::TargetDesc;
 
 static ID: PassId = PassId::new();
@@ -109,6 +109,12 @@ between contractions are tried alone).",
             help: "Use this row tile (a power of two from 4) instead of the model's choice (0: the model's)",
         },
         PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
+        PassOption {
+            name: "deadline-ms",
+            kind: OptionKind::UInt,
+            default: "0",
+            help: "Compile-budget deadline (ms since the Unix epoch; 0: none): runs not planned by then stay unfused",
+        },
     ],
     id: &ID,
     create,
@@ -143,6 +149,7 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
         lanes: options.uint("lanes").max(1) as i64,
         row_tile: options.uint("row-tile") as i64,
         report: options.bool("report"),
+        deadline_ms: options.uint("deadline-ms"),
     })
 }
 
@@ -158,6 +165,8 @@ struct Fuse {
     /// A row tile forced by the user (0: the model's choice).
     row_tile: i64,
     report: bool,
+    /// The compile budget's deadline (`pb_support::budget`; 0: none).
+    deadline_ms: u64,
 }
 
 impl Fuse {
@@ -222,6 +231,14 @@ impl RustPass for Fuse {
         while let Some(run) = work.pop_front() {
             // Read before the run's ops are replaced.
             let location = run[0].location();
+            if budget::passed(self.deadline_ms) {
+                // What is left stays as it is: correct, unfused code.
+                let nests: usize =
+                    std::iter::once(&run).chain(work.iter()).map(|r| r.iter().filter(|op| is_named(**op, "affine.for")).count()).sum();
+                let place = ffi::file_line_col(location).map_or("<unknown>".to_string(), |(f, l, c)| format!("{f}:{l}:{c}"));
+                budget::warn_skipped(&place, INFO.argument, &format!("{} runs of {nests} loop nests from here on left unfused", work.len() + 1));
+                break;
+            }
             let outcome = ffi::with_context(func, |context| self.fuse_run(context, &run, &mut plans));
             let message = match outcome {
                 Ok(message) | Err(Refusal::Left(message)) => message,

@@ -26,6 +26,7 @@ pub mod inits_as_inputs;
 pub mod interchange;
 pub mod isl_roundtrip;
 pub mod outline_kernels;
+pub mod packed_entry_points;
 pub mod parallel_grain;
 pub mod profile_kernels;
 pub mod profile_names;
@@ -55,6 +56,7 @@ pub static PASSES: &[&PassInfo] =
     &fuse::INFO, &inits_as_inputs::INFO, &interchange::INFO,
     &isl_roundtrip::INFO,
     &outline_kernels::INFO,
+    &packed_entry_points::INFO,
     &parallel_grain::INFO,
     &profile_kernels::INFO,
     &profile_names::INFO,

@@ -25,6 +25,8 @@ USAGE: pb-compile <input.mlir> [options]
   --debug-dir=<dir>     Write the IR after each stage and the optimized LLVM IR into <dir>
   --timing              Print the time of each stage
   --pass-timing         Print MLIR's time report of every pass, one per stage (stderr)
+  --compile-budget=<s>  Seconds of optimization before the planning passes leave the rest of the
+                        program unfused, with a warning (default 60; 0: no limit)
   --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
   --no-fuse             No producer-consumer fusion (pb-fuse)
   --no-fp-contract      Keep each product and the sum using it separately rounded (no FMA contraction)
@@ -90,6 +92,15 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
             "timing" => parsed.timing = true,
             "pass-timing" => parsed.options.pass_timing = true,
+            "compile-budget" => {
+                let seconds = value(arg, &mut iter, "--compile-budget")?;
+                let seconds: f64 = seconds
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+                    .ok_or_else(|| format!("invalid compile budget '{seconds}' (seconds, 0 for no limit)"))?;
+                parsed.options.budget = (seconds > 0.0).then(|| std::time::Duration::from_secs_f64(seconds));
+            }
             "no-vectorize" => parsed.options.pipeline.vectorize = false,
             "no-fuse" => parsed.options.pipeline.fuse = false,
             "no-fp-contract" => parsed.options.pipeline.fp_contract = false,

@@ -3,6 +3,16 @@
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=1 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1},canonicalize))' %s | FileCheck %s --check-prefix=SERIAL
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 inner-cache-bytes=1 row-tile=8 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 inner-cache-bytes=16384 outer-cache-bytes=1 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=INNER
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 deadline-ms=1}))' %s 2>%t.deadline | FileCheck %s --check-prefix=DEADLINE
+// RUN: FileCheck %s --check-prefix=DEADLINE-WARN < %t.deadline
+
+// A compile budget's deadline that has passed (1 ms after the epoch): the
+// runs are left as they are, and each function says so.
+// DEADLINE-LABEL: func.func @blur
+// DEADLINE-NEXT: memref.alloc() : memref<261x257xf32>
+// DEADLINE-NOT: affine.parallel
+// DEADLINE-LABEL: func.func @escaping
+// DEADLINE-WARN: warning: [pb-fuse] compile budget spent: 1 runs of 2 loop nests from here on left unfused
 
 // On one core the tiles run in a sequential loop sharing one local buffer,
 // allocated before it (an alloca inside a sequential loop would take new

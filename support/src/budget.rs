@@ -1,0 +1,52 @@
+//! The compile-time budget: a deadline that the planning passes check
+//! (`pb-fuse`, `pb-forward-copies`), so that a program that would take
+//! minutes to optimize compiles with less optimization instead, and says so.
+//!
+//! The deadline travels as a pass option (`deadline-ms`: milliseconds since
+//! the Unix epoch, 0 for none) rather than as process state: compilations
+//! running side by side in one process (tests, a server) each keep their
+//! own. `pb-compile` sets it from `--compile-budget`; `pb-opt` runs without
+//! one unless the option is written into the pipeline.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The deadline `budget` from now, as a `deadline-ms` option value.
+pub fn deadline_after(budget: Duration) -> u64 {
+    now_ms().saturating_add(budget.as_millis() as u64).max(1)
+}
+
+/// True once `deadline_ms` (a `deadline-ms` option value) has passed; never
+/// for 0 (no deadline).
+pub fn passed(deadline_ms: u64) -> bool {
+    deadline_ms != 0 && now_ms() >= deadline_ms
+}
+
+/// Says on stderr that a pass skipped work because the budget was spent, as
+/// one whole line (`file:line:col: warning: [pass] ...`, the format the
+/// fronts turn into a warning).
+pub fn warn_skipped(place: &str, pass: &str, what: &str) {
+    use std::io::Write;
+    let line = format!("{place}: warning: [{pass}] compile budget spent: {what}\n");
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_deadline_never_passes() {
+        assert!(!passed(0));
+    }
+
+    #[test]
+    fn past_and_future_deadlines() {
+        assert!(passed(1));
+        assert!(!passed(deadline_after(Duration::from_secs(3600))));
+        assert!(passed(now_ms().saturating_sub(1)));
+    }
+}
