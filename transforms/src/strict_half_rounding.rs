@@ -65,18 +65,3 @@ impl RustPass for StrictHalfRounding {
         Ok(())
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::is_half;
-
-    #[test]
-    fn half_types_scalar_and_vector() {
-        assert!(is_half("f16"));
-        assert!(is_half("bf16"));
-        assert!(is_half("vector<8xf16>"));
-        assert!(is_half("vector<4x8xbf16>"));
-        assert!(!is_half("f32"));
-        assert!(!is_half("vector<8xf32>"));
-    }
-}

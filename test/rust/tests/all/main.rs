@@ -1,5 +1,6 @@
 //! The Rust unit tests of polyblocks-rs, in one binary (see Cargo.toml).
 
+mod budget;
 mod common;
 mod compile_and_run;
 mod diagnostics;
