@@ -28,9 +28,9 @@ pub fn passed(deadline_ms: u64) -> bool {
 
 /// Says on stderr that a pass skipped work because the budget was spent, as
 /// one whole line (`file:line:col: warning: [pass] ...`, the format the
-/// fronts turn into a warning).
-pub fn warn_skipped(place: &str, pass: &str, what: &str) {
+/// fronts turn into a warning), located at `location`.
+pub fn warn_skipped(location: melior::ir::Location, pass: &str, what: &str) {
     use std::io::Write;
-    let line = format!("{place}: warning: [{pass}] compile budget spent: {what}\n");
+    let line = format!("{}: warning: [{pass}] compile budget spent: {what}\n", crate::ffi::place(location));
     let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }

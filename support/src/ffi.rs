@@ -281,6 +281,12 @@ pub fn file_line_col(location: Location) -> Option<(String, usize, usize)> {
     None
 }
 
+/// `file:line:col` of `location` ([`file_line_col`]) for one-line messages
+/// on stderr, or `<unknown>`.
+pub fn place(location: Location) -> String {
+    file_line_col(location).map_or_else(|| "<unknown>".to_string(), |(file, line, column)| format!("{file}:{line}:{column}"))
+}
+
 type FatalErrorHandler = extern "C" fn(reason: *const c_char);
 
 extern "C" {

@@ -115,9 +115,8 @@ pub fn fastmath_flags(op: OperationRef) -> Vec<String> {
 /// Adds `flag` to `op`'s `fastmath` flags (nothing when they already imply
 /// it).
 pub fn add_fastmath_flag(context: &melior::Context, op: OperationRef, flag: &str) {
-    let Some(list) = fastmath_flags_with(op, flag) else { return };
-    if let Some(attribute) = melior::ir::Attribute::parse(context, &format!("#arith.fastmath<{}>", list.join(","))) {
-        crate::ffi::set_attribute(op, "fastmath", attribute);
+    if let Some(flags) = fastmath_flags_with(op, flag) {
+        set_fastmath_flags(context, op, &flags);
     }
 }
 
@@ -125,11 +124,15 @@ pub fn add_fastmath_flag(context: &melior::Context, op: OperationRef, flag: &str
 /// there; `fast`, which implies every flag, is left alone).
 pub fn remove_fastmath_flag(context: &melior::Context, op: OperationRef, flag: &str) {
     let flags = fastmath_flags(op);
-    if !flags.iter().any(|f| f == flag) {
-        return;
+    if flags.iter().any(|f| f == flag) {
+        let rest: Vec<String> = flags.into_iter().filter(|f| f != flag).collect();
+        set_fastmath_flags(context, op, &rest);
     }
-    let rest: Vec<String> = flags.into_iter().filter(|f| f != flag).collect();
-    let list = if rest.is_empty() { "none".to_string() } else { rest.join(",") };
+}
+
+/// Sets `op`'s `fastmath` attribute to `flags` (`none` when empty).
+fn set_fastmath_flags(context: &melior::Context, op: OperationRef, flags: &[String]) {
+    let list = if flags.is_empty() { "none".to_string() } else { flags.join(",") };
     if let Some(attribute) = melior::ir::Attribute::parse(context, &format!("#arith.fastmath<{list}>")) {
         crate::ffi::set_attribute(op, "fastmath", attribute);
     }

@@ -104,8 +104,7 @@ impl RustPass for ForwardCopies {
                 // Locations belong to the context: valid after the rewrite.
                 let location = run[0].location();
                 if budget::passed(self.deadline_ms) {
-                    let place = ffi::file_line_col(location).map_or("<unknown>".to_string(), |(f, l, c)| format!("{f}:{l}:{c}"));
-                    budget::warn_skipped(&place, INFO.argument, "copies from here on left as they are");
+                    budget::warn_skipped(location, INFO.argument, "copies from here on left as they are");
                     return Ok(());
                 }
                 let outcome = ffi::with_context(func, |context| forward_one(context, run, from));

@@ -235,8 +235,7 @@ impl RustPass for Fuse {
                 // What is left stays as it is: correct, unfused code.
                 let nests: usize =
                     std::iter::once(&run).chain(work.iter()).map(|r| r.iter().filter(|op| is_named(**op, "affine.for")).count()).sum();
-                let place = ffi::file_line_col(location).map_or("<unknown>".to_string(), |(f, l, c)| format!("{f}:{l}:{c}"));
-                budget::warn_skipped(&place, INFO.argument, &format!("{} runs of {nests} loop nests from here on left unfused", work.len() + 1));
+                budget::warn_skipped(location, INFO.argument, &format!("{} runs of {nests} loop nests from here on left unfused", work.len() + 1));
                 break;
             }
             let outcome = ffi::with_context(func, |context| self.fuse_run(context, &run, &mut plans));

@@ -42,6 +42,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
+use crate::linalg_ops::{all_parallel, segments};
 use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
@@ -72,24 +73,6 @@ impl RustPass for InitsAsInputs {
             }
         }
         Ok(())
-    }
-}
-
-fn all_parallel(generic: OperationRef) -> bool {
-    let Some(iterators) = generic.attribute("iterator_types").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
-        return false;
-    };
-    (0..iterators.len()).all(|k| iterators.element(k).map(|a| a.to_string().contains("parallel")).unwrap_or(false))
-}
-
-/// The `[inputs, outputs]` operand counts of a generic.
-fn segments(generic: OperationRef) -> Option<(usize, usize)> {
-    let text = generic.attribute("operandSegmentSizes").ok()?.to_string();
-    let inner = text.trim().strip_prefix("array<i32:")?.strip_suffix('>')?;
-    let counts: Vec<usize> = inner.split(',').map(|n| n.trim().parse().ok()).collect::<Option<_>>()?;
-    match counts[..] {
-        [inputs, outputs] => Some((inputs, outputs)),
-        _ => None,
     }
 }
 

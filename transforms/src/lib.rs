@@ -10,6 +10,7 @@
 //! or tools.
 
 mod affine_access;
+mod linalg_ops;
 mod operand_expr;
 pub mod allocs_to_pool;
 pub mod check_cpu_input;

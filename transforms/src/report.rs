@@ -11,9 +11,7 @@ use std::io::Write;
 /// Takes the location (not the op): the op may have been replaced by the
 /// time the decision is reported.
 pub fn note(location: Location, pass: &str, message: &str) {
-    let place = ffi::file_line_col(location)
-        .map(|(file, line, column)| format!("{file}:{line}:{column}"))
-        .unwrap_or_else(|| "<unknown>".to_string());
+    let place = ffi::place(location);
     let line = format!("{place}: note: [{pass}] {message}\n");
     let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }

@@ -41,6 +41,7 @@ use melior::ir::{
     operation::{OperationLike, WalkOrder},
     BlockLike, OperationRef, RegionLike, Value, ValueLike,
 };
+use crate::linalg_ops::{all_parallel, is_linalg, segments};
 use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
@@ -98,11 +99,10 @@ fn dying_input<'c, 'a>(generic: OperationRef<'c, 'a>, index: usize) -> Option<Va
     if !ir::is_named(generic, "linalg.generic") {
         return None;
     }
-    let iterators = ArrayAttribute::try_from(generic.attribute("iterator_types").ok()?).ok()?;
-    if !(0..iterators.len()).all(|k| iterators.element(k).is_ok_and(|a| a.to_string().contains("parallel"))) {
+    if !all_parallel(generic) {
         return None;
     }
-    let inputs = input_count(generic)?;
+    let (inputs, _) = segments(generic)?;
     let body = generic.region(0).ok()?.first_block()?;
     if index < inputs || body.argument_count() != generic.operand_count() || ffi::has_uses(body.argument(index).ok()?) {
         return None;
@@ -115,7 +115,7 @@ fn dying_input<'c, 'a>(generic: OperationRef<'c, 'a>, index: usize) -> Option<Va
         let producer = ffi::defining_op(input)?;
         let fits = input.r#type() == output.r#type()
             && maps.element(k).ok()? == output_map
-            && producer.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("linalg."))
+            && is_linalg(producer)
             && last_read_by(input, generic);
         fits.then_some(input)
     })
@@ -131,14 +131,7 @@ fn last_read_by(value: Value, generic: OperationRef) -> bool {
             here += 1;
             return here == 1;
         }
-        let linalg_input = user.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("linalg."))
-            && input_count(user).is_some_and(|inputs| index < inputs);
+        let linalg_input = is_linalg(user) && segments(user).is_some_and(|(inputs, _)| index < inputs);
         linalg_input && user.block() == generic.block() && ffi::is_before_in_block(user, generic)
     })
-}
-
-/// The number of inputs of a linalg op (its `operandSegmentSizes`' first entry).
-fn input_count(op: OperationRef) -> Option<usize> {
-    let text = op.attribute("operandSegmentSizes").ok()?.to_string();
-    text.trim().strip_prefix("array<i32:")?.split(',').next()?.trim().parse().ok()
 }
