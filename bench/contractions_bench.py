@@ -55,8 +55,9 @@ KERNELS = {
 }
 
 
-def median_ms(fn, inputs, runs):
-    for _ in range(3):
+def median_ms(fn, inputs, runs, warmups=3):
+    """Median milliseconds of `runs` calls after `warmups` untimed ones."""
+    for _ in range(warmups):
         fn(*inputs)
     times = []
     for _ in range(runs):

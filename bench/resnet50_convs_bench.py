@@ -17,13 +17,15 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
-import time
 
 import torch
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python"))
 from polyblocks import polyblocks_jit_torch  # noqa: E402
+
+sys.path.insert(0, str(REPO / "bench"))
+from contractions_bench import median_ms  # noqa: E402
 
 # (in channels, out channels, input map, kernel, stride, times in resnet50)
 SHAPES = [
@@ -36,17 +38,6 @@ SHAPES = [
     (1024, 512, 14, 1, 1, 1), (512, 512, 14, 3, 2, 1), (512, 2048, 7, 1, 1, 3), (1024, 2048, 14, 1, 2, 1),
     (2048, 512, 7, 1, 1, 2), (512, 512, 7, 3, 1, 2),
 ]
-
-
-def median_ms(fn, inputs, runs):
-    for _ in range(2):
-        fn(*inputs)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn(*inputs)
-        times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 2] * 1e3
 
 
 def main():
@@ -68,8 +59,8 @@ def main():
             compiled = polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False})(module)
             want = module(x)
             error = ((compiled(x) - want).abs().max() / want.abs().max()).item()
-            ours = median_ms(compiled, (x,), args.runs)
-            eager = median_ms(module, (x,), args.runs)
+            ours = median_ms(compiled, (x,), args.runs, warmups=2)
+            eager = median_ms(module, (x,), args.runs, warmups=2)
         total_eager += eager * count
         total_ours += ours * count
         name = f"{cin}->{cout}, {size}, {kernel}x{kernel}" + (f", s{stride}" if stride > 1 else "")
