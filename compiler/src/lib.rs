@@ -19,7 +19,7 @@ mod split;
 
 use abi::Manifest;
 use melior::ir::Module;
-use pb_pipelines::cpu::{self, CpuOptions, Stage};
+use pb_pipelines::cpu::{CpuOptions, Stage};
 use pb_support::{
     diagnostics::DiagnosticCapture,
     ffi,
@@ -128,7 +128,8 @@ pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Resul
     if let Some(ir) = &native.llvm_ir {
         dump(options, "6-optimized.ll", || ir.clone())?;
     }
-    let manifest = Manifest { engine: engine_version(), functions, errors, profile };
+    let gpu = options.pipeline.gpu.as_ref().filter(|_| !options.pipeline.emulate).map(|g| g.chip.to_string());
+    let manifest = Manifest { engine: engine_version(), functions, errors, profile, gpu };
     Ok(Compiled { manifest, objects: native.objects, llvm_ir: native.llvm_ir, timings })
 }
 
@@ -186,16 +187,13 @@ fn lower_then<R>(
     let registry = Registry { passes: &passes };
     let mut timings = Vec::new();
     let mut functions = Vec::new();
-    for stage in Stage::ALL {
+    let stages = pb_pipelines::stages(cpu_options).map_err(CompileError::Input)?;
+    for (position, (stage, stage_pipeline)) in stages.iter().enumerate() {
+        let stage = *stage;
         let started = Instant::now();
         let manager = ffi::pass_manager_on(&context, "builtin.module");
-        add_pipeline(
-            manager.as_operation_pass_manager(),
-            "builtin.module",
-            &cpu::stage_pipeline(stage, cpu_options),
-            registry,
-        )
-        .map_err(|e| CompileError::Stage { stage: stage.to_string(), diagnostics: e.message })?;
+        add_pipeline(manager.as_operation_pass_manager(), "builtin.module", stage_pipeline, registry)
+            .map_err(|e| CompileError::Stage { stage: stage.to_string(), diagnostics: e.message })?;
         if options.pass_timing {
             eprintln!("pass timing of stage '{stage}':");
             ffi::enable_timing(manager.to_raw());
@@ -204,13 +202,10 @@ fn lower_then<R>(
             return Err(CompileError::Stage { stage: stage.to_string(), diagnostics: render() });
         }
         timings.push((stage.to_string(), started.elapsed()));
-        dump(
-            options,
-            &format!("{}-{stage}.mlir", Stage::ALL.iter().position(|s| *s == stage).unwrap_or(0) + 1),
-            || module.as_operation().to_string(),
-        )?;
-        // The calling convention is final once the pool argument is added.
-        if stage == Stage::Lower {
+        dump(options, &format!("{}-{stage}.mlir", position + 1), || module.as_operation().to_string())?;
+        // The calling convention is final once the stage before `llvm` has
+        // run (the cpu pipeline's `lower` adds the pool argument).
+        if position + 2 == stages.len() {
             functions = abi_of_public_functions(&module, &inputs, cpu_options.user_memory || cpu_options.pool);
         }
     }

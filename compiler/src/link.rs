@@ -33,8 +33,13 @@ pub fn write_shared_library(compiled: &Compiled, library: &Path) -> Result<(), C
     // Link to a temporary name, then rename: a concurrent reader never sees
     // a half-written library.
     let partial = library.with_extension(format!("so.{}.tmp", std::process::id()));
+    // Host code of GPU kernels has no parallel loops: no OpenMP runtime
+    // (GPU machines need not have libomp).
+    let openmp: &[&str] = if compiled.manifest.gpu.is_some() { &[] } else { &["-fopenmp"] };
     let output = Command::new(CLANG)
-        .args(["-shared", "-fopenmp", "-o"])
+        .arg("-shared")
+        .args(openmp)
+        .arg("-o")
         .arg(&partial)
         .args(&objects)
         .arg("-lm")

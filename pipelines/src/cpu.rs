@@ -28,7 +28,10 @@
 //! Numbers come from the [`TargetDesc`] (cores decide OpenMP, vector width
 //! decides the vector size).
 
-use pb_support::target::{host_has_avx512f, TargetDesc};
+use pb_support::{
+    gpu_target::GpuDesc,
+    target::{host_has_avx512f, TargetDesc},
+};
 use std::fmt;
 
 /// A stage of the cpu pipeline, in order.
@@ -117,6 +120,12 @@ pub struct CpuOptions {
     /// (`pb-fuse`, `pb-forward-copies`), which leave the rest of the
     /// program unoptimized once it has passed.
     pub deadline_ms: u64,
+    /// The GPU of the `nvgpu` pipeline (its default chip when `None`);
+    /// the cpu pipeline ignores it.
+    pub gpu: Option<GpuDesc>,
+    /// With the `nvgpu` pipeline: lower the mapped IR (kernels as loops,
+    /// `pb-gpu-emulate`) for the CPU, to check a mapping without a GPU.
+    pub emulate: bool,
 }
 
 impl CpuOptions {
@@ -139,6 +148,8 @@ impl CpuOptions {
             profile: false,
             outline: true,
             deadline_ms: 0,
+            gpu: None,
+            emulate: false,
         }
     }
 }

@@ -4,14 +4,19 @@
 //! of all polyblocks passes ([`all_passes`]) that drivers resolve pipeline
 //! names against, and the named per-target pipelines, assembled in stages:
 //!
-//! - [`cpu`] — the host CPU (x86-64 with AVX-512 here).
+//! - [`cpu`] — the host CPU (x86-64 with AVX-512 here);
+//! - [`nvgpu`] — NVIDIA GPUs (PTX), or their mapping emulated on the CPU.
 //!
 //! May depend on pb-support, pb-dialects, pb-transforms and pb-conversions;
 //! never on tools.
 
 pub mod cpu;
+pub mod nvgpu;
 
-use pb_support::PassInfo;
+use pb_support::{
+    gpu_target::{GpuDesc, GpuVendor},
+    PassInfo,
+};
 
 /// Every polyblocks pass: transforms, then conversions.
 pub fn all_passes() -> Vec<&'static PassInfo> {
@@ -19,7 +24,7 @@ pub fn all_passes() -> Vec<&'static PassInfo> {
 }
 
 /// Names of the named pipelines.
-pub const NAMED_PIPELINES: &[&str] = &["cpu"];
+pub const NAMED_PIPELINES: &[&str] = &["cpu", "nvgpu"];
 
 /// The text of named pipeline `name` up to stage `stop_after` (all stages if
 /// `None`), with `options` (target, vectorization, fusion, report).
@@ -45,6 +50,24 @@ pub fn named_pipeline(
             }
             Ok(cpu::pipeline_between(&options, start, stop))
         }
+        "nvgpu" => {
+            let gpu = options.gpu.clone().unwrap_or_else(|| GpuDesc::default_for(GpuVendor::Nvidia));
+            nvgpu::pipeline_between(&options, &gpu, options.emulate, start_after, stop_after)
+        }
         _ => Err(format!("unknown pipeline '{name}' (pipelines: {})", NAMED_PIPELINES.join(", "))),
+    }
+}
+
+/// The stages the compile driver runs for `options`, in order: each
+/// stage's name and pass pipeline (elements of a `builtin.module(...)`).
+/// The cpu pipeline, or the nvgpu one when `options.gpu` is set (its
+/// emulation with `options.emulate`).
+pub fn stages(options: &cpu::CpuOptions) -> Result<Vec<(&'static str, String)>, String> {
+    match &options.gpu {
+        None => Ok(cpu::Stage::ALL.into_iter().map(|s| (s.name(), cpu::stage_pipeline(s, options))).collect()),
+        Some(gpu) => {
+            let names = if options.emulate { nvgpu::EMULATED_STAGES } else { nvgpu::STAGES };
+            names.into_iter().map(|s| nvgpu::stage_pipeline(s, options, gpu, options.emulate).map(|p| (s, p))).collect()
+        }
     }
 }

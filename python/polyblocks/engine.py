@@ -64,7 +64,7 @@ def run_engine(source: pathlib.Path, args: list[str]) -> str:
 
 def parse_timings(stderr: str) -> dict[str, float]:
     """Stage name -> milliseconds, from `pb-compile --timing` output."""
-    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^\s*(\w+):\s+([\d.]+) ms$", stderr, re.M)}
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^\s*([\w-]+):\s+([\d.]+) ms$", stderr, re.M)}
 
 
 def build_library(

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 
 # name -> (meaning, default)
 VALID_OPTIONS = {
-    "target": ("'cpu' (default); 'nvgpu' and 'amdgpu' are not available yet", "cpu"),
+    "target": ("'cpu' (default) or 'nvgpu' (NVIDIA GPUs: kernels as PTX); 'amdgpu' is not available yet", "cpu"),
+    "gpu": ("nvgpu: the GPU to compile for, 'sm_80', 'sm_86', 'sm_89' or 'sm_90' (default: the GPU present, else 'sm_80')", None),
+    "emulate": ("nvgpu: run the GPU mapping on the CPU instead (kernels as loops over grid and block), to check it without a GPU", False),
     "debug": ("dump the IR after each stage into a folder and print per-stage compile times", False),
     "debug_dir": ("where debug dumps go (default: ./polyblocks_debug/<graph>)", None),
     "cache": ("use the on-disk compile cache ($POLYBLOCKS_CACHE_DIR or ~/.cache/polyblocks)", True),
@@ -30,7 +32,8 @@ VALID_OPTIONS = {
 }
 
 TARGETS = ("cpu", "nvgpu", "amdgpu")
-AVAILABLE_TARGETS = ("cpu",)
+AVAILABLE_TARGETS = ("cpu", "nvgpu")
+NVIDIA_CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90")
 
 
 class OptionError(ValueError):
@@ -70,6 +73,10 @@ class CompileOptions:
             args.append("--report")
         if self.profile:
             args.append("--profile")
+        if self.get("target") == "nvgpu":
+            args.append(f"--gpu={self.gpu_chip}")
+            if self.get("emulate"):
+                args.append("--emulate")
         args.append(f"--compile-budget={float(self.get('compile_budget') or 0)}")
         return args
 
@@ -77,8 +84,21 @@ class CompileOptions:
         """The options that change generated code, as text."""
         # A compile cut short by its budget is cached under that budget: a
         # larger one compiles again.
-        relevant = ("target", "opt_level", "vectorize", "fp_contract", "user_memory", "compile_budget")
-        return ",".join(f"{k}={self.get(k)!r}" for k in relevant) + (",profile" if self.profile else "")
+        relevant = ("target", "opt_level", "vectorize", "fp_contract", "user_memory", "compile_budget", "emulate")
+        key = ",".join(f"{k}={self.get(k)!r}" for k in relevant) + (",profile" if self.profile else "")
+        return key + (f",gpu={self.gpu_chip}" if self.get("target") == "nvgpu" else "")
+
+    @property
+    def gpu_chip(self) -> str:
+        """The NVIDIA chip compiled for: the option, else the GPU present
+        (its compute capability, rounded down to a described chip), else
+        sm_80 (the oldest described: its PTX runs on every later GPU)."""
+        chip = self.get("gpu")
+        if chip:
+            return chip
+        from . import gpu_runtime
+
+        return gpu_runtime.detected_chip(NVIDIA_CHIPS) or "sm_80"
 
 
 def parse(compile_options: dict | None, allowed: tuple[str, ...] | None = None) -> CompileOptions:
@@ -95,7 +115,14 @@ def parse(compile_options: dict | None, allowed: tuple[str, ...] | None = None) 
     if target not in TARGETS:
         raise OptionError(f"target must be one of {', '.join(map(repr, TARGETS))}, got {target!r}")
     if target not in AVAILABLE_TARGETS:
-        raise OptionError(f"target {target!r} is not available yet in polyblocks-rs; use 'cpu'")
+        raise OptionError(f"target {target!r} is not available yet in polyblocks-rs; use 'cpu' or 'nvgpu'")
+    chip = compile_options.get("gpu")
+    if chip is not None and chip not in NVIDIA_CHIPS:
+        raise OptionError(f"gpu must be one of {', '.join(map(repr, NVIDIA_CHIPS))}, got {chip!r}")
+    if (chip is not None or compile_options.get("emulate")) and target != "nvgpu":
+        raise OptionError("the 'gpu' and 'emulate' options need target 'nvgpu'")
+    if target == "nvgpu" and compile_options.get("user_memory"):
+        raise OptionError("user_memory (AOT into a caller's pool) is not supported with target 'nvgpu' yet")
     level = compile_options.get("opt_level", 3)
     if not isinstance(level, int) or not 0 <= level <= 3:
         raise OptionError(f"opt_level must be an integer from 0 to 3, got {level!r}")

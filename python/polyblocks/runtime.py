@@ -78,8 +78,12 @@ class CheckFailed(RuntimeError):
 class Function:
     """One compiled function; call it with the inputs, get the outputs."""
 
-    def __init__(self, handle, spec: dict, errors: list | None = None):
+    def __init__(self, handle, spec: dict, errors: list | None = None, gpu_error: str | None = None, gpu: bool = False):
         self.name = spec["name"]
+        # Kernels on a GPU: the runtime's errors are checked around calls,
+        # and a library whose kernels did not load cannot be called.
+        self._gpu = gpu
+        self._gpu_error = gpu_error
         self.inputs = [a for a in spec["args"] if a["role"] == "input"]
         self.outputs = [a for a in spec["args"] if a["role"] == "output"]
         # Libraries built with `--pool` take their temporaries from a
@@ -121,9 +125,26 @@ class Function:
             self._pools.address = address = pool.ctypes.data
         return address
 
+    def _before_call(self):
+        if not self._gpu:
+            return
+        from . import gpu_runtime
+
+        if self._gpu_error is not None:
+            raise gpu_runtime.GpuError(f"{self.name} cannot run: {self._gpu_error}")
+        gpu_runtime.clear()
+
+    def _after_call(self):
+        if self._gpu:
+            from . import gpu_runtime
+
+            gpu_runtime.check(f"{self.name} on the GPU")
+        self._check_flag()
+
     def call_pointers(self, pointers):
         """Calls with raw addresses (int) or ctypes scalars, inputs then
         outputs; the caller has checked them against `inputs`/`outputs`."""
+        self._before_call()
         if self._packed is not None:
             self._call_packed([*pointers, *self._pool()])
         elif self._fn.argtypes is not None:
@@ -134,7 +155,7 @@ class Function:
         else:
             pointers = list(pointers) + self._pool()
             self._fn(*[ctypes.c_void_p(p) if isinstance(p, int) else p for p in pointers])
-        self._check_flag()
+        self._after_call()
 
     def _call_packed(self, arguments):
         """Calls the packed twin: an array holding the address of each
@@ -174,11 +195,12 @@ class Function:
         outputs = [aligned_empty(tuple(s["shape"]), _DTYPES[s["dtype"]]) for s in self.outputs]
         pointers.extend(ctypes.c_void_p(o.ctypes.data) for o in outputs)
         pointers.extend(ctypes.c_void_p(p) for p in self._pool())
+        self._before_call()
         if self._packed is not None:
             self._call_packed(pointers)
         else:
             self._fn(*pointers)
-        self._check_flag()
+        self._after_call()
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
@@ -191,13 +213,28 @@ class Library:
         if not manifest.exists():
             raise LibraryError(f"{manifest} not found: not a polyblocks library")
         self.manifest = json.loads(manifest.read_text())
+        # Kernels for a GPU: the runtime's mgpu* functions first (the
+        # library's constructors load its kernels through them). Without a
+        # driver the library still loads; its functions raise when called.
+        gpu = "gpu" in self.manifest
+        gpu_error = None
+        if gpu:
+            from . import gpu_runtime
+
+            gpu_runtime.load()
+            gpu_runtime.clear()
         self._handle = ctypes.CDLL(str(self.path))
+        if gpu:
+            gpu_error = gpu_runtime.last_error()
+            gpu_runtime.clear()
         errors = self.manifest.get("errors", [])
         if "profile" in self.manifest:
             from . import profile
 
             profile.register(self.path.resolve(), self._handle, self.manifest["profile"])
-        self.functions = {spec["name"]: Function(self._handle, spec, errors) for spec in self.manifest["functions"]}
+        self.functions = {
+            spec["name"]: Function(self._handle, spec, errors, gpu_error, gpu) for spec in self.manifest["functions"]
+        }
 
     def __getitem__(self, name: str) -> Function:
         try:

@@ -77,6 +77,11 @@ pub struct Manifest {
     /// exported global `pb_profile_ns` (int64) count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
+    /// The GPU the library's kernels were compiled for (`sm_90`), when it
+    /// has any: it needs `libpb_gpu_runtime.so` loaded first (its `mgpu*`
+    /// functions) and a driver at run time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<String>,
 }
 
 /// The slots of `pb_profile_ns`: one per kernel (nanoseconds), then per

@@ -438,3 +438,20 @@ pub fn insert_block_argument<'c, 'a>(
         ))
     }
 }
+
+/// The block `value` is defined in: its defining op's block, or the block
+/// it is an argument of.
+pub fn defining_block<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Option<melior::ir::BlockRef<'c, 'a>> {
+    use melior::ir::{operation::OperationLike, ValueLike};
+    if let Some(op) = defining_op(value) {
+        return op.block();
+    }
+    // SAFETY: `value` is alive and (not an op result) a block argument;
+    // its owner block lives as long as it does.
+    unsafe {
+        if !mlir_sys::mlirValueIsABlockArgument(value.to_raw()) {
+            return None;
+        }
+        melior::ir::BlockRef::from_option_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()))
+    }
+}

@@ -29,6 +29,7 @@ pub mod budget;
 pub mod builder;
 pub mod diagnostics;
 pub mod ffi;
+pub mod gpu_target;
 pub mod ir;
 pub mod pass_builder;
 pub mod pass_info;

@@ -22,6 +22,10 @@ pub mod empty_args;
 pub mod forward_copies;
 pub mod fp_contract;
 pub mod fuse;
+pub mod gpu_emulate;
+pub mod gpu_host_memory;
+pub mod gpu_map;
+pub mod gpu_math;
 mod fuse_cache;
 pub mod inits_as_inputs;
 pub mod interchange;
@@ -54,7 +58,7 @@ pub static PASSES: &[&PassInfo] =
     &empty_args::INFO,
     &forward_copies::INFO,
     &fp_contract::INFO,
-    &fuse::INFO, &inits_as_inputs::INFO, &interchange::INFO,
+    &fuse::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &interchange::INFO,
     &isl_roundtrip::INFO,
     &outline_kernels::INFO,
     &packed_entry_points::INFO,

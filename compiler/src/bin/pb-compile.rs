@@ -20,6 +20,9 @@ USAGE: pb-compile <input.mlir> [options]
   --target=<overrides>  Target description overrides, e.g. 'cores=1 vector-bits=256'
   -O<n>                 LLVM optimization level 0-3 (default 3)
   --cpu=<name>          LLVM CPU to generate code for, e.g. x86-64-v3 (default: the host, all its features)
+  --gpu=<chip>          Compile for an NVIDIA GPU with the nvgpu pipeline: sm_80, sm_86, sm_89, sm_90
+                        (kernels as PTX; the library needs libpb_gpu_runtime.so and the CUDA driver)
+  --emulate             With --gpu: run the mapped kernels on the CPU instead (loops over grid and block)
   --codegen-threads=<n> Optimize and compile the LLVM module in up to n parts in parallel (default 0:
                         one per core this process may use; -aot: always 1)
   --debug-dir=<dir>     Write the IR after each stage and the optimized LLVM IR into <dir>
@@ -109,6 +112,11 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "no-outline" => parsed.options.pipeline.outline = false,
             "upstream-affine" => parsed.options.pipeline.upstream_affine = true,
             "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
+            "gpu" => {
+                let chip = value(arg, &mut iter, "--gpu")?;
+                parsed.options.pipeline.gpu = Some(pb_support::gpu_target::GpuDesc::named(&chip)?);
+            }
+            "emulate" => parsed.options.pipeline.emulate = true,
             "codegen-threads" => {
                 let threads = value(arg, &mut iter, "--codegen-threads")?;
                 let threads = threads.parse().map_err(|_| format!("invalid thread count '{threads}'"))?;
@@ -134,6 +142,16 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
     parsed.input = input.ok_or("no input file (see pb-compile --help)")?;
     if parsed.options.pipeline.user_memory && !parsed.aot {
         return Err("'-aot-user-memory' needs '-aot'".into());
+    }
+    if parsed.options.pipeline.emulate && parsed.options.pipeline.gpu.is_none() {
+        return Err("'--emulate' needs '--gpu'".into());
+    }
+    if parsed.options.pipeline.gpu.is_some() && !parsed.options.pipeline.emulate {
+        if parsed.aot {
+            return Err("'-aot' with '--gpu' is not supported yet (JIT libraries only)".into());
+        }
+        // Kernels allocate on the device; the host's pool does not apply.
+        parsed.options.pipeline.pool = false;
     }
     Ok(Some(parsed))
 }

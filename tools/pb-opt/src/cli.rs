@@ -37,6 +37,10 @@ pub struct Options {
     pub no_fuse: bool,
     /// `--pb-report`: the polyhedral passes explain their decisions.
     pub report: bool,
+    /// `--pb-gpu=sm_90`: the GPU of the `nvgpu` pipeline.
+    pub gpu: Option<String>,
+    /// `--pb-emulate`: the `nvgpu` pipeline's mapped IR lowered for the CPU.
+    pub emulate: bool,
     pub markdown: bool,
     pub print_target: bool,
     pub help: bool,
@@ -55,8 +59,9 @@ OPTIONS:
                                  'builtin.module(func.func(pb-simplify-quant,canonicalize))'
   --<pass>[=<options>]           Add one pass (ours or upstream), in order, e.g.
                                  --canonicalize --pb-simplify-quant
-  --pb-pipeline=<name>           Run a named pipeline: cpu
-  --pb-stop-after=<stage>        ...only up to a stage (cpu: legalize, graph, affine, lower, llvm)
+  --pb-pipeline=<name>           Run a named pipeline: cpu, nvgpu
+  --pb-stop-after=<stage>        ...only up to a stage (cpu: legalize, graph, affine, lower, llvm;
+                                 nvgpu: legalize, graph, affine, gpu-map, gpu-lower, llvm)
   --pb-start-after=<stage>       ...only the stages after one (input: that stage's output, e.g. edited by hand)
   --pb-target=<overrides>        Target description overrides, e.g. 'cores=1 vector-bits=256'
   --pb-print-target              Print the target description and exit
@@ -64,6 +69,9 @@ OPTIONS:
   --pb-no-fuse                   With --pb-pipeline=cpu: no producer-consumer fusion (pb-fuse)
   --pb-report                    With --pb-pipeline=cpu: print per loop nest what was fused or
                                  tiled, the sizes chosen and the model's reasons (stderr)
+  --pb-gpu=<chip>                With --pb-pipeline=nvgpu: the GPU (sm_80, sm_86, sm_89, sm_90; default sm_80)
+  --pb-emulate                   With --pb-pipeline=nvgpu: lower the mapped IR for the CPU instead
+                                 (stages legalize, graph, affine, gpu-map, lower, llvm)
   --split-input-file             Process each chunk between '// -----' lines on its own
   --verify-diagnostics           Check diagnostics against expected-error/warning/remark/note
                                  comments instead of printing them
@@ -144,6 +152,8 @@ pub fn parse(args: &[String], registry: Registry) -> Result<Options, String> {
             "pb-no-vectorize" => switch(&mut options, |o| o.no_vectorize = true)?,
             "pb-no-fuse" => switch(&mut options, |o| o.no_fuse = true)?,
             "pb-report" => switch(&mut options, |o| o.report = true)?,
+            "pb-gpu" => options.gpu = Some(flag_value(arg, &mut iter, "--pb-gpu")?),
+            "pb-emulate" => switch(&mut options, |o| o.emulate = true)?,
             "markdown" => switch(&mut options, |o| o.markdown = true)?,
             "h" | "help" => switch(&mut options, |o| o.help = true)?,
             "version" => switch(&mut options, |o| o.version = true)?,

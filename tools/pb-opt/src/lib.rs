@@ -77,6 +77,10 @@ fn resolve_named_pipeline(mut options: cli::Options) -> Result<cli::Options, Str
         cpu.vectorize = !options.no_vectorize;
         cpu.fuse = !options.no_fuse;
         cpu.report = options.report;
+        if let Some(chip) = &options.gpu {
+            cpu.gpu = Some(pb_support::gpu_target::GpuDesc::named(chip)?);
+        }
+        cpu.emulate = options.emulate;
         options.pipeline = pb_pipelines::named_pipeline(name, options.start_after.as_deref(), options.stop_after.as_deref(), cpu)?;
     }
     Ok(options)

@@ -1,0 +1,488 @@
+//! `pb-gpu-map`: put every loop nest of a public function on the GPU, as a
+//! `gpu.launch` whose grid and block shapes come from the target
+//! description.
+//!
+//! Runs on scf (after `lower-affine`), where `affine-parallelize` has made
+//! each parallel loop an `scf.parallel`:
+//!
+//! - a top-level `scf.parallel` and the parallel loops perfectly nested in
+//!   it (a *band*, e.g. the four output dimensions of an elementwise op or
+//!   the M and N loops of a matmul) become one launch: one thread per band
+//!   point. The innermost band dimension goes to `threadIdx.x` (its accesses
+//!   are the contiguous ones: neighbouring threads touch neighbouring
+//!   elements, so a warp's loads coalesce), the next one to `threadIdx.y`;
+//!   the grid is one-dimensional (`blockIdx.x` delinearized over the
+//!   band's block counts: no 65535 limit on y and z). Threads per block come
+//!   from [`GpuDesc::threads_for`]: 256 when the work fills every
+//!   multiprocessor, fewer (down to a warp) when it does not, so that small
+//!   kernels still spread over the chip. A guard skips the threads past a
+//!   dimension's end when its size is not a multiple of the block's.
+//! - an `scf.for` with parallel loops directly in its body (a sequential
+//!   time loop around stencils) stays on the host, and its body is mapped.
+//! - any other op that touches memory or computes on what does (a
+//!   sequential loop nest, a store of a scalar) runs in a one-thread
+//!   launch, with the other ops of its run: correct, and said in the report.
+//!
+//! The loops left inside a kernel (reductions, inner parallel loops) run
+//! sequentially in each thread. Buffers still live on the host here:
+//! `pb-gpu-host-memory` moves them.
+
+use melior::{
+    ir::{
+        attribute::IntegerAttribute, block::BlockLike, operation::OperationLike, Block, BlockRef,
+        OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
+    },
+    Context, IrRewriter,
+};
+use pb_support::{
+    builder::Emitter,
+    ffi,
+    gpu_target::GpuDesc,
+    ir::{self, is_named},
+    OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass,
+};
+
+static ID: PassId = PassId::new();
+
+pub static INFO: PassInfo = PassInfo {
+    argument: "pb-gpu-map",
+    summary: "Map each loop nest of a public function to a gpu.launch (grid and block from the GPU description)",
+    description: "Each top-level scf.parallel band becomes a gpu.launch with one thread per band \
+point (innermost dimension on threadIdx.x, the next on threadIdx.y, a one-dimensional grid \
+delinearized over the band's block counts, threads per block from the GPU description: a multiple \
+of the warp size, at most 256, fewer when the work would not cover every multiprocessor); an \
+scf.for with parallel loops in its body stays on the host and its body is mapped; other runs of \
+ops touching memory run in one-thread launches. Runs after lower-affine in the GPU pipelines.",
+    anchor: "builtin.module",
+    options: &[
+        PassOption { name: "chip", kind: OptionKind::String, default: "sm_80", help: "The GPU (a described chip: sm_80, sm_86, sm_89, sm_90, gfx1100)" },
+        PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Say on stderr how each nest was mapped" },
+    ],
+    id: &ID,
+    create,
+};
+
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(GpuMap { chip: options.string("chip").to_string(), report: options.bool("report") })
+}
+
+#[derive(Clone)]
+struct GpuMap {
+    chip: String,
+    report: bool,
+}
+
+impl RustPass for GpuMap {
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        let gpu = match GpuDesc::named(&self.chip) {
+            Ok(gpu) => gpu,
+            Err(message) => {
+                ffi::emit_error(module.location(), &format!("pb-gpu-map: {message}"));
+                return Err(PassFailed);
+            }
+        };
+        let mut ok = true;
+        for func in ir::public_functions(module) {
+            let Some(body) = func.region(0).ok().and_then(|r| r.first_block()) else { continue };
+            ok &= ffi::with_context(func, |context| {
+                let mapper = Mapper { context, gpu: &gpu, report: self.report };
+                mapper.map_block(body)
+            });
+        }
+        PassFailed::unless(ok)
+    }
+}
+
+struct Mapper<'c, 'g> {
+    context: &'c Context,
+    gpu: &'g GpuDesc,
+    report: bool,
+}
+
+/// How an op of a host block is treated.
+#[derive(PartialEq)]
+enum Kind {
+    /// Runs on the host: allocation, views, constants, index arithmetic,
+    /// calls, the return.
+    Host,
+    /// A parallel band: a launch of its own.
+    Parallel,
+    /// A host loop around parallel loops: its body is mapped.
+    HostLoop,
+    /// Runs on the device, in a one-thread launch with its neighbours.
+    Device,
+}
+
+impl<'c> Mapper<'c, '_> {
+    /// Maps the ops of a host block; false after an error.
+    fn map_block(&self, block: BlockRef<'c, '_>) -> bool {
+        // Every op but the block's terminator (the loop's scf.yield, the
+        // function's return), which stays where it is.
+        let mut ops = Vec::new();
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if next.is_some() {
+                ops.push(op);
+            }
+        }
+        let mut run: Vec<OperationRef> = Vec::new();
+        let mut ok = true;
+        for op in ops {
+            match self.kind(op, &run) {
+                Kind::Device => run.push(op),
+                Kind::Host => {
+                    // Constants and index arithmetic between device ops do
+                    // not end the run: they stay on the host and the kernel
+                    // captures their values.
+                    if !is_pure_scalar(op) {
+                        ok &= self.flush(&mut run);
+                    }
+                }
+                Kind::Parallel => {
+                    ok &= self.flush(&mut run);
+                    self.map_band(op);
+                }
+                Kind::HostLoop => {
+                    ok &= self.flush(&mut run);
+                    if let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) {
+                        ok &= self.map_block(body);
+                    }
+                }
+            }
+        }
+        ok &= self.flush(&mut run);
+        ok
+    }
+
+    fn kind(&self, op: OperationRef<'c, '_>, run: &[OperationRef<'c, '_>]) -> Kind {
+        let uses_run = op
+            .operands()
+            .any(|v| ffi::defining_op(v).is_some_and(|d| run.iter().any(|r| r.to_raw().ptr == d.to_raw().ptr)));
+        if uses_run {
+            return Kind::Device;
+        }
+        if is_named(op, "scf.parallel") && op.result_count() == 0 {
+            return Kind::Parallel;
+        }
+        if is_named(op, "scf.for") && op.result_count() == 0 && has_parallel_child(op) {
+            return Kind::HostLoop;
+        }
+        if op.region_count() > 0 {
+            return Kind::Device;
+        }
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let host = name.starts_with("memref.alloc")
+            || name == "memref.dealloc"
+            || name == "memref.get_global"
+            || name == "memref.dim"
+            || ir::is_view_op(op)
+            || name == "memref.extract_strided_metadata"
+            || name == "memref.extract_aligned_pointer_as_index"
+            || name.starts_with("func.")
+            || name.starts_with("gpu.")
+            || is_pure_scalar(op);
+        if host {
+            Kind::Host
+        } else {
+            Kind::Device
+        }
+    }
+
+    /// Wraps the ops of `run` (consecutive device ops, with host scalar ops
+    /// possibly between them) in a one-thread launch.
+    fn flush(&self, run: &mut Vec<OperationRef<'c, '_>>) -> bool {
+        if run.is_empty() {
+            return true;
+        }
+        let ops = std::mem::take(run);
+        let first = ops[0];
+        // A value computed in the launch and used after it on the host
+        // would have to come back from the device.
+        for op in &ops {
+            for result in op.results() {
+                let escapes = ffi::users(result.into()).into_iter().any(|user| {
+                    let Some(top) = first.block().and_then(|b| ir::ancestor_in(user, b)) else { return false };
+                    !ops.iter().any(|o| o.to_raw().ptr == top.to_raw().ptr)
+                });
+                if escapes {
+                    ffi::emit_error(
+                        op.location(),
+                        &format!(
+                            "pb-gpu-map: the value of '{}' would be computed on the GPU and used on the host; \
+not supported yet",
+                            op.name().as_string_ref().as_str().unwrap_or("?")
+                        ),
+                    );
+                    return false;
+                }
+            }
+        }
+        let (launch, body_end) = self.launch_before(first, None, [1, 1, 1]);
+        for op in ops {
+            ffi::move_before(op, body_end);
+        }
+        if self.report {
+            eprintln!("{}: pb-gpu-map: sequential code in a one-thread kernel", ffi::place(launch.location()));
+        }
+        true
+    }
+
+    /// A `gpu.launch` before `before` with the grid `[grid, 1, 1]` (one
+    /// block without) and the block `threads`; the launch and its body's
+    /// terminator.
+    fn launch_before<'a>(
+        &self,
+        before: OperationRef<'c, 'a>,
+        grid: Option<Value<'c, 'a>>,
+        threads: [u64; 3],
+    ) -> (OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
+        let location = before.location();
+        let ir_rewriter = IrRewriter::from_op(before);
+        let rewriter = ir_rewriter.as_rewriter_base();
+        rewriter.set_insertion_point_before(before);
+        let emitter = Emitter { context: self.context, rewriter: &rewriter, location };
+        let one = emitter.index(1);
+        let grid = grid.unwrap_or(one);
+        let tx = emitter.index(threads[0] as i64);
+        let ty = emitter.index(threads[1] as i64);
+        let tz = emitter.index(threads[2] as i64);
+        let index = Type::index(self.context);
+        let region = Region::new();
+        let block = region.append_block(Block::new(&[(index, location); 12]));
+        block.append_operation(
+            melior::ir::operation::OperationBuilder::new("gpu.terminator", location).build().expect("gpu.terminator"),
+        );
+        let launch = melior::ir::operation::OperationBuilder::new("gpu.launch", location)
+            .add_operands(&[grid, one, one, tx, ty, tz])
+            .add_attributes(&[(
+                melior::ir::Identifier::new(self.context, "operandSegmentSizes"),
+                emitter.attribute("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>"),
+            )])
+            .add_regions([region])
+            .build()
+            .expect("gpu.launch is well-formed");
+        let launch = before.block().expect("in a block").insert_operation_before(before, launch);
+        let body = launch.region(0).ok().and_then(|r| r.first_block()).expect("the launch body");
+        let end = body.terminator().expect("gpu.terminator");
+        (launch, end)
+    }
+
+    /// Maps the band starting at the top-level `scf.parallel` `outer`.
+    fn map_band(&self, outer: OperationRef<'c, '_>) {
+        // The band: `outer` and the parallel loops perfectly nested in it
+        // whose bounds do not depend on the band's variables.
+        let mut loops = vec![outer];
+        loop {
+            let last = *loops.last().expect("one loop");
+            let Some(body) = last.region(0).ok().and_then(|r| r.first_block()) else { break };
+            let Some(first) = body.first_operation() else { break };
+            let only = first.next_in_block().is_some_and(|n| n.next_in_block().is_none());
+            if !(only && is_named(first, "scf.parallel") && first.result_count() == 0) {
+                break;
+            }
+            let invariant = first.operands().all(|v| !defined_inside(v, outer));
+            if !invariant {
+                break;
+            }
+            loops.push(first);
+        }
+        // (lower, upper, step, induction variable) per dimension.
+        let mut dims: Vec<(Value, Value, Value, Value)> = Vec::new();
+        for par in &loops {
+            let count = par.region(0).ok().and_then(|r| r.first_block()).map_or(0, |b| b.argument_count());
+            let body = par.region(0).ok().and_then(|r| r.first_block()).expect("a body");
+            for d in 0..count {
+                let operand = |i: usize| ffi::operand(*par, i).expect("bounds");
+                dims.push((operand(d), operand(count + d), operand(2 * count + d), body.argument(d).expect("iv").into()));
+            }
+        }
+        let trips: Vec<Option<u64>> = dims
+            .iter()
+            .map(|(lb, ub, step, _)| match (constant_index(*lb), constant_index(*ub), constant_index(*step)) {
+                (Some(l), Some(u), Some(s)) if s > 0 => Some(((u - l).max(0) as u64).div_ceil(s as u64)),
+                _ => None,
+            })
+            .collect();
+        let total: u64 = trips.iter().map(|t| t.unwrap_or(1 << 20)).fold(1u64, |a, b| a.saturating_mul(b));
+        let mut budget = self.gpu.threads_for(total) as u64;
+        // Threads per dimension, innermost first: x, then y.
+        let rank = dims.len();
+        let mut threads = vec![1u64; rank];
+        for (position, d) in (0..rank).rev().take(2).enumerate() {
+            let size = trips[d].unwrap_or(u64::MAX).max(1);
+            let mut t = 1;
+            while t < budget && t < size {
+                t *= 2;
+            }
+            // y gets whole warps' worth only when x could not fill them.
+            if position == 1 && t > 1 && threads[rank - 1] * t > budget {
+                t = budget / threads[rank - 1];
+            }
+            threads[d] = t.max(1);
+            budget = (budget / threads[d]).max(1);
+        }
+        let innermost = self.innermost_body(&loops);
+        let location = outer.location();
+        let ir_rewriter = IrRewriter::from_op(outer);
+        let rewriter = ir_rewriter.as_rewriter_base();
+        rewriter.set_insertion_point_before(outer);
+        let emitter = Emitter { context: self.context, rewriter: &rewriter, location };
+        // Blocks per dimension: known sizes give a constant; others are
+        // computed on the host.
+        let mut block_counts: Vec<Value> = Vec::new();
+        let mut trip_values: Vec<Value> = Vec::new();
+        let mut constant_grid: Option<u64> = Some(1);
+        for (d, (lb, ub, step, _)) in dims.iter().enumerate() {
+            let trip = match trips[d] {
+                Some(t) => emitter.index(t as i64),
+                None => {
+                    let extent = emitter.value("arith.subi", &[*ub, *lb], Type::index(self.context), &[]);
+                    emitter.value("arith.ceildivui", &[extent, *step], Type::index(self.context), &[])
+                }
+            };
+            trip_values.push(trip);
+            let per_block = emitter.index(threads[d] as i64);
+            let count = match trips[d] {
+                Some(t) => emitter.index(t.div_ceil(threads[d]) as i64),
+                None => emitter.value("arith.ceildivui", &[trip, per_block], Type::index(self.context), &[]),
+            };
+            constant_grid = constant_grid.zip(trips[d]).map(|(g, t)| g.saturating_mul(t.div_ceil(threads[d])));
+            block_counts.push(count);
+        }
+        let mut grid = block_counts[0];
+        for count in &block_counts[1..] {
+            grid = emitter.value("arith.muli", &[grid, *count], Type::index(self.context), &[]);
+        }
+        let x = threads[rank - 1];
+        let y = if rank >= 2 { threads[rank - 2] } else { 1 };
+        let (launch, end) = self.launch_before(outer, Some(grid), [x, y, 1]);
+        let body = launch.region(0).ok().and_then(|r| r.first_block()).expect("launch body");
+        let block_id: Value = body.argument(0).expect("blockIdx.x").into();
+        let thread_x: Value = body.argument(3).expect("threadIdx.x").into();
+        let thread_y: Value = body.argument(4).expect("threadIdx.y").into();
+        rewriter.set_insertion_point_before(end);
+        let index = Type::index(self.context);
+        let mut remaining = block_id;
+        let mut condition: Option<Value> = None;
+        for d in (0..rank).rev() {
+            let block = if d == 0 {
+                remaining
+            } else {
+                let b = emitter.value("arith.remui", &[remaining, block_counts[d]], index, &[]);
+                remaining = emitter.value("arith.divui", &[remaining, block_counts[d]], index, &[]);
+                b
+            };
+            let thread = if d == rank - 1 {
+                Some(thread_x)
+            } else if rank >= 2 && d == rank - 2 && threads[d] > 1 {
+                Some(thread_y)
+            } else {
+                None
+            };
+            let point = match thread {
+                Some(thread) => {
+                    let per_block = emitter.index(threads[d] as i64);
+                    let start = emitter.value("arith.muli", &[block, per_block], index, &[]);
+                    emitter.value("arith.addi", &[start, thread], index, &[])
+                }
+                None => block,
+            };
+            let (lb, _, step, iv) = dims[d];
+            let scaled = emitter.value("arith.muli", &[point, step], index, &[]);
+            let value = emitter.value("arith.addi", &[lb, scaled], index, &[]);
+            ffi::replace_all_uses(iv, value);
+            let exact = trips[d].is_some_and(|t| t % threads[d] == 0);
+            if !exact {
+                let inside = emitter.value(
+                    "arith.cmpi",
+                    &[point, trip_values[d]],
+                    melior::ir::r#type::IntegerType::new(self.context, 1).into(),
+                    &[("predicate", IntegerAttribute::new(melior::ir::r#type::IntegerType::new(self.context, 64).into(), 6).into())],
+                );
+                condition = Some(match condition {
+                    Some(c) => emitter.value("arith.andi", &[c, inside], inside.r#type(), &[]),
+                    None => inside,
+                });
+            }
+        }
+        // The band's body, under the guard.
+        let target_end = match condition {
+            Some(condition) => {
+                let then = Region::new();
+                let then_block = then.append_block(Block::new(&[]));
+                then_block.append_operation(
+                    melior::ir::operation::OperationBuilder::new("scf.yield", location).build().expect("scf.yield"),
+                );
+                let guard = emitter.op("scf.if", &[condition], &[], &[], vec![then, Region::new()]);
+                guard.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("scf.yield")
+            }
+            None => end,
+        };
+        let mut moving = Vec::new();
+        let mut next = innermost.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if next.is_some() {
+                moving.push(op);
+            }
+        }
+        for op in moving {
+            ffi::move_before(op, target_end);
+        }
+        if self.report {
+            let sizes: Vec<String> = trips.iter().map(|t| t.map_or("?".into(), |t| t.to_string())).collect();
+            eprintln!(
+                "{}: pb-gpu-map: {}-d parallel band {} on blocks of {}x{} threads, grid {}",
+                ffi::place(location),
+                rank,
+                sizes.join("x"),
+                x,
+                y,
+                constant_grid.map_or("computed at run time".into(), |g| g.to_string())
+            );
+        }
+        ffi::erase(outer);
+    }
+
+    /// The body block of the innermost loop of a band.
+    fn innermost_body<'a>(&self, loops: &[OperationRef<'c, 'a>]) -> BlockRef<'c, 'a> {
+        loops.last().and_then(|l| l.region(0).ok()).and_then(|r| r.first_block()).expect("a loop body")
+    }
+}
+
+/// Is `value` defined inside `op` (by an op or as a block argument)?
+fn defined_inside(value: Value, op: OperationRef) -> bool {
+    let mut parent = ffi::defining_block(value).and_then(|b| b.parent_operation());
+    while let Some(p) = parent {
+        if p.to_raw().ptr == op.to_raw().ptr {
+            return true;
+        }
+        parent = p.block().and_then(|b| b.parent_operation());
+    }
+    false
+}
+
+/// Does the body of `op` hold an `scf.parallel` directly?
+fn has_parallel_child(op: OperationRef) -> bool {
+    ir::body_ops(op).into_iter().any(|inner| is_named(inner, "scf.parallel"))
+}
+
+/// An op without regions, memory effects or memref operands computing
+/// scalars: constants, index and integer arithmetic.
+fn is_pure_scalar(op: OperationRef) -> bool {
+    let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+    op.region_count() == 0
+        && (name.starts_with("arith.") || name.starts_with("index.") || name == "affine.apply" || name == "ub.poison")
+        && op.operands().all(|v| !v.r#type().is_mem_ref())
+}
+
+/// The value of an `arith.constant` of index type, if `value` is one.
+fn constant_index(value: Value) -> Option<i64> {
+    let op = ffi::defining_op(value)?;
+    if !is_named(op, "arith.constant") {
+        return None;
+    }
+    IntegerAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value())
+}
+
