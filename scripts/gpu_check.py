@@ -1,7 +1,9 @@
 """Differential check of the nvgpu pipeline: each MLIR module compiled for
 the CPU and for an NVIDIA GPU, run on the same inputs, outputs compared.
 
-    gpu_check.py prepare OUT MODULE.mlir...   # here: compile both, inputs, expected outputs
+    gpu_check.py prepare OUT [--torch] [--gpu=sm_90] MODULE.mlir...
+        # here: compile both, inputs, expected outputs (--torch: also the
+        # PyTorch programs of torch_programs(), with their real inputs)
     gpu_check.py run OUT                      # on a GPU machine: run the GPU libraries, compare
 
 `prepare` needs the engine (pb-compile); `run` needs only numpy, the
@@ -24,7 +26,86 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
 
 from polyblocks import runtime  # noqa: E402
 
-TOLERANCE = {"f32": (2e-4, 2e-5), "f64": (1e-9, 1e-12), "f16": (1e-2, 1e-3), "bf16": (5e-2, 1e-2)}
+# Error allowed, relative to the largest expected magnitude (the CPU and
+# the GPU sum in different orders, and only the CPU contracts into FMAs).
+TOLERANCE = {"f32": 1e-4, "f64": 1e-10, "f16": 1e-2, "bf16": 5e-2}
+
+
+def torch_programs():
+    """PyTorch programs whose compiled graphs are checked with their real
+    inputs (parameters included), captured from a CPU run."""
+    import torch
+    import torchvision
+
+    torch.manual_seed(0)
+    return {
+        "mlp": (
+            torch.nn.Sequential(torch.nn.Linear(768, 1024), torch.nn.GELU(), torch.nn.Linear(1024, 768)),
+            (torch.randn(128, 768),),
+        ),
+        "encoder": (
+            torch.nn.TransformerEncoder(
+                torch.nn.TransformerEncoderLayer(256, 4, 1024, batch_first=True, dropout=0.0), 2, enable_nested_tensor=False
+            ),
+            (torch.randn(2, 64, 256),),
+        ),
+        "mobilenet_v3_small": (torchvision.models.mobilenet_v3_small(), (torch.randn(1, 3, 224, 224),)),
+        "conv_bias_relu": (
+            torch.nn.Sequential(torch.nn.Conv2d(64, 64, 3, padding=1), torch.nn.ReLU()),
+            (torch.randn(1, 64, 56, 56),),
+        ),
+        "layernorm_gelu": (torch.nn.Sequential(torch.nn.LayerNorm(768), torch.nn.GELU()), (torch.randn(512, 768),)),
+    }
+
+
+def capture_torch(out: pathlib.Path) -> list[tuple[str, str, dict]]:
+    """Compiles each program of `torch_programs` for the CPU through the
+    PyTorch front; returns (name, MLIR text, arrays: the graph's inputs and
+    outputs of one call, named as `prepare` stores them)."""
+    import os
+    import tempfile
+
+    import torch
+
+    os.environ["POLYBLOCKS_CACHE_DIR"] = tempfile.mkdtemp(prefix="polyblocks-gpu-check-")
+    from polyblocks import polyblocks_jit_torch
+
+    captured: list = []
+    original = runtime.Function.call_pointers
+
+    def recording(self, pointers):
+        original(self, pointers)
+        arrays = {}
+        specs = self.inputs + self.outputs
+        for index, (pointer, spec) in enumerate(zip(pointers, specs)):
+            dtype = np.dtype(runtime._DTYPES[spec["dtype"]])
+            count = int(np.prod(spec["shape"], dtype=np.int64))
+            buffer = (ctypes.c_char * (count * dtype.itemsize)).from_address(int(pointer)) if count else b""
+            array = np.frombuffer(bytes(buffer), dtype=dtype).reshape(spec["shape"]).copy()
+            role = "in" if index < len(self.inputs) else "out"
+            position = index if role == "in" else index - len(self.inputs)
+            arrays[f"{self.name}.{role}{position}"] = array
+        captured.append(arrays)
+
+    import ctypes
+
+    runtime.Function.call_pointers = recording
+    cases = []
+    try:
+        for name, (model, inputs) in torch_programs().items():
+            before = set(pathlib.Path(os.environ["POLYBLOCKS_CACHE_DIR"]).glob("*/module.mlir"))
+            captured.clear()
+            compiled = polyblocks_jit_torch(compile_options={"fallback": False})(model.eval())
+            with torch.no_grad():
+                compiled(*inputs)
+            modules = sorted(set(pathlib.Path(os.environ["POLYBLOCKS_CACHE_DIR"]).glob("*/module.mlir")) - before)
+            if len(modules) != 1 or len(captured) != 1:
+                print(f"{name}: expected one compiled graph, got {len(modules)}")
+                continue
+            cases.append((name, modules[0].read_text(), captured[0]))
+    finally:
+        runtime.Function.call_pointers = original
+    return cases
 
 
 def checksum(arrays: list[np.ndarray]) -> float:
@@ -50,11 +131,21 @@ def inputs_for(manifest: dict, function_name: str) -> list[np.ndarray]:
     return values
 
 
-def prepare(out: pathlib.Path, modules: list[pathlib.Path], chip: str) -> None:
+def prepare(out: pathlib.Path, modules: list[pathlib.Path], chip: str, with_torch: bool) -> None:
     from polyblocks import engine
 
     out.mkdir(parents=True, exist_ok=True)
     cases = []
+    if with_torch:
+        for name, text, arrays in capture_torch(out):
+            case = out / name
+            try:
+                engine.build_library(case / "gpu", text, "module", [f"--gpu={chip}"])
+            except engine.CompileError as error:
+                print(f"{name}: does not compile: {str(error).splitlines()[0]}")
+                continue
+            np.savez(case / "data.npz", **arrays)
+            cases.append(name)
     for module in modules:
         name = module.stem
         case = out / name
@@ -90,31 +181,38 @@ def run(out: pathlib.Path) -> int:
     os.environ["POLYBLOCKS_GPU_RUNTIME"] = str(out / "libpb_gpu_runtime.so")
     listing = json.loads((out / "cases.json").read_text())
     failures = 0
-    print(f"{'case':32} {'result':8} {'max abs err':>12} {'gpu ms':>9}")
+    # gpu ms: the median call, host arrays in and out (copies included).
+    print(f"{'case':32} {'result':8} {'max rel err':>12} {'gpu ms':>9}")
     for name in listing["cases"]:
         case = out / name
         data = np.load(case / "data.npz")
         try:
             library = runtime.Library(case / "gpu" / "libmodule.so")
             for function_name, function in library.functions.items():
-                inputs = inputs_for(library.manifest, function_name)
-                if not np.isclose(checksum(inputs), data[f"{function_name}.checksum"][0], rtol=1e-9):
-                    raise RuntimeError("this numpy draws other random inputs than the preparing one did")
+                if f"{function_name}.in0" in data:
+                    inputs = [data[f"{function_name}.in{i}"] for i in range(len(function.inputs))]
+                else:
+                    inputs = inputs_for(library.manifest, function_name)
+                    if not np.isclose(checksum(inputs), data[f"{function_name}.checksum"][0], rtol=1e-9):
+                        raise RuntimeError("this numpy draws other random inputs than the preparing one did")
                 outputs = function(*inputs)
                 outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-                started = time.perf_counter()
-                repeats = 5
-                for _ in range(repeats):
+                times = []
+                for _ in range(10):
+                    started = time.perf_counter()
                     function(*inputs)
-                elapsed = (time.perf_counter() - started) / repeats * 1e3
+                    times.append((time.perf_counter() - started) * 1e3)
+                elapsed = sorted(times)[len(times) // 2]
                 worst = 0.0
                 ok = True
                 for i, (got, spec) in enumerate(zip(outputs, function.outputs)):
                     expected = data[f"{function_name}.out{i}"]
-                    rtol, atol = TOLERANCE.get(spec["dtype"], (0, 0))
                     if got.dtype.kind in "fc":
-                        worst = max(worst, float(np.max(np.abs(got.astype(np.float64) - expected), initial=0)))
-                        ok &= np.allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
+                        scale = max(1.0, float(np.max(np.abs(expected), initial=0)))
+                        error = float(np.max(np.abs(got.astype(np.float64) - expected), initial=0)) / scale
+                        worst = max(worst, error)
+                        finite = np.isfinite(expected).all() and np.isfinite(got).all()
+                        ok &= finite and error <= TOLERANCE.get(spec["dtype"], 0)
                     else:
                         ok &= np.array_equal(got, expected)
                 failures += not ok
@@ -123,15 +221,59 @@ def run(out: pathlib.Path) -> int:
             failures += 1
             print(f"{name:32} {'ERROR':8} {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}")
     print(f"{len(listing['cases']) - failures} of {len(listing['cases'])} cases match the CPU")
+    time_torch([name for name in listing["cases"] if "." not in name])
     return 1 if failures else 0
+
+
+def time_torch(names: list[str]) -> None:
+    """PyTorch eager and torch.compile on the same GPU, for the PyTorch
+    programs among `names` (inputs and parameters resident on the GPU, as
+    PyTorch users keep them), where PyTorch has CUDA."""
+    try:
+        import torch
+
+        programs = torch_programs()
+    except Exception as error:  # noqa: BLE001 - an optional comparison
+        print(f"(no PyTorch comparison: {type(error).__name__}: {error})")
+        return
+    if not torch.cuda.is_available():
+        print("(no PyTorch comparison: PyTorch has no CUDA here)")
+        return
+
+    def median_ms(function, inputs, repeats=20):
+        with torch.no_grad():
+            for _ in range(3):
+                function(*inputs)
+            torch.cuda.synchronize()
+            times = []
+            for _ in range(repeats):
+                started = time.perf_counter()
+                function(*inputs)
+                torch.cuda.synchronize()
+                times.append((time.perf_counter() - started) * 1e3)
+        return sorted(times)[len(times) // 2]
+
+    print(f"{'program':24} {'eager ms':>9} {'torch.compile ms':>17}")
+    for name in names:
+        if name not in programs:
+            continue
+        model, inputs = programs[name]
+        model = model.eval().cuda()
+        inputs = tuple(i.cuda() for i in inputs)
+        eager = median_ms(model, inputs)
+        try:
+            compiled = f"{median_ms(torch.compile(model), inputs):17.3f}"
+        except Exception as error:  # noqa: BLE001 - Inductor may be missing pieces here
+            compiled = f"{'(' + type(error).__name__ + ')':>17}"
+        print(f"{name:24} {eager:9.3f} {compiled}")
 
 
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "prepare":
         chip = "sm_90"
-        files = [pathlib.Path(a) for a in sys.argv[3:] if not a.startswith("--gpu=")]
+        files = [pathlib.Path(a) for a in sys.argv[3:] if not a.startswith("--")]
         chip = next((a.split("=", 1)[1] for a in sys.argv[3:] if a.startswith("--gpu=")), chip)
-        prepare(pathlib.Path(sys.argv[2]), files, chip)
+        prepare(pathlib.Path(sys.argv[2]), files, chip, "--torch" in sys.argv[3:])
     elif len(sys.argv) == 3 and sys.argv[1] == "run":
         sys.exit(run(pathlib.Path(sys.argv[2])))
     else:

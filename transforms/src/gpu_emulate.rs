@@ -116,9 +116,9 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) {
             ffi::replace_all_uses(argument.into(), *id);
         }
     }
-    for index in 0..6 {
+    for (index, size) in sizes.iter().enumerate() {
         if let Ok(argument) = body.argument(6 + index) {
-            ffi::replace_all_uses(argument.into(), sizes[index]);
+            ffi::replace_all_uses(argument.into(), *size);
         }
     }
     move_body(body, anchor);

@@ -1,0 +1,106 @@
+// RUN: pb-opt %s --split-input-file --pb-gpu-map="chip=sm_90" --canonicalize | FileCheck %s
+// RUN: pb-opt %s --split-input-file --pb-gpu-map="chip=sm_90 report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: not pb-opt %s --split-input-file --pb-gpu-map="chip=sm_70" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHIP
+
+// A 2-d band (the M and N loops of a matmul): one launch, x on the inner
+// (contiguous) dimension, 29 -> 32 threads, a guard for the 3 past the end;
+// the grid is blockIdx.x over 67 rows; the reduction stays a loop per thread.
+// 67 x 29 points over 132 multiprocessors: 32 threads a block.
+// CHECK-LABEL: func.func @matmul
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c67, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[TX]], %c29 : index
+// CHECK: scf.if %[[IN]] {
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: gpu.terminator
+// CHECK-NOT: scf.parallel
+// REPORT: pb-gpu-map: 2-d parallel band 67x29 on blocks of 32x1 threads, grid 67
+func.func @matmul(%a: memref<67x45xf32>, %b: memref<45x29xf32>, %c: memref<67x29xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c29 = arith.constant 29 : index
+  %c45 = arith.constant 45 : index
+  %c67 = arith.constant 67 : index
+  scf.parallel (%i) = (%c0) to (%c67) step (%c1) {
+    scf.parallel (%j) = (%c0) to (%c29) step (%c1) {
+      scf.for %k = %c0 to %c45 step %c1 {
+        %x = memref.load %a[%i, %k] : memref<67x45xf32>
+        %y = memref.load %b[%k, %j] : memref<45x29xf32>
+        %z = memref.load %c[%i, %j] : memref<67x29xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %p : f32
+        memref.store %s, %c[%i, %j] : memref<67x29xf32>
+      }
+      scf.reduce
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A large 1-d band: 256 threads a block, a multiple of the size: no guard.
+// A sequential loop nest and a scalar store after it: one one-thread launch.
+// CHECK-LABEL: func.func @scale_then_sum
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c4096, {{.*}} threads({{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NOT: scf.if
+// CHECK: memref.store
+// CHECK: gpu.terminator
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %arg1[]
+// CHECK: gpu.terminator
+// CHECK: return
+// REPORT: pb-gpu-map: 1-d parallel band 1048576 on blocks of 256x1 threads, grid 4096
+// REPORT: pb-gpu-map: sequential code in a one-thread kernel
+func.func @scale_then_sum(%x: memref<1048576xf32>, %total: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1048576 : index
+  %two = arith.constant 2.0 : f32
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<1048576xf32>
+    %w = arith.mulf %v, %two : f32
+    memref.store %w, %x[%i] : memref<1048576xf32>
+    scf.reduce
+  }
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %x[%i] : memref<1048576xf32>
+    %a = arith.addf %acc, %v : f32
+    scf.yield %a : f32
+  }
+  memref.store %s, %total[] : memref<f32>
+  return
+}
+
+// -----
+
+// A sequential loop around parallel ones (a max over rows, parallel over
+// columns) stays on the host; its body is mapped.
+// CHECK-LABEL: func.func @column_max
+// CHECK: scf.for
+// CHECK-NOT: scf.parallel
+// CHECK: gpu.launch
+// CHECK: arith.maximumf
+// CHECK: gpu.terminator
+// CHECK: return
+func.func @column_max(%x: memref<31x17xf32>, %m: memref<17xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c17 = arith.constant 17 : index
+  %c31 = arith.constant 31 : index
+  scf.for %i = %c0 to %c31 step %c1 {
+    scf.parallel (%j) = (%c0) to (%c17) step (%c1) {
+      %v = memref.load %x[%i, %j] : memref<31x17xf32>
+      %w = memref.load %m[%j] : memref<17xf32>
+      %a = arith.maximumf %v, %w : f32
+      memref.store %a, %m[%j] : memref<17xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+
+// CHIP: pb-gpu-map: unknown GPU 'sm_70' (known: sm_80, sm_86, sm_89, sm_90, gfx1100)

@@ -1,0 +1,102 @@
+"""The nvgpu pipeline, checked without a GPU (issue 18):
+
+- every workload's mapped IR, emulated on the CPU (kernels as loops over
+  grid and block), matches numpy: the mapping decisions are right;
+- every workload's PTX assembles with NVIDIA's ptxas for sm_80 and sm_90:
+  what upstream's lowering makes of it is valid for real hardware;
+- the PyTorch front with target 'nvgpu' (emulated) matches eager;
+- without a GPU, calling a library compiled for one raises an error naming
+  what is missing, and the process goes on.
+
+On a machine with an NVIDIA GPU, scripts/gpu-check.sh runs the kernels for
+real."""
+
+import pathlib
+import re
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+
+import polyblocks
+import references
+from polyblocks import gpu_runtime
+from test_cpu_workloads import REFERENCE, WORKLOADS, check, random_inputs
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def ptxas() -> pathlib.Path:
+    """NVIDIA's assembler from the nvidia-cuda-nvcc wheel (requirements.txt)."""
+    import nvidia
+
+    for root in nvidia.__path__:
+        for candidate in pathlib.Path(root).glob("cu*/bin/ptxas"):
+            return candidate
+    pytest.fail("ptxas not found: the set-up installs nvidia-cuda-nvcc (requirements.txt)")
+
+
+def workload_text(name):
+    return (REPO / "examples" / "workloads" / f"{name}.mlir").read_text()
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_emulated_mapping_matches_numpy(name, tmp_path):
+    library = polyblocks.compile_mlir(workload_text(name), tmp_path, name, ["--gpu=sm_90", "--emulate"])
+    function = library[name]
+    inputs = random_inputs(function)
+    reference = getattr(references, REFERENCE.get(name, name))
+    check(function(*inputs), reference(*[i.astype(np.float64) for i in inputs]))
+
+
+def kernels_ptx(text: str, chip: str, tmp_path: pathlib.Path) -> list[str]:
+    """The PTX of each kernel module of `text` compiled for `chip`."""
+    source = tmp_path / "input.mlir"
+    source.write_text(text)
+    pb_opt = polyblocks.engine.engine_binary().parent / "pb-opt"
+    lowered = subprocess.run(
+        [str(pb_opt), str(source), "--pb-pipeline=nvgpu", f"--pb-gpu={chip}", "--pb-stop-after=gpu-lower"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    unescape = lambda s: re.sub(r"\\([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), s)
+    return [unescape(m.group(1)) for m in re.finditer(r'assembly = "((?:[^"\\]|\\.)*)"', lowered)]
+
+
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90"])
+def test_every_workload_assembles_with_ptxas(chip, tmp_path):
+    assembler = ptxas()
+    count = 0
+    for name in WORKLOADS:
+        for index, ptx in enumerate(kernels_ptx(workload_text(name), chip, tmp_path)):
+            assert f".target {chip}" in ptx
+            assert "__nv_" not in ptx, f"{name}: a libdevice call in the PTX"
+            path = tmp_path / f"{name}_{index}.ptx"
+            path.write_text(ptx)
+            result = subprocess.run([str(assembler), f"-arch={chip}", str(path), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
+            assert result.returncode == 0, f"{name} kernel {index}: {result.stderr}"
+            count += 1
+    assert count >= 2 * len(WORKLOADS)
+
+
+def test_torch_front_emulated_matches_eager():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(), torch.nn.Flatten(), torch.nn.Linear(16 * 10 * 10, 10), torch.nn.LayerNorm(10))
+    x = torch.randn(2, 8, 10, 10)
+    compiled = polyblocks.polyblocks_jit_torch(compile_options={"target": "nvgpu", "emulate": True, "fallback": False})(model.eval())
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.skipif(gpu_runtime.available(), reason="an NVIDIA GPU is present: scripts/gpu-check.sh runs the kernels")
+def test_without_a_gpu_calls_raise_a_clear_error(tmp_path):
+    library = polyblocks.compile_mlir(workload_text("matmul"), tmp_path, "matmul", ["--gpu=sm_80"])
+    assert library.manifest["gpu"] == "sm_80"
+    a, b = random_inputs(library["matmul"])
+    with pytest.raises(gpu_runtime.GpuError, match="no NVIDIA driver: libcuda.so.1 was not found"):
+        library["matmul"](a, b)
+    # The process goes on: the same program compiled for the CPU runs.
+    cpu = polyblocks.compile_mlir(workload_text("matmul"), tmp_path / "cpu", "matmul")
+    check(cpu["matmul"](a, b), a.astype(np.float64) @ b)
