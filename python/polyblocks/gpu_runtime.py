@@ -8,6 +8,7 @@ first and raises the first one after (`GpuError`)."""
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import pathlib
 import re
@@ -77,8 +78,10 @@ def available() -> bool:
     return ok
 
 
+@functools.lru_cache(maxsize=1)
 def compute_capability() -> tuple[int, int, int] | None:
-    """(major, minor, multiprocessors) of the GPU present, or None."""
+    """(major, minor, multiprocessors) of the GPU present, or None; asked
+    once per process (each compile's options and cache key use it)."""
     if not available():
         return None
     major, minor, count = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()

@@ -165,3 +165,13 @@ pub fn affine_for_carrying<'c>(
         .build()
         .map_err(|e| e.to_string())
 }
+
+/// Runs `emit` with an [`Emitter`] inserting before `op`, at its location
+/// (the rewriter lives for the call: what `emit` returns must not borrow it).
+pub fn emit_before<'c, R>(context: &'c Context, op: OperationRef<'c, '_>, emit: impl FnOnce(&Emitter<'c, '_>) -> R) -> R {
+    use melior::ir::operation::OperationLike;
+    let ir_rewriter = melior::IrRewriter::from_op(op);
+    let rewriter = ir_rewriter.as_rewriter_base();
+    rewriter.set_insertion_point_before(op);
+    emit(&Emitter { context, rewriter: &rewriter, location: op.location() })
+}

@@ -196,3 +196,39 @@ pub fn set_function_inputs<'c>(context: &'c melior::Context, func: OperationRef<
     let updated = melior::ir::r#type::FunctionType::new(context, inputs, &results);
     crate::ffi::set_attribute(func, "function_type", melior::ir::attribute::TypeAttribute::new(updated.into()).into());
 }
+
+/// Is `op` nested (at any depth) inside an op named `name`?
+pub fn is_inside(op: OperationRef, name: &str) -> bool {
+    let mut parent = op.block().and_then(|b| b.parent_operation());
+    while let Some(p) = parent {
+        if is_named(p, name) {
+            return true;
+        }
+        parent = p.block().and_then(|b| b.parent_operation());
+    }
+    false
+}
+
+/// The ops of `block` but its last (the terminator), in order; collected
+/// first, so callers may move or rewrite them one by one.
+pub fn ops_before_terminator<'c, 'a>(block: melior::ir::BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if next.is_some() {
+            ops.push(op);
+        }
+    }
+    ops
+}
+
+/// The value of an `arith.constant` of integer or index type, if `value`
+/// is one.
+pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
+    let op = crate::ffi::defining_op(value)?;
+    if !is_named(op, "arith.constant") {
+        return None;
+    }
+    melior::ir::attribute::IntegerAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value())
+}

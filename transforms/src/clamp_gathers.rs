@@ -26,10 +26,9 @@
 
 use melior::{
     ir::{
-        attribute::IntegerAttribute,
         operation::{OperationLike, WalkOrder},
         r#type::{DimSize, RankedTensorType, ShapedTypeLike},
-        OperationRef, Value, ValueLike,
+        OperationRef, ValueLike,
     },
     Context, IrRewriter,
 };
@@ -63,15 +62,6 @@ impl RustPass for ClampGathers {
     }
 }
 
-/// The value of an `arith.constant` of index type, if `value` is one.
-fn constant_index(value: Value) -> Option<i64> {
-    let op = ffi::defining_op(value)?;
-    if !ir::is_named(op, "arith.constant") {
-        return None;
-    }
-    IntegerAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value())
-}
-
 fn clamp<'c>(context: &'c Context, extract: OperationRef<'c, '_>) {
     let Some(tensor) = ffi::operand(extract, 0) else { return };
     let Ok(ty) = RankedTensorType::try_from(tensor.r#type()) else { return };
@@ -83,7 +73,7 @@ fn clamp<'c>(context: &'c Context, extract: OperationRef<'c, '_>) {
         let Ok(DimSize::Static(size)) = ty.dim_size(dim) else { continue };
         let Some(index) = ffi::operand(extract, dim + 1) else { continue };
         let size = size as i64;
-        if constant_index(index).is_some_and(|c| (0..size).contains(&c)) || size == 0 {
+        if ir::constant_int(index).is_some_and(|c| (0..size).contains(&c)) || size == 0 {
             continue;
         }
         let low = emitter.binary("arith.maxsi", index, emitter.index(0));

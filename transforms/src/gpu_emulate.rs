@@ -17,7 +17,7 @@
 
 use melior::{
     ir::{
-        block::BlockLike, operation::OperationLike, Block, BlockRef, OperationRef, Region, RegionLike, Type, Value,
+        block::BlockLike, operation::OperationLike, Block, OperationRef, Region, RegionLike, Type, Value,
         ValueLike,
     },
     Context, IrRewriter,
@@ -25,7 +25,7 @@ use melior::{
 use pb_support::{
     builder::Emitter,
     ffi,
-    ir::is_named,
+    ir::{self, is_named},
     PassFailed, PassId, PassInfo, RustPass,
 };
 
@@ -121,23 +121,11 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) {
             ffi::replace_all_uses(argument.into(), *size);
         }
     }
-    move_body(body, anchor);
+    // The body, but its terminator, inside the innermost loop.
+    for op in ir::ops_before_terminator(body) {
+        ffi::move_before(op, anchor);
+    }
     ffi::erase(launch);
-}
-
-/// Moves the ops of `body` but its terminator before `before`.
-fn move_body(body: BlockRef, before: OperationRef) {
-    let mut ops = Vec::new();
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if next.is_some() {
-            ops.push(op);
-        }
-    }
-    for op in ops {
-        ffi::move_before(op, before);
-    }
 }
 
 /// A device-memory op as its host equivalent.

@@ -23,7 +23,7 @@ use melior::{
     Context, IrRewriter,
 };
 use pb_support::{
-    builder::Emitter,
+    builder::{emit_before, Emitter},
     ffi,
     ir::{self, is_named},
     PassFailed, PassId, PassInfo, RustPass,
@@ -59,29 +59,25 @@ impl RustPass for GpuHostMemory {
 
 /// Is `op` inside a `gpu.launch`?
 fn in_launch(op: OperationRef) -> bool {
-    let mut parent = op.block().and_then(|b| b.parent_operation());
-    while let Some(p) = parent {
-        if is_named(p, "gpu.launch") {
-            return true;
-        }
-        parent = p.block().and_then(|b| b.parent_operation());
-    }
-    false
+    ir::is_inside(op, "gpu.launch")
+}
+
+/// Does `op` make a view of its first operand (`memref.view` included)?
+fn is_view(op: OperationRef) -> bool {
+    ir::is_view_op(op) || is_named(op, "memref.view")
 }
 
 /// Does a kernel use `value`, directly or through host views of it?
 fn used_on_device(value: Value) -> bool {
-    ffi::users(value).into_iter().any(|user| {
-        in_launch(user)
-            || ((ir::is_view_op(user) || is_named(user, "memref.view"))
-                && user.results().any(|r| used_on_device(r.into())))
-    })
+    ffi::users(value)
+        .into_iter()
+        .any(|user| in_launch(user) || (is_view(user) && user.results().any(|r| used_on_device(r.into()))))
 }
 
 /// May anything write through `value` (or views of it)?
 fn written(value: Value) -> bool {
     ffi::uses(value).into_iter().any(|(user, position)| {
-        if ir::is_view_op(user) || is_named(user, "memref.view") {
+        if is_view(user) {
             return position == 0 && user.results().any(|r| written(r.into()));
         }
         let name = user.name().as_string_ref().as_str().unwrap_or("").to_string();
@@ -104,20 +100,12 @@ fn move_to_device<'c>(context: &'c Context, func: OperationRef<'c, '_>) -> bool 
     let Some(entry) = func.region(0).ok().and_then(|r| r.first_block()) else { return true };
     let returns = ffi::collect_ops(func, melior::ir::operation::WalkOrder::PreOrder, |op| is_named(op, "func.return"));
     let mut ok = true;
-    // Constants read in kernels: hoisted before their launch first.
+    // Constants read in kernels: hoisted into the function's body first,
+    // before the op holding their launch.
     for global in ffi::collect_ops(func, melior::ir::operation::WalkOrder::PreOrder, |op| {
         is_named(op, "memref.get_global") && in_launch(op)
     }) {
-        let mut top = global;
-        while let Some(parent) = top.block().and_then(|b| b.parent_operation()) {
-            if is_named(parent, "func.func") {
-                break;
-            }
-            top = parent;
-        }
-        if let Some(entry_op) = ir::ancestor_in(global, entry) {
-            ffi::move_before(global, entry_op);
-        } else {
+        if let Some(top) = ir::ancestor_in(global, entry) {
             ffi::move_before(global, top);
         }
     }
@@ -155,18 +143,16 @@ fn move_to_device<'c>(context: &'c Context, func: OperationRef<'c, '_>) -> bool 
     }
     // Copies back and frees, before each return.
     for ret in &returns {
-        let ir_rewriter = IrRewriter::from_op(*ret);
-        let rewriter = ir_rewriter.as_rewriter_base();
-        rewriter.set_insertion_point_before(*ret);
-        let emitter = Emitter { context, rewriter: &rewriter, location: ret.location() };
-        for (host, device, written) in &copies {
-            if *written {
-                emitter.op("gpu.memcpy", &[*host, *device], &[], &[], vec![]);
+        emit_before(context, *ret, |emitter| {
+            for (host, device, written) in &copies {
+                if *written {
+                    emitter.op("gpu.memcpy", &[*host, *device], &[], &[], vec![]);
+                }
             }
-        }
-        for (_, device, _) in &copies {
-            emitter.op("gpu.dealloc", &[*device], &[], &[], vec![]);
-        }
+            for (_, device, _) in &copies {
+                emitter.op("gpu.dealloc", &[*device], &[], &[], vec![]);
+            }
+        });
     }
     // Temporaries.
     let allocations = ffi::collect_ops(func, melior::ir::operation::WalkOrder::PreOrder, |op| {
@@ -195,11 +181,9 @@ fn move_to_device<'c>(context: &'c Context, func: OperationRef<'c, '_>) -> bool 
         ffi::erase(alloc);
         if stack {
             for ret in &returns {
-                let ir_rewriter = IrRewriter::from_op(*ret);
-                let rewriter = ir_rewriter.as_rewriter_base();
-                rewriter.set_insertion_point_before(*ret);
-                let emitter = Emitter { context, rewriter: &rewriter, location: ret.location() };
-                emitter.op("gpu.dealloc", &[device], &[], &[], vec![]);
+                emit_before(context, *ret, |emitter| {
+                    emitter.op("gpu.dealloc", &[device], &[], &[], vec![]);
+                });
             }
         }
     }
@@ -209,11 +193,9 @@ fn move_to_device<'c>(context: &'c Context, func: OperationRef<'c, '_>) -> bool 
         if !root_is_device(buffer) {
             continue;
         }
-        let ir_rewriter = IrRewriter::from_op(dealloc);
-        let rewriter = ir_rewriter.as_rewriter_base();
-        rewriter.set_insertion_point_before(dealloc);
-        let emitter = Emitter { context, rewriter: &rewriter, location: dealloc.location() };
-        emitter.op("gpu.dealloc", &[buffer], &[], &[], vec![]);
+        emit_before(context, dealloc, |emitter| {
+            emitter.op("gpu.dealloc", &[buffer], &[], &[], vec![]);
+        });
         ffi::erase(dealloc);
     }
     ok
@@ -227,7 +209,7 @@ fn root_is_device(value: Value) -> bool {
         if is_named(def, "gpu.alloc") {
             return true;
         }
-        if ir::is_view_op(def) || is_named(def, "memref.extract_strided_metadata") || is_named(def, "memref.view") {
+        if is_view(def) || is_named(def, "memref.extract_strided_metadata") {
             match ffi::operand(def, 0) {
                 Some(source) => current = source,
                 None => return false,

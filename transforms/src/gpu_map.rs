@@ -118,14 +118,7 @@ impl<'c> Mapper<'c, '_> {
     fn map_block(&self, block: BlockRef<'c, '_>) -> bool {
         // Every op but the block's terminator (the loop's scf.yield, the
         // function's return), which stays where it is.
-        let mut ops = Vec::new();
-        let mut next = block.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            if next.is_some() {
-                ops.push(op);
-            }
-        }
+        let ops = ir::ops_before_terminator(block);
         let mut run: Vec<OperationRef> = Vec::new();
         let mut ok = true;
         for op in ops {
@@ -299,7 +292,7 @@ not supported yet",
         }
         let trips: Vec<Option<u64>> = dims
             .iter()
-            .map(|(lb, ub, step, _)| match (constant_index(*lb), constant_index(*ub), constant_index(*step)) {
+            .map(|(lb, ub, step, _)| match (ir::constant_int(*lb), ir::constant_int(*ub), ir::constant_int(*step)) {
                 (Some(l), Some(u), Some(s)) if s > 0 => Some(((u - l).max(0) as u64).div_ceil(s as u64)),
                 _ => None,
             })
@@ -419,15 +412,7 @@ not supported yet",
             }
             None => end,
         };
-        let mut moving = Vec::new();
-        let mut next = innermost.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            if next.is_some() {
-                moving.push(op);
-            }
-        }
-        for op in moving {
+        for op in ir::ops_before_terminator(innermost) {
             ffi::move_before(op, target_end);
         }
         if self.report {
@@ -477,12 +462,4 @@ fn is_pure_scalar(op: OperationRef) -> bool {
         && op.operands().all(|v| !v.r#type().is_mem_ref())
 }
 
-/// The value of an `arith.constant` of index type, if `value` is one.
-fn constant_index(value: Value) -> Option<i64> {
-    let op = ffi::defining_op(value)?;
-    if !is_named(op, "arith.constant") {
-        return None;
-    }
-    IntegerAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value())
-}
 

@@ -13,12 +13,12 @@
 
 use melior::{
     ir::{
-        attribute::StringAttribute, block::BlockLike, operation::OperationLike, r#type::TypeLike, OperationRef, Type,
+        attribute::StringAttribute, operation::OperationLike, r#type::TypeLike, OperationRef, Type,
         Value, ValueLike,
     },
     Context, IrRewriter,
 };
-use pb_support::{builder::Emitter, ffi, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
+use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -58,7 +58,7 @@ fn intrinsic(op: &str) -> Option<&'static str> {
 impl RustPass for GpuMath {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let ops = ffi::collect_ops(module, melior::ir::operation::WalkOrder::PreOrder, |op| {
-            op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("math.")) && in_gpu_module(op)
+            op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("math.")) && ir::is_inside(op, "gpu.module")
         });
         let mut ok = true;
         for op in ops {
@@ -66,17 +66,6 @@ impl RustPass for GpuMath {
         }
         PassFailed::unless(ok)
     }
-}
-
-fn in_gpu_module(op: OperationRef) -> bool {
-    let mut parent = op.block().and_then(|b| b.parent_operation());
-    while let Some(p) = parent {
-        if is_named(p, "gpu.module") {
-            return true;
-        }
-        parent = p.block().and_then(|b| b.parent_operation());
-    }
-    false
 }
 
 /// `f16`, `f32` or `f64` (the intrinsics' overload suffix), or `None`.
