@@ -31,6 +31,7 @@ extern "C" {
     fn LLVMInitializeX86Target();
     fn LLVMInitializeX86TargetMC();
     fn LLVMInitializeX86AsmPrinter();
+    fn LLVMInitializeX86AsmParser();
 
     fn LLVMGetDefaultTargetTriple() -> *mut c_char;
     fn LLVMGetHostCPUName() -> *mut c_char;
@@ -170,6 +171,8 @@ pub fn compile_to_object(
         LLVMInitializeX86Target();
         LLVMInitializeX86TargetMC();
         LLVMInitializeX86AsmPrinter();
+        // Inline assembly (pb-amx-permission's system call) is parsed when emitted.
+        LLVMInitializeX86AsmParser();
 
         let context = LLVMContextCreate();
         let llvm_module = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context);

@@ -282,6 +282,16 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // maps, where the loop passes read it.
                 "canonicalize".into(),
             ]);
+            // bf16 and int8 products on the matrix unit (AMX), where the
+            // target has one for their element type; the rest go on.
+            let units = amx_units(&options.target);
+            if !units.is_empty() {
+                passes.push(format!(
+                    "func.func(pb-matrix-tile{{units={units} cores={} report={}}})",
+                    options.target.cores.max(1),
+                    options.report
+                ));
+            }
             if options.vectorize && lanes > 1 {
                 let target = &options.target;
                 // Transposing copies (Linear weights, head permutes) move
@@ -416,9 +426,29 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         // before any other conversion: bare pointers for static memrefs.
         "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1}".into(),
         "convert-complex-to-llvm".into(),
-        format!("convert-vector-to-llvm{{enable-x86vector={} vector-transpose-lowering=shuffle1d}}", options.avx512),
+        // A module using AMX tiles asks Linux for them when it is loaded.
+        "pb-amx-permission".into(),
+    ]);
+    // Loops carrying AMX tiles become branches first, and the branches'
+    // tile operands are converted by `convert-to-llvm` (whose type
+    // converter knows the tile type, unlike convert-cf-to-llvm's) before
+    // the OpenMP conversion needs its regions' types converted.
+    let amx = !amx_units(&options.target).is_empty();
+    if amx {
+        passes.push("convert-scf-to-cf".into());
+    }
+    passes.extend([
+        format!(
+            "convert-vector-to-llvm{{enable-x86vector={} enable-amx={} vector-transpose-lowering=shuffle1d}}",
+            options.avx512, amx
+        ),
         "finalize-memref-to-llvm".into(),
         "convert-scf-to-cf".into(),
+    ]);
+    if amx {
+        passes.push("convert-to-llvm".into());
+    }
+    passes.extend([
         "convert-openmp-to-llvm".into(),
         "convert-arith-to-llvm".into(),
         "convert-index-to-llvm".into(),
@@ -430,4 +460,14 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         "pb-packed-entry-points".into(),
     ]);
     passes
+}
+
+/// The target's AMX units `pb-matrix-tile` can use, `+`-separated (empty:
+/// none; the tile unit itself, `amx-tile`, is required for any of them).
+fn amx_units(target: &TargetDesc) -> String {
+    let has = |unit: &str| target.matrix_units.iter().any(|u| u == unit);
+    if !has("amx-tile") {
+        return String::new();
+    }
+    ["amx-bf16", "amx-int8"].into_iter().filter(|u| has(u)).collect::<Vec<_>>().join("+")
 }

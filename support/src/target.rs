@@ -171,6 +171,34 @@ pub fn host_has_avx512f() -> bool {
     }
 }
 
+/// Asks Linux for the AMX tile state (`arch_prctl(ARCH_REQ_XCOMP_PERM,
+/// XFEATURE_XTILEDATA)`, what generated code using the tiles also does when
+/// it is loaded: `pb-amx-permission`); true when granted. On another OS,
+/// or a kernel without the call, the tiles are not used.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+fn os_grants_amx() -> bool {
+    let result: i64;
+    // SAFETY: the arch_prctl system call reads its two integer arguments
+    // and touches no memory of ours; rcx and r11 are clobbered by `syscall`.
+    unsafe {
+        std::arch::asm!(
+            "syscall",
+            inlateout("rax") 158i64 => result,
+            in("rdi") 0x1023i64,
+            in("rsi") 18i64,
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack),
+        );
+    }
+    result == 0
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+fn os_grants_amx() -> bool {
+    false
+}
+
 struct Isa {
     vector_bits: u32,
     fma: bool,
@@ -195,6 +223,10 @@ impl Isa {
             if edx & (1 << bit) != 0 {
                 matrix_units.push(name.to_string());
             }
+        }
+        // The tiles are usable only where the OS grants them (Linux 5.16+).
+        if !matrix_units.is_empty() && !os_grants_amx() {
+            matrix_units.clear();
         }
         Self { vector_bits, fma: std::arch::is_x86_feature_detected!("fma"), matrix_units }
     }

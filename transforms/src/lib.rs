@@ -13,6 +13,7 @@ mod affine_access;
 mod linalg_ops;
 mod operand_expr;
 pub mod allocs_to_pool;
+pub mod amx_permission;
 pub mod check_cpu_input;
 pub mod clamp_gathers;
 pub mod compose_insert_slices;
@@ -29,6 +30,7 @@ pub mod gpu_math;
 mod fuse_cache;
 pub mod inits_as_inputs;
 pub mod interchange;
+pub mod matrix_tile;
 pub mod isl_roundtrip;
 pub mod outline_kernels;
 pub mod packed_entry_points;
@@ -50,7 +52,7 @@ use pb_support::PassInfo;
 
 /// Every transformation pass, alphabetical by argument.
 pub static PASSES: &[&PassInfo] =
-    &[&allocs_to_pool::INFO, &check_cpu_input::INFO,
+    &[&allocs_to_pool::INFO, &amx_permission::INFO, &check_cpu_input::INFO,
     &clamp_gathers::INFO,
     &compose_insert_slices::INFO,
     &concat_empty_operands::INFO,
@@ -58,7 +60,7 @@ pub static PASSES: &[&PassInfo] =
     &empty_args::INFO,
     &forward_copies::INFO,
     &fp_contract::INFO,
-    &fuse::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &interchange::INFO,
+    &fuse::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &interchange::INFO, &matrix_tile::INFO,
     &isl_roundtrip::INFO,
     &outline_kernels::INFO,
     &packed_entry_points::INFO,

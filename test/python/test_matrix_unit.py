@@ -1,0 +1,131 @@
+"""bf16 and int8 contractions on the CPU's matrix unit (`pb-matrix-tile`, AMX).
+
+Every program runs on any machine: where the CPU (and the OS) offer AMX
+tiles the products run on them, elsewhere the same program compiles to the
+vector path; results must match either way. Which path ran is checked from
+the compiler's report. Code for the tiles is also generated for a target
+that names them (`--target=matrix-units=...`) and checked in the object
+without running it, so the generator is tested on machines without AMX.
+"""
+
+import pathlib
+import re
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+
+import polyblocks
+from polyblocks.torch_polyblocks_compiler import polyblocks_jit_torch
+
+from test_cpu_workloads import ALLOWED_SYMBOLS
+
+LLVM = pathlib.Path("/usr/lib/llvm-22/bin")
+
+
+def host_has_amx() -> bool:
+    flags = pathlib.Path("/proc/cpuinfo").read_text()
+    return all(re.search(rf"\b{f}\b", flags) for f in ("amx_tile", "amx_bf16", "amx_int8"))
+
+
+AMX = host_has_amx()
+AMX_TARGET = "--target=matrix-units=amx-tile+amx-bf16+amx-int8"
+
+
+def _compiled(fn):
+    return polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False, "cache": False})(fn)
+
+
+BF16_CASES = {
+    "mm 64x96x80": (lambda a, b: a @ b, [(64, 96), (96, 80)]),
+    "mm odd 37x50x29": (lambda a, b: a @ b, [(37, 50), (50, 29)]),
+    "bmm 3x40x33x48": (torch.bmm, [(3, 40, 33), (3, 33, 48)]),
+    "linear (transposed weight) 48x70x64": (lambda x, w: x @ w.T, [(48, 70), (64, 70)]),
+}
+
+
+@pytest.mark.parametrize("case", BF16_CASES)
+def test_bf16_products_match_float32_rounded_once(case):
+    fn, shapes = BF16_CASES[case]
+    torch.manual_seed(0)
+    inputs = [torch.randn(*s).to(torch.bfloat16) for s in shapes]
+    result = _compiled(fn)(*inputs)
+    reference = fn(*[x.float() for x in inputs])  # exact products, f32 sums
+    assert result.dtype == torch.bfloat16 and result.shape == reference.shape
+    # One rounding to bf16 at the end (8 bits of mantissa): within 2^-8 of
+    # the f32 result, relative to its scale; summation order aside.
+    scale = reference.abs().max().item()
+    error = (result.float() - reference).abs().max().item()
+    assert error <= scale * 2**-8 + 1e-3 * scale, (error, scale)
+
+
+INT8_MLIR = """
+func.func @mm(%a: tensor<70x130xi8>, %b: tensor<130x45xi8>) -> tensor<70x45xi32> {
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<70x45xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<70x45xi32>) -> tensor<70x45xi32>
+  %r = linalg.matmul ins(%a, %b : tensor<70x130xi8>, tensor<130x45xi8>) outs(%f : tensor<70x45xi32>) -> tensor<70x45xi32>
+  return %r : tensor<70x45xi32>
+}
+func.func @mm_unsigned(%a: tensor<70x130xi8>, %b: tensor<130x45xi8>) -> tensor<70x45xi32> {
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<70x45xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<70x45xi32>) -> tensor<70x45xi32>
+  %r = linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : tensor<70x130xi8>, tensor<130x45xi8>) outs(%f : tensor<70x45xi32>) -> tensor<70x45xi32>
+  return %r : tensor<70x45xi32>
+}
+func.func @bmm_bias(%a: tensor<2x33x64xi8>, %b: tensor<2x64x40xi8>, %c: tensor<2x33x40xi32>) -> tensor<2x33x40xi32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x33x64xi8>, tensor<2x64x40xi8>) outs(%c : tensor<2x33x40xi32>) -> tensor<2x33x40xi32>
+  return %r : tensor<2x33x40xi32>
+}
+"""
+
+
+def test_int8_products_are_exact(tmp_path):
+    library = polyblocks.compile_mlir(INT8_MLIR, tmp_path, "int8")
+    rng = np.random.default_rng(0)
+    a = rng.integers(-128, 128, (70, 130)).astype(np.int8)
+    b = rng.integers(-128, 128, (130, 45)).astype(np.int8)
+    assert np.array_equal(library["mm"](a, b), a.astype(np.int64) @ b.astype(np.int64))
+    unsigned = a.view(np.uint8).astype(np.int64) @ b.view(np.uint8).astype(np.int64)
+    assert np.array_equal(library["mm_unsigned"](a, b), unsigned)
+    x = rng.integers(-128, 128, (2, 33, 64)).astype(np.int8)
+    y = rng.integers(-128, 128, (2, 64, 40)).astype(np.int8)
+    bias = rng.integers(-1000, 1000, (2, 33, 40)).astype(np.int32)
+    # The accumulator's initial contents (a bias) are kept.
+    assert np.array_equal(library["bmm_bias"](x, y, bias), bias + x.astype(np.int64) @ y.astype(np.int64))
+
+
+def _report(tmp_path, extra):
+    out = subprocess.run(
+        [str(polyblocks.engine.engine_binary()), str(tmp_path / "in.mlir"), "--report", *extra, "-o", str(tmp_path / "lib.so")],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stderr
+
+
+def test_host_runs_products_on_the_matrix_unit_when_it_has_one(tmp_path):
+    (tmp_path / "in.mlir").write_text(INT8_MLIR)
+    notes = _report(tmp_path, [])
+    on_unit = notes.count("[pb-matrix-tile] matrix unit: i8 products")
+    assert on_unit == (3 if AMX else 0), notes
+
+
+def test_tile_code_for_a_target_that_names_the_unit(tmp_path):
+    (tmp_path / "in.mlir").write_text(INT8_MLIR)
+    _report(tmp_path, [AMX_TARGET, "--cpu=sapphirerapids"])
+    disassembly = subprocess.run([str(LLVM / "llvm-objdump"), "-d", str(tmp_path / "lib.so")], capture_output=True, text=True, check=True).stdout
+    assert "tdpbssd" in disassembly and "tdpbuud" in disassembly and "ldtilecfg" in disassembly
+    # The OS is asked for the tiles by an inline system call in a
+    # constructor: no new import.
+    undefined = subprocess.run([str(LLVM / "llvm-nm"), "-D", "--undefined-only", str(tmp_path / "lib.so")], capture_output=True, text=True, check=True).stdout.split()
+    assert not [s for s in undefined if s not in ("U", "w", "v") and not ALLOWED_SYMBOLS.match(s)]
+    assert "syscall" in disassembly
+
+
+def test_targets_without_the_unit_keep_the_vector_path(tmp_path):
+    (tmp_path / "in.mlir").write_text(INT8_MLIR)
+    notes = _report(tmp_path, ["--target=matrix-units=none"])
+    assert "[pb-matrix-tile]" not in notes

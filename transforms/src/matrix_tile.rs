@@ -1,0 +1,642 @@
+//! `pb-matrix-tile`: contractions of bfloat16 or 8-bit integers on the
+//! CPU's matrix unit (Intel AMX: eight tile registers of 16 rows x 64
+//! bytes, `tdpbf16ps` and `tdpb[su][su]d`).
+//!
+//! For a perfect nest whose single statement is the multiply-accumulate
+//! `C[..i..j] += ext(A[..i..k..]) * ext(B[..k..j])` with bf16 operands and
+//! an f32 accumulator (`arith.extf`, `mulf`, `addf`), or i8 operands and an
+//! i32 accumulator (`arith.extsi`/`extui`, `muli`, `addi`), the loops get
+//! roles from the accesses as in `pb-register-tile`: `j` is C's last index
+//! (unit stride), `i` a C index that A uses and B does not, the reductions
+//! `k` the loops in no C index (any number of them: a convolution's
+//! channels and window), the other C loops stay outer loops around the
+//! kernel. The output, per outer iteration:
+//!
+//! ```text
+//! pack A: Ap[m][k] (M x K rows of the flattened reductions, zero-padded to
+//!         multiples of 32 rows and of one tile's K: 32 bf16 or 64 i8)
+//! pack B: Bp[k / g][n * g + k % g] (the tile unit's pair/quad layout, g =
+//!         4 bytes / element size, zero-padded to 32 columns)
+//! for ib (32-row blocks; parallel):             S[ib]: 32x32 sums
+//!   for jb (32-column blocks):
+//!     c00, c01, c10, c11 = 0                      (4 accumulator tiles)
+//!     for k by one tile's K: two A tiles, two B tiles, four products
+//!     S[ib] = the four tiles; C[rows, columns that exist] += S[ib]
+//! ```
+//!
+//! The register tile is 2 x 2 accumulator tiles because the unit has eight
+//! tile registers: four accumulators, two A and two B tiles. Packing both
+//! operands makes every layout (transposed operands, a convolution's
+//! windows, strided inputs) one kernel, and pads the edges with zeros, so
+//! any M, N and K run on whole tiles; only the 32 x 32 blocks at the edges
+//! add fewer elements of S into C.
+//!
+//! Products are exact and summed in f32 (i32) as PyTorch's oneDNN kernels
+//! on the same unit do; each C element gets its sum added once, so a zero
+//! fill or a bias in C before the nest is kept.
+//!
+//! Refuses (leaves the nest to `pb-register-tile` and the vectorizer, which
+//! compute the same in f32 lanes): other statements, element types without
+//! a matrix unit in `units`, non-constant bounds, fewer than 16 rows or
+//! columns.
+
+use melior::{
+    ir::{
+        r#type::ShapedTypeLike,
+        attribute::IntegerAttribute, block::BlockLike, operation::OperationBuilder, operation::OperationLike,
+        Attribute, Block, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use pb_polyhedral::{aff::mlir_map, scop::Statement, Aff, Scop};
+use pb_support::{builder, ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+
+use crate::{report, text_kernel};
+
+static ID: PassId = PassId::new();
+
+pub static INFO: PassInfo = PassInfo {
+    argument: "pb-matrix-tile",
+    summary: "bf16 and int8 contractions on the CPU's matrix unit (AMX tiles), operands packed into its layouts",
+    description: "Rewrites perfect nests computing C[..i..j] += ext(A[..i..k]) * ext(B[..k..j]) (bf16 -> f32 \
+or i8 -> i32) into a packing copy of A (rows x flattened reductions, zero-padded), a packing copy of B \
+in the tile unit's pair/quad layout, and a parallel loop over 32x32 blocks of C computed by 2x2 \
+accumulator tiles (amx.tile_mulf / amx.tile_muli), added into C through a tile-local buffer. Runs \
+only for the element types whose unit is in `units`; other nests are left unchanged.",
+    anchor: "func.func",
+    options: &[
+        PassOption { name: "units", kind: OptionKind::String, default: "", help: "Matrix units of the target, '+'-separated: amx-bf16, amx-int8" },
+        PassOption { name: "cores", kind: OptionKind::UInt, default: "1", help: "Cores sharing the row blocks" },
+        PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
+    ],
+    id: &ID,
+    create,
+};
+
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    let units = options.string("units");
+    Box::new(MatrixTile {
+        bf16: units.split('+').any(|u| u == "amx-bf16"),
+        int8: units.split('+').any(|u| u == "amx-int8"),
+        cores: options.uint("cores").max(1) as i64,
+        report: options.bool("report"),
+    })
+}
+
+#[derive(Clone)]
+struct MatrixTile {
+    bf16: bool,
+    int8: bool,
+    cores: i64,
+    report: bool,
+}
+
+/// Rows and columns of one accumulator tile; the register tile is 2 x 2 of them.
+const TILE: i64 = 16;
+const BLOCK: i64 = 2 * TILE;
+
+impl RustPass for MatrixTile {
+    fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        if !self.bf16 && !self.int8 {
+            return Ok(());
+        }
+        for nest in text_kernel::top_level_loops(func) {
+            let location = nest.location();
+            let outcome = ffi::with_context(func, |context| self.tile(context, nest));
+            match outcome {
+                Ok(Some(message)) | Err(message) if self.report => report::note(location, INFO.argument, &message),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The element types of a product and the unit instruction computing it.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Kind {
+    /// bf16 x bf16 summed in f32 (`tdpbf16ps`).
+    Bf16,
+    /// i8 x i8 summed in i32; `true` where that operand is unsigned (`tdpb[su][su]d`).
+    Int8 { a_unsigned: bool, b_unsigned: bool },
+}
+
+impl Kind {
+    /// Elements of one 4-byte group of the unit's B layout.
+    fn group(self) -> i64 {
+        match self {
+            Kind::Bf16 => 2,
+            Kind::Int8 { .. } => 4,
+        }
+    }
+    /// Reductions per tile product (64 bytes of a tile row).
+    fn depth(self) -> i64 {
+        16 * self.group()
+    }
+    fn narrow(self) -> &'static str {
+        match self {
+            Kind::Bf16 => "bf16",
+            Kind::Int8 { .. } => "i8",
+        }
+    }
+    fn wide(self) -> &'static str {
+        match self {
+            Kind::Bf16 => "f32",
+            Kind::Int8 { .. } => "i32",
+        }
+    }
+    fn add(self) -> &'static str {
+        match self {
+            Kind::Bf16 => "arith.addf",
+            Kind::Int8 { .. } => "arith.addi",
+        }
+    }
+}
+
+/// A recognized product and its loops' roles (positions in the nest).
+struct Product {
+    kind: Kind,
+    a: usize,
+    b: usize,
+    c: usize,
+    bounds: Vec<(i64, i64)>,
+    i: usize,
+    j: usize,
+    reductions: Vec<usize>,
+    /// C loops other than `i` and `j`, outermost first (loops of one
+    /// iteration are not among them: they index as their one value).
+    outer: Vec<usize>,
+}
+
+impl Product {
+    fn trip(&self, d: usize) -> i64 {
+        self.bounds[d].1 - self.bounds[d].0
+    }
+    fn k(&self) -> i64 {
+        self.reductions.iter().map(|r| self.trip(*r)).product()
+    }
+    /// Rounds `n` up to a multiple of `to`.
+    fn padded(n: i64, to: i64) -> i64 {
+        (n + to - 1) / to * to
+    }
+}
+
+impl MatrixTile {
+    fn tile<'c>(&self, context: &'c Context, nest: OperationRef<'c, '_>) -> Result<Option<String>, String> {
+        let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
+        let [statement] = scop.statements.as_slice() else { return Ok(None) };
+        let Some(p) = recognize(statement) else { return Ok(None) };
+        let available = match p.kind {
+            Kind::Bf16 => self.bf16,
+            Kind::Int8 { .. } => self.int8,
+        };
+        if !available {
+            return Err(format!("not on the matrix unit: the target has no unit for {} products", p.kind.narrow()));
+        }
+        let (m, n, k) = (p.trip(p.i), p.trip(p.j), p.k());
+        if m < TILE || n < TILE {
+            return Err(format!("not on the matrix unit: {m} rows x {n} columns, fewer than a tile's {TILE}"));
+        }
+        emit_kernel(context, nest, statement, &p, self.cores)?;
+        ffi::erase(nest);
+        let (mp, np, kp) = (Product::padded(m, BLOCK), Product::padded(n, BLOCK), Product::padded(k, p.kind.depth()));
+        Ok(Some(format!(
+            "matrix unit: {} products, {m}x{n} over {k} reductions ({} loops) as 32x32 blocks of 2x2 tiles, \
+padded to {mp}x{np}x{kp}; A packed {} KiB, B packed {} KiB{}",
+            p.kind.narrow(),
+            p.reductions.len(),
+            mp * kp * elem_bytes(p.kind) / 1024,
+            kp * np * elem_bytes(p.kind) / 1024,
+            if p.outer.is_empty() { String::new() } else { format!(", per iteration of {} outer loops", p.outer.len()) }
+        )))
+    }
+}
+
+fn elem_bytes(kind: Kind) -> i64 {
+    4 / kind.group()
+}
+
+/// The multiply-accumulate statement and its roles, if it is one.
+fn recognize<'c, 'a>(s: &Statement<'c, 'a>) -> Option<Product> {
+    let bounds: Vec<(i64, i64)> = s.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect::<Option<_>>()?;
+    if s.accesses.len() != 4 || s.accesses.iter().any(|a| !a.exact || a.indices.iter().any(Aff::uses_symbols)) {
+        return None;
+    }
+    let c = s.accesses.iter().position(|a| a.write)?;
+    let w = &s.accesses[c];
+    let c_read = s.accesses.iter().position(|a| !a.write && a.array == w.array && a.indices == w.indices)?;
+    let store = w.op;
+    let in_statement = |v: Value<'c, 'a>| ffi::defining_op(v).filter(|op| s.ops.contains(op));
+    let add = in_statement(store.operand(0).ok()?)?;
+    let (x, y) = (add.operand(0).ok()?, add.operand(1).ok()?);
+    let c_value: Value<'c, 'a> = s.accesses[c_read].op.result(0).ok()?.into();
+    let product = if x == c_value { y } else if y == c_value { x } else { return None };
+    let mul = in_statement(product)?;
+    // (load, unsigned) of an extended operand.
+    let extended = |v: Value<'c, 'a>| -> Option<(usize, &'static str, bool)> {
+        let ext = in_statement(v)?;
+        let load = in_statement(ext.operand(0).ok()?)?;
+        let k = s.accesses.iter().position(|a| !a.write && a.op == load)?;
+        let source = ext.operand(0).ok()?.r#type().to_string();
+        let result = ext.result(0).ok()?.r#type().to_string();
+        let kind = match (ext.name().as_string_ref().as_str().ok()?, source.as_str(), result.as_str()) {
+            ("arith.extf", "bf16", "f32") => "bf16",
+            ("arith.extsi", "i8", "i32") => "i8s",
+            ("arith.extui", "i8", "i32") => "i8u",
+            _ => return None,
+        };
+        Some((k, kind, kind == "i8u"))
+    };
+    let (kx, tx, ux) = extended(mul.operand(0).ok()?)?;
+    let (ky, ty, uy) = extended(mul.operand(1).ok()?)?;
+    let float = tx == "bf16" && ty == "bf16";
+    let int = tx != "bf16" && ty != "bf16";
+    let names_ok = if float {
+        is_named(add, "arith.addf") && is_named(mul, "arith.mulf")
+    } else {
+        int && is_named(add, "arith.addi") && is_named(mul, "arith.muli")
+    };
+    // Every op is the product's: 4 accesses, 2 extensions, mul, add, index arithmetic.
+    let counted = s.ops.iter().filter(|op| !is_named(**op, "affine.apply")).count();
+    if !names_ok || kx == ky || kx == c_read || ky == c_read || counted != 8 {
+        return None;
+    }
+    // Roles: `j` is C's last index, alone; B moves with it, A does not.
+    let (last, front) = w.indices.split_last()?;
+    let Aff::Dim(j) = *last else { return None };
+    if front.iter().any(|e| e.uses_dim(j)) {
+        return None;
+    }
+    let uses = |k: usize, d: usize| s.accesses[k].indices.iter().any(|e| e.uses_dim(d));
+    let (a, b, a_unsigned, b_unsigned) = match (uses(kx, j), uses(ky, j)) {
+        (false, true) => (kx, ky, ux, uy),
+        (true, false) => (ky, kx, uy, ux),
+        _ => return None,
+    };
+    let written: Vec<usize> = (0..bounds.len()).filter(|d| w.indices.iter().any(|e| e.uses_dim(*d))).collect();
+    let once = |d: usize| bounds[d].1 - bounds[d].0 == 1;
+    // `i`: a C index alone, used by A, not by B; C's second-to-last first.
+    let row = |e: &Aff| match e {
+        Aff::Dim(d) if *d != j && uses(a, *d) && !uses(b, *d) && !once(*d) => Some(*d),
+        _ => None,
+    };
+    let i = front.last().and_then(row).or_else(|| front.iter().rev().find_map(row))?;
+    if front.iter().filter(|e| e.uses_dim(i)).count() != 1 {
+        return None;
+    }
+    let reductions: Vec<usize> = (0..bounds.len()).filter(|d| !written.contains(d) && !once(*d)).collect();
+    let outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j && !once(*d)).collect();
+    if reductions.is_empty() {
+        return None;
+    }
+    let kind = if float { Kind::Bf16 } else { Kind::Int8 { a_unsigned, b_unsigned } };
+    Some(Product { kind, a, b, c, bounds, i, j, reductions, outer })
+}
+
+/// Creates ops before an anchor op (the end of the body being filled).
+struct Emit<'c> {
+    context: &'c Context,
+    location: Location<'c>,
+}
+
+impl<'c> Emit<'c> {
+    fn attr(&self, text: &str) -> Attribute<'c> {
+        Attribute::parse(self.context, text).unwrap_or_else(|| panic!("pb-matrix-tile wrote an invalid attribute: {text}"))
+    }
+    fn ty(&self, text: &str) -> Type<'c> {
+        Type::parse(self.context, text).unwrap_or_else(|| panic!("pb-matrix-tile wrote an invalid type: {text}"))
+    }
+    fn build(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        results: &[Type<'c>],
+        attributes: &[(&str, Attribute<'c>)],
+        regions: Vec<Region<'c>>,
+    ) -> Operation<'c> {
+        let attributes: Vec<_> = attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
+        OperationBuilder::new(name, self.location)
+            .add_operands(operands)
+            .add_results(results)
+            .add_attributes(&attributes)
+            .add_regions_vec(regions)
+            .build()
+            .unwrap_or_else(|e| panic!("pb-matrix-tile built an invalid '{name}': {e}"))
+    }
+    fn op<'a>(
+        &self,
+        at: OperationRef<'c, 'a>,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        results: &[Type<'c>],
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> OperationRef<'c, 'a> {
+        let op = self.build(name, operands, results, attributes, vec![]);
+        at.block().expect("anchor in a block").insert_operation_before(at, op)
+    }
+    fn value<'a>(
+        &self,
+        at: OperationRef<'c, 'a>,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        result: Type<'c>,
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> Value<'c, 'a> {
+        self.op(at, name, operands, &[result], attributes).result(0).expect("one result").into()
+    }
+    /// `affine.apply` of `expr` over the values `env` (as d0, d1, ...).
+    fn apply<'a>(&self, at: OperationRef<'c, 'a>, expr: &Aff, env: &[Value<'c, 'a>]) -> Value<'c, 'a> {
+        let map = self.attr(&mlir_map(env.len(), 0, std::slice::from_ref(expr)));
+        self.value(at, "affine.apply", env, Type::index(self.context), &[("map", map)])
+    }
+    fn load<'a>(&self, at: OperationRef<'c, 'a>, memref: Value<'c, 'a>, indices: &[Aff], env: &[Value<'c, 'a>]) -> Value<'c, 'a> {
+        let element = memref_element(memref).expect("a memref");
+        let map = self.attr(&mlir_map(env.len(), 0, indices));
+        let operands: Vec<Value> = std::iter::once(memref).chain(env.iter().copied()).collect();
+        self.value(at, "affine.load", &operands, element, &[("map", map)])
+    }
+    fn store<'a>(&self, at: OperationRef<'c, 'a>, value: Value<'c, 'a>, memref: Value<'c, 'a>, indices: &[Aff], env: &[Value<'c, 'a>]) {
+        let map = self.attr(&mlir_map(env.len(), 0, indices));
+        let operands: Vec<Value> = [value, memref].into_iter().chain(env.iter().copied()).collect();
+        self.op(at, "affine.store", &operands, &[], &[("map", map)]);
+    }
+    fn constant<'a>(&self, at: OperationRef<'c, 'a>, ty: &str, value: &str) -> Value<'c, 'a> {
+        let ty = self.ty(ty);
+        let attr = self.attr(&format!("{value} : {ty}"));
+        self.value(at, "arith.constant", &[], ty, &[("value", attr)])
+    }
+    /// `affine.for %iv = lower to min(upper...) step step` over `env`
+    /// (the upper bound's results, over env as dims, minimized), with
+    /// loop-carried `carried`; its induction variable, carried values and
+    /// terminator (an `affine.yield` of the carried values unchanged:
+    /// set its operands when the body is done).
+    fn for_loop<'a>(
+        &self,
+        at: OperationRef<'c, 'a>,
+        (lower, upper): (i64, &[Aff]),
+        step: i64,
+        env: &[Value<'c, 'a>],
+        carried: &[Value<'c, 'a>],
+    ) -> (Value<'c, 'a>, Vec<Value<'c, 'a>>, OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
+        let mut arguments = vec![(Type::index(self.context), self.location)];
+        arguments.extend(carried.iter().map(|v| (v.r#type(), self.location)));
+        let region = Region::new();
+        region.append_block(Block::new(&arguments));
+        let bounds = (self.attr(&mlir_map(env.len(), 0, &[Aff::Const(lower)])), self.attr(&mlir_map(env.len(), 0, upper)));
+        let made = builder::affine_for_carrying(self.context, self.location, bounds, env, step, carried, region)
+            .unwrap_or_else(|e| panic!("pb-matrix-tile built an invalid affine.for: {e}"));
+        let made = at.block().expect("anchor in a block").insert_operation_before(at, made);
+        let body = made.region(0).ok().and_then(|r| r.first_block()).expect("loop body");
+        let values: Vec<Value> = (1..=carried.len()).map(|k| body.argument(k).expect("carried").into()).collect();
+        let end = self.build("affine.yield", &values, &[], &[], vec![]);
+        let end = body.append_operation(end);
+        (body.argument(0).expect("iv").into(), values, end, made)
+    }
+    /// `affine.parallel (%iv) = (0) to (upper)`; its induction variable and terminator.
+    fn parallel<'a>(&self, at: OperationRef<'c, 'a>, upper: i64) -> (Value<'c, 'a>, OperationRef<'c, 'a>) {
+        let region = Region::new();
+        region.append_block(Block::new(&[(Type::index(self.context), self.location)]));
+        let groups = self.attr("dense<1> : tensor<1xi32>");
+        let op = self.build(
+            "affine.parallel",
+            &[],
+            &[],
+            &[
+                ("lowerBoundsMap", self.attr("affine_map<() -> (0)>")),
+                ("lowerBoundsGroups", groups),
+                ("upperBoundsMap", self.attr(&format!("affine_map<() -> ({upper})>"))),
+                ("upperBoundsGroups", groups),
+                ("steps", self.attr("[1]")),
+                ("reductions", self.attr("[]")),
+            ],
+            vec![region],
+        );
+        let made = at.block().expect("anchor in a block").insert_operation_before(at, op);
+        let body = made.region(0).ok().and_then(|r| r.first_block()).expect("parallel body");
+        let end = body.append_operation(self.build("affine.yield", &[], &[], &[], vec![]));
+        (body.argument(0).expect("iv").into(), end)
+    }
+    fn alloc<'a>(&self, at: OperationRef<'c, 'a>, name: &str, ty: &str) -> Value<'c, 'a> {
+        let ty = self.ty(ty);
+        let attributes = [("alignment", IntegerAttribute::new(Type::parse(self.context, "i64").expect("i64"), 64).into()), ("operandSegmentSizes", self.attr("array<i32: 0, 0>"))];
+        self.value(at, name, &[], ty, &attributes)
+    }
+}
+
+fn memref_element<'c>(memref: Value<'c, '_>) -> Option<Type<'c>> {
+    melior::ir::r#type::MemRefType::try_from(memref.r#type()).ok().map(|t| t.element())
+}
+
+/// The new loops' values an original dimension maps to.
+#[derive(Clone)]
+enum Dim {
+    /// `env[position] + offset`.
+    At(usize, i64),
+    /// `scale * env[position] + env[other] + offset` (a blocked loop).
+    Blocked { block: usize, scale: i64, inner: usize, offset: i64 },
+}
+
+/// Original index expressions over new loops: `dims[d]` gives dimension `d`;
+/// dimensions not listed index as their lower bound (loops of one iteration).
+fn rewrite(indices: &[Aff], dims: &[Option<Dim>], bounds: &[(i64, i64)]) -> Vec<Aff> {
+    let substitution: Vec<Aff> = (0..bounds.len())
+        .map(|d| match &dims[d] {
+            Some(Dim::At(position, offset)) => Aff::Dim(*position).plus(Aff::Const(*offset)),
+            Some(Dim::Blocked { block, scale, inner, offset }) => {
+                Aff::Dim(*block).scale(*scale).plus(Aff::Dim(*inner)).plus(Aff::Const(*offset))
+            }
+            None => Aff::Const(bounds[d].0),
+        })
+        .collect();
+    indices.iter().map(|e| e.substitute(&substitution)).collect()
+}
+
+/// The kernel in place of `nest` (left for the caller to erase).
+fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Statement<'c, '_>, p: &Product, cores: i64) -> Result<(), String> {
+    let e = Emit { context, location: nest.location() };
+    let kind = p.kind;
+    let (narrow, wide, g, depth) = (kind.narrow(), kind.wide(), kind.group(), kind.depth());
+    let (m, n, k) = (p.trip(p.i), p.trip(p.j), p.k());
+    let (mp, np, kp) = (Product::padded(m, BLOCK), Product::padded(n, BLOCK), Product::padded(k, depth));
+    let a_mem: Value = s.accesses[p.a].op.operand(0).map_err(|_| "A")?;
+    let b_mem: Value = s.accesses[p.b].op.operand(0).map_err(|_| "B")?;
+    let c_mem: Value = s.accesses[p.c].op.operand(1).map_err(|_| "C")?;
+    let after = nest.next_in_block().ok_or("the nest ends its block")?;
+    let ap = e.alloc(nest, "memref.alloc", &format!("memref<{mp}x{kp}x{narrow}>"));
+    let bp = e.alloc(nest, "memref.alloc", &format!("memref<{}x{}x{narrow}>", kp / g, np * g));
+    e.op(after, "memref.dealloc", &[ap], &[], &[]);
+    e.op(after, "memref.dealloc", &[bp], &[], &[]);
+    // One 32x32 block of sums per row block (each parallel iteration its own).
+    let scratch = e.alloc(nest, "memref.alloc", &format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", mp / BLOCK));
+    e.op(after, "memref.dealloc", &[scratch], &[], &[]);
+    let zero = e.constant(nest, narrow, if kind == Kind::Bf16 { "0.0" } else { "0" });
+
+    let full = |trip: i64| vec![Aff::Const(trip)];
+    // Outer loops around everything.
+    let mut env: Vec<Value> = Vec::new();
+    let mut dims: Vec<Option<Dim>> = vec![None; p.bounds.len()];
+    let mut at = nest;
+    for &d in &p.outer {
+        let (iv, _, end, _) = e.for_loop(at, (p.bounds[d].0, &full(p.bounds[d].1)), 1, &env, &[]);
+        dims[d] = Some(Dim::At(env.len(), 0));
+        env.push(iv);
+        at = end;
+    }
+    let outer_env = env.clone();
+    let outer_dims = dims.clone();
+    // The flattened reduction index over the reduction loops at env[first..].
+    let flat = |first: usize| -> Aff {
+        let mut expr = Aff::Const(0);
+        let mut stride = 1;
+        for (q, r) in p.reductions.iter().enumerate().rev() {
+            expr = expr.plus(Aff::Dim(first + q).plus(Aff::Const(-p.bounds[*r].0)).scale(stride));
+            stride *= p.trip(*r);
+        }
+        expr
+    };
+
+    // Pack A: Ap[row][flat k] = A.
+    {
+        let mut env = outer_env.clone();
+        let mut dims = outer_dims.clone();
+        let (row, _, end, _) = e.for_loop(at, (0, &full(m)), 1, &env, &[]);
+        dims[p.i] = Some(Dim::At(env.len(), p.bounds[p.i].0));
+        env.push(row);
+        let mut inner = end;
+        let first = env.len();
+        for &r in &p.reductions {
+            let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &full(p.bounds[r].1)), 1, &env, &[]);
+            dims[r] = Some(Dim::At(env.len(), 0));
+            env.push(iv);
+            inner = end;
+        }
+        let value = e.load(inner, a_mem, &rewrite(&s.accesses[p.a].indices, &dims, &p.bounds), &env);
+        e.store(inner, value, ap, &[Aff::Dim(first - 1), flat(first)], &env);
+    }
+    // Zero the padding of Ap: columns k..kp of the rows, rows m..mp.
+    for (rows, columns) in [((0, m), (k, kp)), ((m, mp), (0, kp))] {
+        if rows.0 < rows.1 && columns.0 < columns.1 {
+            let mut env = outer_env.clone();
+            let (r, _, end, _) = e.for_loop(at, (rows.0, &full(rows.1)), 1, &env, &[]);
+            env.push(r);
+            let (c, _, end, _) = e.for_loop(end, (columns.0, &full(columns.1)), 1, &env, &[]);
+            env.push(c);
+            let position = env.len();
+            e.store(end, zero, ap, &[Aff::Dim(position - 2), Aff::Dim(position - 1)], &env);
+        }
+    }
+    // Pack B: Bp[flat k / g][n * g + flat k % g] = B.
+    {
+        let mut env = outer_env.clone();
+        let mut dims = outer_dims.clone();
+        let mut inner = at;
+        let first = env.len();
+        for &r in &p.reductions {
+            let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &full(p.bounds[r].1)), 1, &env, &[]);
+            dims[r] = Some(Dim::At(env.len(), 0));
+            env.push(iv);
+            inner = end;
+        }
+        let (column, _, end, _) = e.for_loop(inner, (0, &full(n)), 1, &env, &[]);
+        dims[p.j] = Some(Dim::At(env.len(), p.bounds[p.j].0));
+        env.push(column);
+        let value = e.load(end, b_mem, &rewrite(&s.accesses[p.b].indices, &dims, &p.bounds), &env);
+        let kf = flat(first);
+        let to = [Aff::FloorDiv(Box::new(kf.clone()), g), Aff::Dim(env.len() - 1).scale(g).plus(Aff::Mod(Box::new(kf), g))];
+        e.store(end, value, bp, &to, &env);
+    }
+    // Zero the padding of Bp: reductions k..kp of every column, columns n..np.
+    if kp > k {
+        let mut env = outer_env.clone();
+        let (kf, _, end, _) = e.for_loop(at, (k, &full(kp)), 1, &env, &[]);
+        env.push(kf);
+        let (column, _, end, _) = e.for_loop(end, (0, &full(n)), 1, &env, &[]);
+        env.push(column);
+        let kf = Aff::Dim(env.len() - 2);
+        let to = [Aff::FloorDiv(Box::new(kf.clone()), g), Aff::Dim(env.len() - 1).scale(g).plus(Aff::Mod(Box::new(kf), g))];
+        e.store(end, zero, bp, &to, &env);
+    }
+    if np > n {
+        let mut env = outer_env.clone();
+        let (q, _, end, _) = e.for_loop(at, (0, &full(kp / g)), 1, &env, &[]);
+        env.push(q);
+        let (column, _, end, _) = e.for_loop(end, (n * g, &full(np * g)), 1, &env, &[]);
+        env.push(column);
+        e.store(end, zero, bp, &[Aff::Dim(env.len() - 2), Aff::Dim(env.len() - 1)], &env);
+    }
+
+    // The blocks of C: parallel over 32-row blocks when there are cores to share them.
+    let row_blocks = mp / BLOCK;
+    let mut env = outer_env.clone();
+    let (ib, end) = if cores > 1 && row_blocks > 1 {
+        e.parallel(at, row_blocks)
+    } else {
+        let (iv, _, end, _) = e.for_loop(at, (0, &full(row_blocks)), 1, &env, &[]);
+        (iv, end)
+    };
+    env.push(ib);
+    let (jb, _, end, _) = e.for_loop(end, (0, &full(np / BLOCK)), 1, &env, &[]);
+    env.push(jb);
+    let acc_type = e.ty(&format!("!amx.tile<{TILE}x{TILE}x{wide}>"));
+    let operand_type = e.ty(&format!("!amx.tile<{TILE}x{depth}x{narrow}>"));
+    let zero_tile = e.value(end, "amx.tile_zero", &[], acc_type, &[]);
+    let initial = [zero_tile; 4];
+    let (kk, acc, body_end, k_loop) = e.for_loop(end, (0, &full(kp)), depth, &env, &initial);
+    let mut k_env = env.clone();
+    k_env.push(kk);
+    let (ibd, jbd, kkd) = (k_env.len() - 3, k_env.len() - 2, k_env.len() - 1);
+    let tile_load = |memref: Value<'c, '_>, row: &Aff, column: &Aff| {
+        let row = e.apply(body_end, row, &k_env);
+        let column = e.apply(body_end, column, &k_env);
+        let segments = e.attr("array<i32: 1, 2, 0>");
+        e.value(body_end, "amx.tile_load", &[memref, row, column], operand_type, &[("operandSegmentSizes", segments)])
+    };
+    let a_row = Aff::Dim(ibd).scale(BLOCK);
+    let a0 = tile_load(ap, &a_row, &Aff::Dim(kkd));
+    let a1 = tile_load(ap, &a_row.clone().plus(Aff::Const(TILE)), &Aff::Dim(kkd));
+    let b_row = Aff::FloorDiv(Box::new(Aff::Dim(kkd)), g);
+    let b_column = Aff::Dim(jbd).scale(BLOCK * g);
+    let b0 = tile_load(bp, &b_row, &b_column);
+    let b1 = tile_load(bp, &b_row, &b_column.clone().plus(Aff::Const(TILE * g)));
+    let (name, flags): (&str, Vec<(&str, Attribute)>) = match kind {
+        Kind::Bf16 => ("amx.tile_mulf", vec![]),
+        Kind::Int8 { a_unsigned, b_unsigned } => (
+            "amx.tile_muli",
+            [("isZextLhs", a_unsigned), ("isZextRhs", b_unsigned)]
+                .into_iter()
+                .filter(|(_, on)| *on)
+                .map(|(flag, _)| (flag, Attribute::unit(context)))
+                .collect(),
+        ),
+    };
+    let products: Vec<Value> = [(a0, b0, 0), (a0, b1, 1), (a1, b0, 2), (a1, b1, 3)]
+        .into_iter()
+        .map(|(x, y, t)| e.value(body_end, name, &[x, y, acc[t]], acc_type, &flags))
+        .collect();
+    ffi::set_operands(body_end, &products);
+    // The four tiles into the scratch block, then into C where it exists.
+    for (t, (row, column)) in [(0, 0), (0, TILE), (TILE, 0), (TILE, TILE)].into_iter().enumerate() {
+        let block = ib;
+        let row = e.constant(end, "index", &row.to_string());
+        let column = e.constant(end, "index", &column.to_string());
+        let tile: Value = k_loop.result(t).expect("tile").into();
+        let segments = e.attr("array<i32: 1, 3, 1, 0>");
+        e.op(end, "amx.tile_store", &[scratch, block, row, column, tile], &[], &[("operandSegmentSizes", segments)]);
+    }
+    let rows_left = [Aff::Const(BLOCK), Aff::Const(m).plus(Aff::Dim(ibd).scale(-BLOCK))];
+    let (r, _, r_end, _) = e.for_loop(end, (0, &rows_left), 1, &env, &[]);
+    env.push(r);
+    let columns_left = [Aff::Const(BLOCK), Aff::Const(n).plus(Aff::Dim(jbd).scale(-BLOCK))];
+    let (c, _, c_end, _) = e.for_loop(r_end, (0, &columns_left), 1, &env, &[]);
+    env.push(c);
+    let (rd, cd) = (env.len() - 2, env.len() - 1);
+    let mut dims = outer_dims;
+    dims[p.i] = Some(Dim::Blocked { block: ibd, scale: BLOCK, inner: rd, offset: p.bounds[p.i].0 });
+    dims[p.j] = Some(Dim::Blocked { block: jbd, scale: BLOCK, inner: cd, offset: p.bounds[p.j].0 });
+    let c_index = rewrite(&s.accesses[p.c].indices, &dims, &p.bounds);
+    let old = e.load(c_end, c_mem, &c_index, &env);
+    let sum = e.load(c_end, scratch, &[Aff::Dim(ibd), Aff::Dim(rd), Aff::Dim(cd)], &env);
+    let new = e.value(c_end, kind.add(), &[old, sum], old.r#type(), &[]);
+    e.store(c_end, new, c_mem, &c_index, &env);
+    Ok(())
+}
