@@ -429,14 +429,7 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         // A module using AMX tiles asks Linux for them when it is loaded.
         "pb-amx-permission".into(),
     ]);
-    // Loops carrying AMX tiles become branches first, and the branches'
-    // tile operands are converted by `convert-to-llvm` (whose type
-    // converter knows the tile type, unlike convert-cf-to-llvm's) before
-    // the OpenMP conversion needs its regions' types converted.
     let amx = !amx_units(&options.target).is_empty();
-    if amx {
-        passes.push("convert-scf-to-cf".into());
-    }
     passes.extend([
         format!(
             "convert-vector-to-llvm{{enable-x86vector={} enable-amx={} vector-transpose-lowering=shuffle1d}}",
@@ -445,6 +438,9 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         "finalize-memref-to-llvm".into(),
         "convert-scf-to-cf".into(),
     ]);
+    // Loops carrying AMX tiles are branches now, their operands still of
+    // the tile type: `convert-to-llvm` knows it (convert-cf-to-llvm does
+    // not), and the OpenMP conversion next needs its regions converted.
     if amx {
         passes.push("convert-to-llvm".into());
     }

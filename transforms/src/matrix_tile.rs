@@ -197,24 +197,19 @@ impl MatrixTile {
         if m < TILE || n < TILE {
             return Err(format!("not on the matrix unit: {m} rows x {n} columns, fewer than a tile's {TILE}"));
         }
-        emit_kernel(context, nest, statement, &p, self.cores)?;
+        let how = emit_kernel(context, nest, statement, &p, self.cores)?;
         ffi::erase(nest);
         let (mp, np, kp) = (Product::padded(m, BLOCK), Product::padded(n, BLOCK), Product::padded(k, p.kind.depth()));
         Ok(Some(format!(
             "matrix unit: {} products, {m}x{n} over {k} reductions ({} loops) as 32x32 blocks of 2x2 tiles, \
-padded to {mp}x{np}x{kp}; A packed {} KiB, B packed {} KiB{}",
+padded to {mp}x{np}x{kp}; {how}{}",
             p.kind.narrow(),
             p.reductions.len(),
-            mp * kp * elem_bytes(p.kind) / 1024,
-            kp * np * elem_bytes(p.kind) / 1024,
             if p.outer.is_empty() { String::new() } else { format!(", per iteration of {} outer loops", p.outer.len()) }
         )))
     }
 }
 
-fn elem_bytes(kind: Kind) -> i64 {
-    4 / kind.group()
-}
 
 /// The multiply-accumulate statement and its roles, if it is one.
 fn recognize<'c, 'a>(s: &Statement<'c, 'a>) -> Option<Product> {
@@ -416,6 +411,21 @@ impl<'c> Emit<'c> {
         let end = body.append_operation(self.build("affine.yield", &[], &[], &[], vec![]));
         (body.argument(0).expect("iv").into(), end)
     }
+    /// `amx.tile_load` of `memref` at `exprs` (over `env`).
+    fn load_tile<'a>(&self, at: OperationRef<'c, 'a>, memref: Value<'c, 'a>, exprs: &[Aff], env: &[Value<'c, 'a>], ty: Type<'c>) -> Value<'c, 'a> {
+        let mut operands = vec![memref];
+        operands.extend(exprs.iter().map(|x| self.apply(at, x, env)));
+        let segments = self.attr(&format!("array<i32: 1, {}, 0>", exprs.len()));
+        self.value(at, "amx.tile_load", &operands, ty, &[("operandSegmentSizes", segments)])
+    }
+    /// `amx.tile_store` of `tile` into `memref` at `exprs` (over `env`).
+    fn store_tile<'a>(&self, at: OperationRef<'c, 'a>, memref: Value<'c, 'a>, exprs: &[Aff], env: &[Value<'c, 'a>], tile: Value<'c, 'a>) {
+        let mut operands = vec![memref];
+        operands.extend(exprs.iter().map(|x| self.apply(at, x, env)));
+        operands.push(tile);
+        let segments = self.attr(&format!("array<i32: 1, {}, 1, 0>", exprs.len()));
+        self.op(at, "amx.tile_store", &operands, &[], &[("operandSegmentSizes", segments)]);
+    }
     fn alloc<'a>(&self, at: OperationRef<'c, 'a>, name: &str, ty: &str) -> Value<'c, 'a> {
         let ty = self.ty(ty);
         let attributes = [("alignment", IntegerAttribute::new(Type::parse(self.context, "i64").expect("i64"), 64).into()), ("operandSegmentSizes", self.attr("array<i32: 0, 0>"))];
@@ -427,32 +437,45 @@ fn memref_element<'c>(memref: Value<'c, '_>) -> Option<Type<'c>> {
     melior::ir::r#type::MemRefType::try_from(memref.r#type()).ok().map(|t| t.element())
 }
 
-/// The new loops' values an original dimension maps to.
-#[derive(Clone)]
-enum Dim {
-    /// `env[position] + offset`.
-    At(usize, i64),
-    /// `scale * env[position] + env[other] + offset` (a blocked loop).
-    Blocked { block: usize, scale: i64, inner: usize, offset: i64 },
-}
-
-/// Original index expressions over new loops: `dims[d]` gives dimension `d`;
-/// dimensions not listed index as their lower bound (loops of one iteration).
-fn rewrite(indices: &[Aff], dims: &[Option<Dim>], bounds: &[(i64, i64)]) -> Vec<Aff> {
-    let substitution: Vec<Aff> = (0..bounds.len())
-        .map(|d| match &dims[d] {
-            Some(Dim::At(position, offset)) => Aff::Dim(*position).plus(Aff::Const(*offset)),
-            Some(Dim::Blocked { block, scale, inner, offset }) => {
-                Aff::Dim(*block).scale(*scale).plus(Aff::Dim(*inner)).plus(Aff::Const(*offset))
-            }
-            None => Aff::Const(bounds[d].0),
-        })
-        .collect();
+/// Original index expressions over new loops: `dims[d]` is dimension `d`
+/// as an expression over the new loops (`Dim(k)` = `env[k]`); dimensions
+/// not given index as their lower bound (loops of one iteration).
+fn rewrite(indices: &[Aff], dims: &[Option<Aff>], bounds: &[(i64, i64)]) -> Vec<Aff> {
+    let substitution: Vec<Aff> =
+        (0..bounds.len()).map(|d| dims[d].clone().unwrap_or(Aff::Const(bounds[d].0))).collect();
     indices.iter().map(|e| e.substitute(&substitution)).collect()
 }
 
-/// The kernel in place of `nest` (left for the caller to erase).
-fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Statement<'c, '_>, p: &Product, cores: i64) -> Result<(), String> {
+/// `dim + offset`.
+fn shifted(dim: usize, offset: i64) -> Aff {
+    Aff::Dim(dim).plus(Aff::Const(offset))
+}
+
+/// Is `memref` laid out row-major without gaps (what a tile load assumes
+/// of all but its row stride)?
+fn identity_layout(memref: Value) -> bool {
+    melior::ir::r#type::MemRefType::try_from(memref.r#type()).is_ok_and(ffi::has_identity_layout)
+}
+
+/// Are `indices` `[..outer.., row + c, column + c']` with `row` and
+/// `column` each a loop with coefficient 1, and the others over `outer`
+/// alone? (The access then reads tiles in place: rows `row`, elements
+/// along `column`.)
+fn tile_shaped(indices: &[Aff], row: usize, column: usize, outer: &[usize]) -> bool {
+    let n = indices.len();
+    let alone = |e: &Aff, d: usize| e.coefficient(d) == Some(1) && (0..64).all(|o| o == d || !e.uses_dim(o));
+    n >= 2
+        && alone(&indices[n - 1], column)
+        && alone(&indices[n - 2], row)
+        && indices[..n - 2].iter().all(|e| (0..64).all(|d| !e.uses_dim(d) || outer.contains(&d)))
+}
+
+/// The kernel in place of `nest` (left for the caller to erase). Fast
+/// paths where the shapes allow: A's tiles read in place (rows of one
+/// contiguous reduction, whole tiles), C's tiles loaded and stored in
+/// place (whole blocks), B packed 16 columns at a time with vector
+/// shuffles (contiguous columns).
+fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Statement<'c, '_>, p: &Product, cores: i64) -> Result<String, String> {
     let e = Emit { context, location: nest.location() };
     let kind = p.kind;
     let (narrow, wide, g, depth) = (kind.narrow(), kind.wide(), kind.group(), kind.depth());
@@ -461,27 +484,42 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     let a_mem: Value = s.accesses[p.a].op.operand(0).map_err(|_| "A")?;
     let b_mem: Value = s.accesses[p.b].op.operand(0).map_err(|_| "B")?;
     let c_mem: Value = s.accesses[p.c].op.operand(1).map_err(|_| "C")?;
+    let (a_index, b_index, c_index) = (&s.accesses[p.a].indices, &s.accesses[p.b].indices, &s.accesses[p.c].indices);
+    let whole_blocks = m % BLOCK == 0 && n % BLOCK == 0;
+    let a_in_place = p.reductions.len() == 1
+        && m % BLOCK == 0
+        && k % depth == 0
+        && identity_layout(a_mem)
+        && tile_shaped(a_index, p.i, p.reductions[0], &p.outer);
+    let c_in_place = whole_blocks && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);
+    let b_vectors = n % TILE == 0
+        && k % g == 0
+        && identity_layout(b_mem)
+        && b_index.split_last().is_some_and(|(last, front)| {
+            last.coefficient(p.j) == Some(1) && !front.iter().any(|x| x.uses_dim(p.j))
+        });
     let after = nest.next_in_block().ok_or("the nest ends its block")?;
-    let ap = e.alloc(nest, "memref.alloc", &format!("memref<{mp}x{kp}x{narrow}>"));
+    let ap = (!a_in_place).then(|| e.alloc(nest, "memref.alloc", &format!("memref<{mp}x{kp}x{narrow}>")));
     let bp = e.alloc(nest, "memref.alloc", &format!("memref<{}x{}x{narrow}>", kp / g, np * g));
-    e.op(after, "memref.dealloc", &[ap], &[], &[]);
-    e.op(after, "memref.dealloc", &[bp], &[], &[]);
     // One 32x32 block of sums per row block (each parallel iteration its own).
-    let scratch = e.alloc(nest, "memref.alloc", &format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", mp / BLOCK));
-    e.op(after, "memref.dealloc", &[scratch], &[], &[]);
+    let scratch = (!c_in_place).then(|| e.alloc(nest, "memref.alloc", &format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", mp / BLOCK)));
+    for buffer in [ap, Some(bp), scratch].into_iter().flatten() {
+        e.op(after, "memref.dealloc", &[buffer], &[], &[]);
+    }
     let zero = e.constant(nest, narrow, if kind == Kind::Bf16 { "0.0" } else { "0" });
-
     let full = |trip: i64| vec![Aff::Const(trip)];
+
     // Outer loops around everything.
     let mut env: Vec<Value> = Vec::new();
-    let mut dims: Vec<Option<Dim>> = vec![None; p.bounds.len()];
-    let mut at = nest;
+    let mut dims: Vec<Option<Aff>> = vec![None; p.bounds.len()];
+    let mut at_end = nest;
     for &d in &p.outer {
-        let (iv, _, end, _) = e.for_loop(at, (p.bounds[d].0, &full(p.bounds[d].1)), 1, &env, &[]);
-        dims[d] = Some(Dim::At(env.len(), 0));
+        let (iv, _, end, _) = e.for_loop(at_end, (p.bounds[d].0, &full(p.bounds[d].1)), 1, &env, &[]);
+        dims[d] = Some(Aff::Dim(env.len()));
         env.push(iv);
-        at = end;
+        at_end = end;
     }
+    let at = at_end;
     let outer_env = env.clone();
     let outer_dims = dims.clone();
     // The flattened reduction index over the reduction loops at env[first..].
@@ -494,53 +532,93 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         }
         expr
     };
+    // Each reduction loop's value at flattened index `kf`.
+    let unflatten = |kf: &Aff, dims: &mut Vec<Option<Aff>>| {
+        let mut stride = 1;
+        for r in p.reductions.iter().rev() {
+            let value = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(kf.clone()), stride)), p.trip(*r)).plus(Aff::Const(p.bounds[*r].0));
+            dims[*r] = Some(value);
+            stride *= p.trip(*r);
+        }
+    };
 
-    // Pack A: Ap[row][flat k] = A.
-    {
+    // Pack A: Ap[row][flat k] = A, zero-padded.
+    if let Some(ap) = ap {
         let mut env = outer_env.clone();
         let mut dims = outer_dims.clone();
         let (row, _, end, _) = e.for_loop(at, (0, &full(m)), 1, &env, &[]);
-        dims[p.i] = Some(Dim::At(env.len(), p.bounds[p.i].0));
+        dims[p.i] = Some(shifted(env.len(), p.bounds[p.i].0));
         env.push(row);
         let mut inner = end;
         let first = env.len();
         for &r in &p.reductions {
             let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &full(p.bounds[r].1)), 1, &env, &[]);
-            dims[r] = Some(Dim::At(env.len(), 0));
+            dims[r] = Some(Aff::Dim(env.len()));
             env.push(iv);
             inner = end;
         }
-        let value = e.load(inner, a_mem, &rewrite(&s.accesses[p.a].indices, &dims, &p.bounds), &env);
+        let value = e.load(inner, a_mem, &rewrite(a_index, &dims, &p.bounds), &env);
         e.store(inner, value, ap, &[Aff::Dim(first - 1), flat(first)], &env);
-    }
-    // Zero the padding of Ap: columns k..kp of the rows, rows m..mp.
-    for (rows, columns) in [((0, m), (k, kp)), ((m, mp), (0, kp))] {
-        if rows.0 < rows.1 && columns.0 < columns.1 {
-            let mut env = outer_env.clone();
-            let (r, _, end, _) = e.for_loop(at, (rows.0, &full(rows.1)), 1, &env, &[]);
-            env.push(r);
-            let (c, _, end, _) = e.for_loop(end, (columns.0, &full(columns.1)), 1, &env, &[]);
-            env.push(c);
-            let position = env.len();
-            e.store(end, zero, ap, &[Aff::Dim(position - 2), Aff::Dim(position - 1)], &env);
+        for (rows, columns) in [((0, m), (k, kp)), ((m, mp), (0, kp))] {
+            if rows.0 < rows.1 && columns.0 < columns.1 {
+                let mut env = outer_env.clone();
+                let (r, _, end, _) = e.for_loop(at, (rows.0, &full(rows.1)), 1, &env, &[]);
+                env.push(r);
+                let (c, _, end, _) = e.for_loop(end, (columns.0, &full(columns.1)), 1, &env, &[]);
+                env.push(c);
+                let position = env.len();
+                e.store(end, zero, ap, &[Aff::Dim(position - 2), Aff::Dim(position - 1)], &env);
+            }
         }
     }
     // Pack B: Bp[flat k / g][n * g + flat k % g] = B.
-    {
+    if b_vectors {
+        // g rows of 16 columns interleaved by shuffles into 16 groups of g.
+        let mut env = outer_env.clone();
+        let (q, _, end, _) = e.for_loop(at, (0, &full(k / g)), 1, &env, &[]);
+        env.push(q);
+        let (column, _, end, _) = e.for_loop(end, (0, &full(n)), TILE, &env, &[]);
+        env.push(column);
+        let (qd, nd) = (env.len() - 2, env.len() - 1);
+        let vector = |lanes: i64| e.ty(&format!("vector<{lanes}x{narrow}>"));
+        let rows: Vec<Value> = (0..g)
+            .map(|t| {
+                let mut dims = outer_dims.clone();
+                unflatten(&Aff::Dim(qd).scale(g).plus(Aff::Const(t)), &mut dims);
+                dims[p.j] = Some(shifted(nd, p.bounds[p.j].0));
+                let map = e.attr(&mlir_map(env.len(), 0, &rewrite(b_index, &dims, &p.bounds)));
+                let operands: Vec<Value> = std::iter::once(b_mem).chain(env.iter().copied()).collect();
+                e.value(end, "affine.vector_load", &operands, vector(TILE), &[("map", map)])
+            })
+            .collect();
+        let interleave = |x: Value<'c, '_>, y: Value<'c, '_>, lanes: i64| {
+            let mask: Vec<String> = (0..lanes).flat_map(|l| [l, l + lanes]).map(|l| l.to_string()).collect();
+            let mask = e.attr(&format!("array<i64: {}>", mask.join(", ")));
+            e.value(end, "vector.shuffle", &[x, y], vector(2 * lanes), &[("mask", mask)])
+        };
+        let packed = if g == 2 {
+            interleave(rows[0], rows[1], TILE)
+        } else {
+            let (even, odd) = (interleave(rows[0], rows[2], TILE), interleave(rows[1], rows[3], TILE));
+            interleave(even, odd, 2 * TILE)
+        };
+        let map = e.attr(&mlir_map(env.len(), 0, &[Aff::Dim(qd), Aff::Dim(nd).scale(g)]));
+        e.op(end, "affine.vector_store", &[packed, bp, q, column], &[], &[("map", map)]);
+    } else {
         let mut env = outer_env.clone();
         let mut dims = outer_dims.clone();
         let mut inner = at;
         let first = env.len();
         for &r in &p.reductions {
             let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &full(p.bounds[r].1)), 1, &env, &[]);
-            dims[r] = Some(Dim::At(env.len(), 0));
+            dims[r] = Some(Aff::Dim(env.len()));
             env.push(iv);
             inner = end;
         }
         let (column, _, end, _) = e.for_loop(inner, (0, &full(n)), 1, &env, &[]);
-        dims[p.j] = Some(Dim::At(env.len(), p.bounds[p.j].0));
+        dims[p.j] = Some(shifted(env.len(), p.bounds[p.j].0));
         env.push(column);
-        let value = e.load(end, b_mem, &rewrite(&s.accesses[p.b].indices, &dims, &p.bounds), &env);
+        let value = e.load(end, b_mem, &rewrite(b_index, &dims, &p.bounds), &env);
         let kf = flat(first);
         let to = [Aff::FloorDiv(Box::new(kf.clone()), g), Aff::Dim(env.len() - 1).scale(g).plus(Aff::Mod(Box::new(kf), g))];
         e.store(end, value, bp, &to, &env);
@@ -577,27 +655,44 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     env.push(ib);
     let (jb, _, end, _) = e.for_loop(end, (0, &full(np / BLOCK)), 1, &env, &[]);
     env.push(jb);
+    let (ibd, jbd) = (env.len() - 2, env.len() - 1);
     let acc_type = e.ty(&format!("!amx.tile<{TILE}x{TILE}x{wide}>"));
     let operand_type = e.ty(&format!("!amx.tile<{TILE}x{depth}x{narrow}>"));
-    let zero_tile = e.value(end, "amx.tile_zero", &[], acc_type, &[]);
-    let initial = [zero_tile; 4];
+    let corners = [(0, 0), (0, TILE), (TILE, 0), (TILE, TILE)];
+    // C's indices at a corner of the block, over `env`.
+    let c_corner = |(row, column): (i64, i64)| {
+        let mut dims = outer_dims.clone();
+        dims[p.i] = Some(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row + p.bounds[p.i].0)));
+        dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Const(column + p.bounds[p.j].0)));
+        rewrite(c_index, &dims, &p.bounds)
+    };
+    let initial: Vec<Value> = if c_in_place {
+        corners.iter().map(|corner| e.load_tile(end, c_mem, &c_corner(*corner), &env, acc_type)).collect()
+    } else {
+        vec![e.value(end, "amx.tile_zero", &[], acc_type, &[]); 4]
+    };
     let (kk, acc, body_end, k_loop) = e.for_loop(end, (0, &full(kp)), depth, &env, &initial);
     let mut k_env = env.clone();
     k_env.push(kk);
-    let (ibd, jbd, kkd) = (k_env.len() - 3, k_env.len() - 2, k_env.len() - 1);
-    let tile_load = |memref: Value<'c, '_>, row: &Aff, column: &Aff| {
-        let row = e.apply(body_end, row, &k_env);
-        let column = e.apply(body_end, column, &k_env);
-        let segments = e.attr("array<i32: 1, 2, 0>");
-        e.value(body_end, "amx.tile_load", &[memref, row, column], operand_type, &[("operandSegmentSizes", segments)])
+    let kkd = k_env.len() - 1;
+    let a_tile = |row: i64| -> Vec<Aff> {
+        match ap {
+            Some(_) => vec![Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), Aff::Dim(kkd)],
+            None => {
+                let mut dims = outer_dims.clone();
+                dims[p.i] = Some(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row + p.bounds[p.i].0)));
+                dims[p.reductions[0]] = Some(shifted(kkd, p.bounds[p.reductions[0]].0));
+                rewrite(a_index, &dims, &p.bounds)
+            }
+        }
     };
-    let a_row = Aff::Dim(ibd).scale(BLOCK);
-    let a0 = tile_load(ap, &a_row, &Aff::Dim(kkd));
-    let a1 = tile_load(ap, &a_row.clone().plus(Aff::Const(TILE)), &Aff::Dim(kkd));
+    let a_source = ap.unwrap_or(a_mem);
+    let a0 = e.load_tile(body_end, a_source, &a_tile(0), &k_env, operand_type);
+    let a1 = e.load_tile(body_end, a_source, &a_tile(TILE), &k_env, operand_type);
     let b_row = Aff::FloorDiv(Box::new(Aff::Dim(kkd)), g);
     let b_column = Aff::Dim(jbd).scale(BLOCK * g);
-    let b0 = tile_load(bp, &b_row, &b_column);
-    let b1 = tile_load(bp, &b_row, &b_column.clone().plus(Aff::Const(TILE * g)));
+    let b0 = e.load_tile(body_end, bp, &[b_row.clone(), b_column.clone()], &k_env, operand_type);
+    let b1 = e.load_tile(body_end, bp, &[b_row, b_column.plus(Aff::Const(TILE * g))], &k_env, operand_type);
     let (name, flags): (&str, Vec<(&str, Attribute)>) = match kind {
         Kind::Bf16 => ("amx.tile_mulf", vec![]),
         Kind::Int8 { a_unsigned, b_unsigned } => (
@@ -614,14 +709,17 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         .map(|(x, y, t)| e.value(body_end, name, &[x, y, acc[t]], acc_type, &flags))
         .collect();
     ffi::set_operands(body_end, &products);
+    let tiles: Vec<Value> = (0..4).map(|t| k_loop.result(t).expect("tile").into()).collect();
+    let Some(scratch) = scratch else {
+        // The sums (started from C) go back to C.
+        for (corner, tile) in corners.iter().zip(&tiles) {
+            e.store_tile(end, c_mem, &c_corner(*corner), &env, *tile);
+        }
+        return Ok(describe(a_in_place, c_in_place, b_vectors));
+    };
     // The four tiles into the scratch block, then into C where it exists.
-    for (t, (row, column)) in [(0, 0), (0, TILE), (TILE, 0), (TILE, TILE)].into_iter().enumerate() {
-        let block = ib;
-        let row = e.constant(end, "index", &row.to_string());
-        let column = e.constant(end, "index", &column.to_string());
-        let tile: Value = k_loop.result(t).expect("tile").into();
-        let segments = e.attr("array<i32: 1, 3, 1, 0>");
-        e.op(end, "amx.tile_store", &[scratch, block, row, column, tile], &[], &[("operandSegmentSizes", segments)]);
+    for ((row, column), tile) in corners.iter().zip(&tiles) {
+        e.store_tile(end, scratch, &[Aff::Dim(ibd), Aff::Const(*row), Aff::Const(*column)], &env, *tile);
     }
     let rows_left = [Aff::Const(BLOCK), Aff::Const(m).plus(Aff::Dim(ibd).scale(-BLOCK))];
     let (r, _, r_end, _) = e.for_loop(end, (0, &rows_left), 1, &env, &[]);
@@ -631,12 +729,21 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     env.push(c);
     let (rd, cd) = (env.len() - 2, env.len() - 1);
     let mut dims = outer_dims;
-    dims[p.i] = Some(Dim::Blocked { block: ibd, scale: BLOCK, inner: rd, offset: p.bounds[p.i].0 });
-    dims[p.j] = Some(Dim::Blocked { block: jbd, scale: BLOCK, inner: cd, offset: p.bounds[p.j].0 });
-    let c_index = rewrite(&s.accesses[p.c].indices, &dims, &p.bounds);
-    let old = e.load(c_end, c_mem, &c_index, &env);
+    dims[p.i] = Some(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Dim(rd)).plus(Aff::Const(p.bounds[p.i].0)));
+    dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Dim(cd)).plus(Aff::Const(p.bounds[p.j].0)));
+    let c_at = rewrite(c_index, &dims, &p.bounds);
+    let old = e.load(c_end, c_mem, &c_at, &env);
     let sum = e.load(c_end, scratch, &[Aff::Dim(ibd), Aff::Dim(rd), Aff::Dim(cd)], &env);
     let new = e.value(c_end, kind.add(), &[old, sum], old.r#type(), &[]);
-    e.store(c_end, new, c_mem, &c_index, &env);
-    Ok(())
+    e.store(c_end, new, c_mem, &c_at, &env);
+    Ok(describe(a_in_place, c_in_place, b_vectors))
+}
+
+fn describe(a_in_place: bool, c_in_place: bool, b_vectors: bool) -> String {
+    format!(
+        "A {}, B packed {}, C {}",
+        if a_in_place { "read in place" } else { "packed" },
+        if b_vectors { "by vector shuffles" } else { "element by element" },
+        if c_in_place { "tiles loaded and stored in place" } else { "added from a block buffer" }
+    )
 }
