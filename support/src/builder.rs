@@ -31,15 +31,7 @@ impl<'c> Emitter<'c, '_> {
         attributes: &[(&str, Attribute<'c>)],
         regions: Vec<Region<'c>>,
     ) -> OperationRef<'c, '_> {
-        let attributes: Vec<_> = attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
-        let op = OperationBuilder::new(name, self.location)
-            .add_operands(operands)
-            .add_results(result_types)
-            .add_attributes(&attributes)
-            .add_regions_vec(regions)
-            .build()
-            .unwrap_or_else(|e| panic!("lowering built an invalid '{name}': {e}"));
-        self.rewriter.insert(op)
+        self.rewriter.insert(build_operation(self.context, self.location, name, operands, result_types, attributes, regions))
     }
 
     /// The single result of a one-result op.
@@ -164,6 +156,28 @@ pub fn affine_for_carrying<'c>(
         .add_regions([region])
         .build()
         .map_err(|e| e.to_string())
+}
+
+/// A detached `name(operands) {attributes} : results` with `regions`; a
+/// pass that builds an invalid op has a bug, so that panics (the pass
+/// runner reports it as an internal error naming the pass).
+pub fn build_operation<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    name: &str,
+    operands: &[Value<'c, '_>],
+    results: &[Type<'c>],
+    attributes: &[(&str, Attribute<'c>)],
+    regions: Vec<Region<'c>>,
+) -> melior::ir::Operation<'c> {
+    let attributes: Vec<_> = attributes.iter().map(|(n, a)| (Identifier::new(context, n), *a)).collect();
+    OperationBuilder::new(name, location)
+        .add_operands(operands)
+        .add_results(results)
+        .add_attributes(&attributes)
+        .add_regions_vec(regions)
+        .build()
+        .unwrap_or_else(|e| panic!("a pass built an invalid '{name}': {e}"))
 }
 
 /// Runs `emit` with an [`Emitter`] inserting before `op`, at its location

@@ -25,11 +25,10 @@
 
 use melior::ir::{
     block::BlockLike,
-    operation::{OperationBuilder, OperationLike, WalkOrder},
-    Attribute, Block, Identifier, Location, OperationRef, Region, RegionLike, Type,
+    operation::{OperationLike, WalkOrder},
+    Attribute, Block, Location, OperationRef, Region, RegionLike, Type,
 };
-use melior::Context;
-use pb_support::{ffi, PassFailed, PassId, PassInfo, RustPass};
+use pb_support::{builder::build_operation, ffi, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -76,27 +75,31 @@ impl RustPass for AmxPermission {
             let arguments: Vec<_> = SYSCALL
                 .iter()
                 .map(|value| {
-                    let constant = build_op(context, location, "llvm.mlir.constant", &[i64_type], &[("value", attribute(&format!("{value} : i64")))], vec![]);
+                    let constant = build_operation(context, location, "llvm.mlir.constant", &[], &[i64_type], &[("value", attribute(&format!("{value} : i64")))], vec![]);
                     block.append_operation(constant).result(0).expect("constant").into()
                 })
                 .collect();
-            let call = OperationBuilder::new("llvm.inline_asm", location)
-                .add_operands(&arguments)
-                .add_results(&[i64_type])
-                .add_attributes(&[
-                    (Identifier::new(context, "asm_string"), attribute("\"syscall\"")),
-                    (
-                        Identifier::new(context, "constraints"),
-                        attribute("\"={rax},{rax},{rdi},{rsi},~{rcx},~{r11},~{memory}\""),
-                    ),
-                    (Identifier::new(context, "has_side_effects"), Attribute::unit(context)),
-                ])
-                .build()
-                .expect("valid inline asm");
+            let constraints = attribute("\"={rax},{rax},{rdi},{rsi},~{rcx},~{r11},~{memory}\"");
+            let call = build_operation(
+                context,
+                location,
+                "llvm.inline_asm",
+                &arguments,
+                &[i64_type],
+                &[
+                    ("asm_string", attribute("\"syscall\"")),
+                    ("constraints", constraints),
+                    ("has_side_effects", Attribute::unit(context)),
+                ],
+                vec![],
+            );
             block.append_operation(call);
-            block.append_operation(build_op(context, location, "llvm.return", &[], &[], vec![]));
-            let function = build_op(context, location, 
+            block.append_operation(build_operation(context, location, "llvm.return", &[], &[], &[], vec![]));
+            let function = build_operation(
+                context,
+                location,
                 "llvm.func",
+                &[],
                 &[],
                 &[
                     ("sym_name", attribute(&format!("\"{FUNCTION}\""))),
@@ -106,8 +109,11 @@ impl RustPass for AmxPermission {
                 vec![region],
             );
             body.append_operation(function);
-            let constructors = build_op(context, location, 
+            let constructors = build_operation(
+                context,
+                location,
                 "llvm.mlir.global_ctors",
+                &[],
                 &[],
                 &[
                     ("ctors", attribute(&format!("[@{FUNCTION}]"))),
@@ -122,19 +128,3 @@ impl RustPass for AmxPermission {
     }
 }
 
-fn build_op<'c>(
-    context: &'c Context,
-    location: Location<'c>,
-    name: &str,
-    results: &[Type<'c>],
-    attributes: &[(&str, Attribute<'c>)],
-    regions: Vec<Region<'c>>,
-) -> melior::ir::Operation<'c> {
-    let attributes: Vec<_> = attributes.iter().map(|(n, a)| (Identifier::new(context, n), *a)).collect();
-    OperationBuilder::new(name, location)
-        .add_results(results)
-        .add_attributes(&attributes)
-        .add_regions_vec(regions)
-        .build()
-        .expect("valid op")
-}

@@ -43,8 +43,8 @@
 use melior::{
     ir::{
         r#type::ShapedTypeLike,
-        attribute::IntegerAttribute, block::BlockLike, operation::OperationBuilder, operation::OperationLike,
-        Attribute, Block, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+        attribute::IntegerAttribute, block::BlockLike, operation::OperationLike,
+        Attribute, Block, Location, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -309,14 +309,7 @@ impl<'c> Emit<'c> {
         attributes: &[(&str, Attribute<'c>)],
         regions: Vec<Region<'c>>,
     ) -> Operation<'c> {
-        let attributes: Vec<_> = attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
-        OperationBuilder::new(name, self.location)
-            .add_operands(operands)
-            .add_results(results)
-            .add_attributes(&attributes)
-            .add_regions_vec(regions)
-            .build()
-            .unwrap_or_else(|e| panic!("pb-matrix-tile built an invalid '{name}': {e}"))
+        builder::build_operation(self.context, self.location, name, operands, results, attributes, regions)
     }
     fn op<'a>(
         &self,
@@ -549,26 +542,12 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         let (row, _, end, _) = e.for_loop(at, (0, &full(m)), 1, &env, &[]);
         dims[p.i] = Some(shifted(env.len(), p.bounds[p.i].0));
         env.push(row);
-        let mut inner = end;
         let first = env.len();
-        for &r in &p.reductions {
-            let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &full(p.bounds[r].1)), 1, &env, &[]);
-            dims[r] = Some(Aff::Dim(env.len()));
-            env.push(iv);
-            inner = end;
-        }
+        let inner = reduction_loops(&e, end, p, &mut env, &mut dims);
         let value = e.load(inner, a_mem, &rewrite(a_index, &dims, &p.bounds), &env);
         e.store(inner, value, ap, &[Aff::Dim(first - 1), flat(first)], &env);
         for (rows, columns) in [((0, m), (k, kp)), ((m, mp), (0, kp))] {
-            if rows.0 < rows.1 && columns.0 < columns.1 {
-                let mut env = outer_env.clone();
-                let (r, _, end, _) = e.for_loop(at, (rows.0, &full(rows.1)), 1, &env, &[]);
-                env.push(r);
-                let (c, _, end, _) = e.for_loop(end, (columns.0, &full(columns.1)), 1, &env, &[]);
-                env.push(c);
-                let position = env.len();
-                e.store(end, zero, ap, &[Aff::Dim(position - 2), Aff::Dim(position - 1)], &env);
-            }
+            zero_fill(&e, at, (zero, ap), (rows, columns), &outer_env, |r, c| vec![r, c]);
         }
     }
     // Pack B: Bp[flat k / g][n * g + flat k % g] = B.
@@ -607,41 +586,17 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     } else {
         let mut env = outer_env.clone();
         let mut dims = outer_dims.clone();
-        let mut inner = at;
         let first = env.len();
-        for &r in &p.reductions {
-            let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &full(p.bounds[r].1)), 1, &env, &[]);
-            dims[r] = Some(Aff::Dim(env.len()));
-            env.push(iv);
-            inner = end;
-        }
+        let inner = reduction_loops(&e, at, p, &mut env, &mut dims);
         let (column, _, end, _) = e.for_loop(inner, (0, &full(n)), 1, &env, &[]);
         dims[p.j] = Some(shifted(env.len(), p.bounds[p.j].0));
         env.push(column);
         let value = e.load(end, b_mem, &rewrite(b_index, &dims, &p.bounds), &env);
-        let kf = flat(first);
-        let to = [Aff::FloorDiv(Box::new(kf.clone()), g), Aff::Dim(env.len() - 1).scale(g).plus(Aff::Mod(Box::new(kf), g))];
-        e.store(end, value, bp, &to, &env);
+        e.store(end, value, bp, &grouped(flat(first), Aff::Dim(env.len() - 1), g), &env);
     }
     // Zero the padding of Bp: reductions k..kp of every column, columns n..np.
-    if kp > k {
-        let mut env = outer_env.clone();
-        let (kf, _, end, _) = e.for_loop(at, (k, &full(kp)), 1, &env, &[]);
-        env.push(kf);
-        let (column, _, end, _) = e.for_loop(end, (0, &full(n)), 1, &env, &[]);
-        env.push(column);
-        let kf = Aff::Dim(env.len() - 2);
-        let to = [Aff::FloorDiv(Box::new(kf.clone()), g), Aff::Dim(env.len() - 1).scale(g).plus(Aff::Mod(Box::new(kf), g))];
-        e.store(end, zero, bp, &to, &env);
-    }
-    if np > n {
-        let mut env = outer_env.clone();
-        let (q, _, end, _) = e.for_loop(at, (0, &full(kp / g)), 1, &env, &[]);
-        env.push(q);
-        let (column, _, end, _) = e.for_loop(end, (n * g, &full(np * g)), 1, &env, &[]);
-        env.push(column);
-        e.store(end, zero, bp, &[Aff::Dim(env.len() - 2), Aff::Dim(env.len() - 1)], &env);
-    }
+    zero_fill(&e, at, (zero, bp), ((k, kp), (0, n)), &outer_env, |kf, column| grouped(kf, column, g));
+    zero_fill(&e, at, (zero, bp), ((0, kp / g), (n * g, np * g)), &outer_env, |q, c| vec![q, c]);
 
     // The blocks of C: parallel over 32-row blocks when there are cores to share them.
     let row_blocks = mp / BLOCK;
@@ -737,6 +692,55 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     let new = e.value(c_end, kind.add(), &[old, sum], old.r#type(), &[]);
     e.store(c_end, new, c_mem, &c_at, &env);
     Ok(describe(a_in_place, c_in_place, b_vectors))
+}
+
+/// The loops of `p`'s reductions over their original ranges, nested at
+/// `at` (their variables pushed on `env`, each reduction's dimension set in
+/// `dims`); the innermost body's end.
+fn reduction_loops<'c, 'a>(
+    e: &Emit<'c>,
+    at: OperationRef<'c, 'a>,
+    p: &Product,
+    env: &mut Vec<Value<'c, 'a>>,
+    dims: &mut [Option<Aff>],
+) -> OperationRef<'c, 'a> {
+    let mut inner = at;
+    for &r in &p.reductions {
+        let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &[Aff::Const(p.bounds[r].1)]), 1, env, &[]);
+        dims[r] = Some(Aff::Dim(env.len()));
+        env.push(iv);
+        inner = end;
+    }
+    inner
+}
+
+/// Stores `zero` into `memref` at `to(row, column)` for the rows and
+/// columns of the two ranges (loops at `at`, inside the loops of `env`);
+/// nothing when a range is empty.
+fn zero_fill<'c, 'a>(
+    e: &Emit<'c>,
+    at: OperationRef<'c, 'a>,
+    (zero, memref): (Value<'c, 'a>, Value<'c, 'a>),
+    (rows, columns): ((i64, i64), (i64, i64)),
+    env: &[Value<'c, 'a>],
+    to: impl Fn(Aff, Aff) -> Vec<Aff>,
+) {
+    if rows.0 >= rows.1 || columns.0 >= columns.1 {
+        return;
+    }
+    let mut env = env.to_vec();
+    let (row, _, end, _) = e.for_loop(at, (rows.0, &[Aff::Const(rows.1)]), 1, &env, &[]);
+    env.push(row);
+    let (column, _, end, _) = e.for_loop(end, (columns.0, &[Aff::Const(columns.1)]), 1, &env, &[]);
+    env.push(column);
+    let n = env.len();
+    e.store(end, zero, memref, &to(Aff::Dim(n - 2), Aff::Dim(n - 1)), &env);
+}
+
+/// B's packed position of flattened reduction `kf` in `column`: groups of
+/// `g` reductions per column (`[kf / g, column * g + kf % g]`).
+fn grouped(kf: Aff, column: Aff, g: i64) -> Vec<Aff> {
+    vec![Aff::FloorDiv(Box::new(kf.clone()), g), column.scale(g).plus(Aff::Mod(Box::new(kf), g))]
 }
 
 fn describe(a_in_place: bool, c_in_place: bool, b_vectors: bool) -> String {
