@@ -192,6 +192,11 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             "pb-check-cpu-input".into(),
             "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)".into(),
             "func.func(pb-simplify-quant,pb-lower-quant)".into(),
+            // Contractions of dequantized 8-bit operands as integer
+            // products where the target has a unit for them (AMX-INT8;
+            // elsewhere the float contraction is faster than scalar
+            // integer loops).
+            format!("func.func({})", integer_contraction(&options.target)),
             // Gathers never read outside their tensor (torch-mlir does not
             // check computed indices; PyTorch clamps or raises).
             "func.func(pb-clamp-gathers)".into(),
@@ -460,6 +465,17 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
 
 /// The target's AMX units `pb-matrix-tile` can use, `+`-separated (empty:
 /// none; the tile unit itself, `amx-tile`, is required for any of them).
+/// `pb-integer-contraction` where the target has a unit computing 8-bit
+/// products (AMX-INT8), else the no-op `canonicalize` (the float
+/// contraction beats scalar integer loops).
+fn integer_contraction(target: &TargetDesc) -> &'static str {
+    if amx_units(target).contains("amx-int8") {
+        "pb-integer-contraction"
+    } else {
+        "canonicalize"
+    }
+}
+
 fn amx_units(target: &TargetDesc) -> String {
     let has = |unit: &str| target.matrix_units.iter().any(|u| u == unit);
     if !has("amx-tile") {

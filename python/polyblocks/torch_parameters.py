@@ -15,8 +15,12 @@ version counters (every in-place update — an optimizer step,
 A write through `p.data` does not bump it and is not seen: use in-place
 ops on the parameter itself. The prepared tensors hold as much memory as
 the parameters they come from (a transposed copy of each weight): the
-operators hoisted are the ones whose result is no larger than the largest
-parameter they read, and chains of pure reshapes (free in the engine) stay.
+operators hoisted are the ones whose result takes no more bytes than the
+largest parameter they read, and chains of pure reshapes (free in the
+engine) stay. Counting bytes keeps widening casts in the engine: an int8
+weight's dequantization (or a bf16 weight's upcast) would otherwise become
+a prepared float32 copy, four (two) times the memory, and hide the 8-bit
+operand from the engine's integer contractions.
 
 The prepare graph runs in PyTorch because it runs once per parameter
 version: compiling it would cost an engine compile per model for work that
@@ -63,6 +67,11 @@ def _numel(node: torch.fx.Node) -> int:
     return math.prod(value.shape) if isinstance(value, torch.Tensor) else 0
 
 
+def _nbytes(node: torch.fx.Node) -> int:
+    value = node.meta.get("val")
+    return _numel(node) * value.element_size() if isinstance(value, torch.Tensor) else 0
+
+
 class Split:
     """`gm` without its parameter-only work (`main`, taking the original
     inputs then the prepared tensors) and that work (`prepare`, taking the
@@ -86,7 +95,7 @@ def split(gm: torch.fx.GraphModule, parameter_indices) -> Split | None:
     constant: set = set(parameters) | {n for n in gm.graph.nodes if n.op == "get_attr"}
     # Per constant node: the largest parameter it reads, and whether it
     # does more than reshape.
-    largest: dict = {n: _numel(n) for n in constant}
+    largest: dict = {n: _nbytes(n) for n in constant}
     reorders: dict = {n: False for n in constant}
     for node in gm.graph.nodes:
         if node in constant or not _pure(node):
@@ -103,7 +112,7 @@ def split(gm: torch.fx.GraphModule, parameter_indices) -> Split | None:
         and n.op == "call_function"
         and any(u not in constant for u in n.users)
         and reorders[n]
-        and _numel(n) <= largest[n]
+        and _nbytes(n) <= largest[n]
     ]
     if not hoisted:
         return None

@@ -85,20 +85,44 @@ impl<'c> Emitter<'c, '_> {
         rank: usize,
         elements: (Type<'c>, Type<'c>),
     ) -> OperationRef<'c, '_> {
-        use melior::ir::{operation::OperationLike, Block, RegionLike};
         let dims: Vec<String> = (0..rank).map(|i| format!("d{i}")).collect();
         let identity = format!("affine_map<({0}) -> ({0})>", dims.join(", "));
-        let parallel = vec!["#linalg.iterator_type<parallel>"; rank].join(", ");
+        let parallel = vec![true; rank];
+        self.generic(&[input], &[init], &[identity.clone(), identity], &parallel, result.as_slice(), &[elements.0, elements.1])
+    }
+
+    /// A `linalg.generic` reading `inputs` and writing `outputs` through
+    /// `maps` (affine map text, inputs then outputs), with one loop per
+    /// entry of `parallel` (`false`: a reduction) and tensor `results`
+    /// (none on memrefs). Its body block takes `elements` (one per operand)
+    /// and is left empty, with the insertion point at its end: emit the
+    /// computation and a `linalg.yield`, then move the insertion point on.
+    pub fn generic(
+        &self,
+        inputs: &[Value<'c, '_>],
+        outputs: &[Value<'c, '_>],
+        maps: &[String],
+        parallel: &[bool],
+        results: &[Type<'c>],
+        elements: &[Type<'c>],
+    ) -> OperationRef<'c, '_> {
+        use melior::ir::{operation::OperationLike, Block, RegionLike};
+        let iterators: Vec<&str> = parallel
+            .iter()
+            .map(|p| if *p { "#linalg.iterator_type<parallel>" } else { "#linalg.iterator_type<reduction>" })
+            .collect();
         let region = Region::new();
-        region.append_block(Block::new(&[(elements.0, self.location), (elements.1, self.location)]));
+        let arguments: Vec<(Type<'c>, Location<'c>)> = elements.iter().map(|t| (*t, self.location)).collect();
+        region.append_block(Block::new(&arguments));
+        let operands: Vec<Value<'c, '_>> = inputs.iter().chain(outputs).copied().collect();
         let generic = self.op(
             "linalg.generic",
-            &[input, init],
-            result.as_slice(),
+            &operands,
+            results,
             &[
-                ("indexing_maps", self.attribute(&format!("[{identity}, {identity}]"))),
-                ("iterator_types", self.attribute(&format!("[{parallel}]"))),
-                ("operandSegmentSizes", self.attribute("array<i32: 1, 1>")),
+                ("indexing_maps", self.attribute(&format!("[{}]", maps.join(", ")))),
+                ("iterator_types", self.attribute(&format!("[{}]", iterators.join(", ")))),
+                ("operandSegmentSizes", self.attribute(&format!("array<i32: {}, {}>", inputs.len(), outputs.len()))),
             ],
             vec![region],
         );

@@ -491,6 +491,20 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         && b_index.split_last().is_some_and(|(last, front)| {
             last.coefficient(p.j) == Some(1) && !front.iter().any(|x| x.uses_dim(p.j))
         });
+    // B's rows run along the reduction (a linear layer's weight, [n][k]):
+    // g-element groups are 32-bit words, and packing is a transpose of
+    // words, done 16 x 16 words at a time in registers.
+    let b_transposed = !b_vectors
+        && p.reductions.len() == 1
+        && n % TILE == 0
+        && k % (TILE * g) == 0
+        && identity_layout(b_mem)
+        && b_index.split_last().is_some_and(|(last, front)| {
+            last.coefficient(p.reductions[0]) == Some(1)
+                && !last.uses_dim(p.j)
+                && front.iter().filter(|x| x.uses_dim(p.j)).count() == 1
+                && front.iter().all(|x| !x.uses_dim(p.j) || x.coefficient(p.j) == Some(1))
+        });
     let after = nest.next_in_block().ok_or("the nest ends its block")?;
     let ap = (!a_in_place).then(|| e.alloc(nest, "memref.alloc", &format!("memref<{mp}x{kp}x{narrow}>")));
     let bp = e.alloc(nest, "memref.alloc", &format!("memref<{}x{}x{narrow}>", kp / g, np * g));
@@ -582,7 +596,40 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
             interleave(even, odd, 2 * TILE)
         };
         let map = e.attr(&mlir_map(env.len(), 0, &[Aff::Dim(qd), Aff::Dim(nd).scale(g)]));
-        e.op(end, "affine.vector_store", &[packed, bp, q, column], &[], &[("map", map)]);
+        let operands: Vec<Value> = [packed, bp].into_iter().chain(env.iter().copied()).collect();
+        e.op(end, "affine.vector_store", &operands, &[], &[("map", map)]);
+    } else if b_transposed {
+        // 16 rows of 16 words along k, transposed into 16 rows of Bp.
+        let mut env = outer_env.clone();
+        let (q, _, end, _) = e.for_loop(at, (0, &full(k / (TILE * g))), 1, &env, &[]);
+        env.push(q);
+        let (column, _, end, _) = e.for_loop(end, (0, &full(n)), TILE, &env, &[]);
+        env.push(column);
+        let (qd, nd) = (env.len() - 2, env.len() - 1);
+        let bytes = e.ty(&format!("vector<{}x{narrow}>", TILE * g));
+        let words = e.ty(&format!("vector<{TILE}xi32>"));
+        let square = e.ty(&format!("vector<{TILE}x{TILE}xi32>"));
+        let operands: Vec<Value> = std::iter::once(b_mem).chain(env.iter().copied()).collect();
+        let mut block = e.value(end, "ub.poison", &[], square, &[("value", e.attr("#ub.poison"))]);
+        for r in 0..TILE {
+            let mut dims = outer_dims.clone();
+            dims[p.reductions[0]] = Some(Aff::Dim(qd).scale(TILE * g).plus(Aff::Const(p.bounds[p.reductions[0]].0)));
+            dims[p.j] = Some(Aff::Dim(nd).plus(Aff::Const(r + p.bounds[p.j].0)));
+            let map = e.attr(&mlir_map(env.len(), 0, &rewrite(b_index, &dims, &p.bounds)));
+            let row = e.value(end, "affine.vector_load", &operands, bytes, &[("map", map)]);
+            let row = e.value(end, "vector.bitcast", &[row], words, &[]);
+            let position = e.attr(&format!("array<i64: {r}>"));
+            block = e.value(end, "vector.insert", &[row, block], square, &[("static_position", position)]);
+        }
+        let turned = e.value(end, "vector.transpose", &[block], square, &[("permutation", e.attr("array<i64: 1, 0>"))]);
+        for s in 0..TILE {
+            let position = e.attr(&format!("array<i64: {s}>"));
+            let row = e.value(end, "vector.extract", &[turned], words, &[("static_position", position)]);
+            let row = e.value(end, "vector.bitcast", &[row], bytes, &[]);
+            let map = e.attr(&mlir_map(env.len(), 0, &[Aff::Dim(qd).scale(TILE).plus(Aff::Const(s)), Aff::Dim(nd).scale(g)]));
+            let operands: Vec<Value> = [row, bp].into_iter().chain(env.iter().copied()).collect();
+            e.op(end, "affine.vector_store", &operands, &[], &[("map", map)]);
+        }
     } else {
         let mut env = outer_env.clone();
         let mut dims = outer_dims.clone();
@@ -670,7 +717,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         for (corner, tile) in corners.iter().zip(&tiles) {
             e.store_tile(end, c_mem, &c_corner(*corner), &env, *tile);
         }
-        return Ok(describe(a_in_place, c_in_place, b_vectors));
+        return Ok(describe(a_in_place, c_in_place, b_vectors, b_transposed));
     };
     // The four tiles into the scratch block, then into C where it exists.
     for ((row, column), tile) in corners.iter().zip(&tiles) {
@@ -691,7 +738,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     let sum = e.load(c_end, scratch, &[Aff::Dim(ibd), Aff::Dim(rd), Aff::Dim(cd)], &env);
     let new = e.value(c_end, kind.add(), &[old, sum], old.r#type(), &[]);
     e.store(c_end, new, c_mem, &c_at, &env);
-    Ok(describe(a_in_place, c_in_place, b_vectors))
+    Ok(describe(a_in_place, c_in_place, b_vectors, b_transposed))
 }
 
 /// The loops of `p`'s reductions over their original ranges, nested at
@@ -743,11 +790,17 @@ fn grouped(kf: Aff, column: Aff, g: i64) -> Vec<Aff> {
     vec![Aff::FloorDiv(Box::new(kf.clone()), g), column.scale(g).plus(Aff::Mod(Box::new(kf), g))]
 }
 
-fn describe(a_in_place: bool, c_in_place: bool, b_vectors: bool) -> String {
+fn describe(a_in_place: bool, c_in_place: bool, b_vectors: bool, b_transposed: bool) -> String {
     format!(
         "A {}, B packed {}, C {}",
         if a_in_place { "read in place" } else { "packed" },
-        if b_vectors { "by vector shuffles" } else { "element by element" },
+        if b_vectors {
+            "by vector shuffles"
+        } else if b_transposed {
+            "by 16x16 word transposes"
+        } else {
+            "element by element"
+        },
         if c_in_place { "tiles loaded and stored in place" } else { "added from a block buffer" }
     )
 }
