@@ -485,7 +485,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         && identity_layout(a_mem)
         && tile_shaped(a_index, p.i, p.reductions[0], &p.outer);
     let c_in_place = whole_blocks && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);
-    let b_vectors = n % TILE == 0
+    let b_vectors = n >= TILE
         && k % g == 0
         && identity_layout(b_mem)
         && b_index.split_last().is_some_and(|(last, front)| {
@@ -506,11 +506,25 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
                 && front.iter().all(|x| !x.uses_dim(p.j) || x.coefficient(p.j) == Some(1))
         });
     let after = nest.next_in_block().ok_or("the nest ends its block")?;
-    let ap = (!a_in_place).then(|| e.alloc(nest, "memref.alloc", &format!("memref<{mp}x{kp}x{narrow}>")));
-    let bp = e.alloc(nest, "memref.alloc", &format!("memref<{}x{}x{narrow}>", kp / g, np * g));
+    // Packs that do not depend on the outer loops (a convolution's
+    // weights, under its output rows) run once, before them.
+    let uses_outer = |index: &[Aff]| index.iter().any(|x| p.outer.iter().any(|d| x.uses_dim(*d)));
+    let hoist_a = !a_in_place && !uses_outer(a_index);
+    let hoist_b = !uses_outer(b_index);
+    // The cores share the row blocks when there are enough of them, else
+    // the first outer loop (each iteration then packs into buffers of its own).
+    let row_blocks = mp / BLOCK;
+    let outer_trip = p.outer.first().map_or(1, |d| p.trip(*d));
+    let parallel_outer = cores > 1 && row_blocks < 2 * cores && outer_trip >= cores && outer_trip > row_blocks;
+    let a_type = format!("memref<{mp}x{kp}x{narrow}>");
+    let b_type = format!("memref<{}x{}x{narrow}>", kp / g, np * g);
     // One 32x32 block of sums per row block (each parallel iteration its own).
-    let scratch = (!c_in_place).then(|| e.alloc(nest, "memref.alloc", &format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", mp / BLOCK)));
-    for buffer in [ap, Some(bp), scratch].into_iter().flatten() {
+    let scratch_type = format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", row_blocks);
+    let shared = |wanted: bool, private: bool| wanted && !(parallel_outer && private);
+    let mut ap = shared(!a_in_place, !hoist_a).then(|| e.alloc(nest, "memref.alloc", &a_type));
+    let mut bp = shared(true, !hoist_b).then(|| e.alloc(nest, "memref.alloc", &b_type));
+    let mut scratch = shared(!c_in_place, true).then(|| e.alloc(nest, "memref.alloc", &scratch_type));
+    for buffer in [ap, bp, scratch].into_iter().flatten() {
         e.op(after, "memref.dealloc", &[buffer], &[], &[]);
     }
     let zero = e.constant(nest, narrow, if kind == Kind::Bf16 { "0.0" } else { "0" });
@@ -520,15 +534,46 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     let mut env: Vec<Value> = Vec::new();
     let mut dims: Vec<Option<Aff>> = vec![None; p.bounds.len()];
     let mut at_end = nest;
-    for &d in &p.outer {
+    for (q, &d) in p.outer.iter().enumerate() {
+        if q == 0 && parallel_outer {
+            let (iv, end) = e.parallel(at_end, p.trip(d));
+            dims[d] = Some(shifted(env.len(), p.bounds[d].0));
+            env.push(iv);
+            // Buffers of this iteration, freed at its end; what follows
+            // goes before the frees.
+            let mut private = Vec::new();
+            for (buffer, ty, wanted) in [(&mut ap, &a_type, !a_in_place), (&mut bp, &b_type, true), (&mut scratch, &scratch_type, !c_in_place)] {
+                if wanted && buffer.is_none() {
+                    let made = e.alloc(end, "memref.alloc", ty);
+                    *buffer = Some(made);
+                    private.push(made);
+                }
+            }
+            at_end = end;
+            for (n, buffer) in private.iter().enumerate() {
+                let free = e.op(end, "memref.dealloc", &[*buffer], &[], &[]);
+                if n == 0 {
+                    at_end = free;
+                }
+            }
+            continue;
+        }
         let (iv, _, end, _) = e.for_loop(at_end, (p.bounds[d].0, &full(p.bounds[d].1)), 1, &env, &[]);
         dims[d] = Some(Aff::Dim(env.len()));
         env.push(iv);
         at_end = end;
     }
+    let bp = bp.expect("B is always packed");
     let at = at_end;
     let outer_env = env.clone();
     let outer_dims = dims.clone();
+    // Where each pack goes: before the outer loops, or inside them.
+    // (The op after `zero`'s constant: the first outer loop, or the nest.)
+    let before_outer = ffi::defining_op(zero).and_then(|z| z.next_in_block()).expect("the nest follows");
+    let top: (OperationRef, Vec<Value>, Vec<Option<Aff>>) = (before_outer, Vec::new(), vec![None; p.bounds.len()]);
+    let inner: (OperationRef, Vec<Value>, Vec<Option<Aff>>) = (at, outer_env.clone(), outer_dims.clone());
+    let (a_at, a_env, a_dims) = if hoist_a { top.clone() } else { inner.clone() };
+    let (b_at, b_env, b_dims) = if hoist_b { top } else { inner };
     // The flattened reduction index over the reduction loops at env[first..].
     let flat = |first: usize| -> Aff {
         let mut expr = Aff::Const(0);
@@ -551,9 +596,9 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
 
     // Pack A: Ap[row][flat k] = A, zero-padded.
     if let Some(ap) = ap {
-        let mut env = outer_env.clone();
-        let mut dims = outer_dims.clone();
-        let (row, _, end, _) = e.for_loop(at, (0, &full(m)), 1, &env, &[]);
+        let mut env = a_env.clone();
+        let mut dims = a_dims.clone();
+        let (row, _, end, _) = e.for_loop(a_at, (0, &full(m)), 1, &env, &[]);
         dims[p.i] = Some(shifted(env.len(), p.bounds[p.i].0));
         env.push(row);
         let first = env.len();
@@ -561,22 +606,24 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         let value = e.load(inner, a_mem, &rewrite(a_index, &dims, &p.bounds), &env);
         e.store(inner, value, ap, &[Aff::Dim(first - 1), flat(first)], &env);
         for (rows, columns) in [((0, m), (k, kp)), ((m, mp), (0, kp))] {
-            zero_fill(&e, at, (zero, ap), (rows, columns), &outer_env, |r, c| vec![r, c]);
+            zero_fill(&e, a_at, (zero, ap), (rows, columns), &a_env, |r, c| vec![r, c]);
         }
     }
     // Pack B: Bp[flat k / g][n * g + flat k % g] = B.
+    // Columns packed by vectors (whole groups of 16); the rest one by one.
+    let vector_columns = if b_vectors || b_transposed { n / TILE * TILE } else { 0 };
     if b_vectors {
         // g rows of 16 columns interleaved by shuffles into 16 groups of g.
-        let mut env = outer_env.clone();
-        let (q, _, end, _) = e.for_loop(at, (0, &full(k / g)), 1, &env, &[]);
+        let mut env = b_env.clone();
+        let (q, _, end, _) = e.for_loop(b_at, (0, &full(k / g)), 1, &env, &[]);
         env.push(q);
-        let (column, _, end, _) = e.for_loop(end, (0, &full(n)), TILE, &env, &[]);
+        let (column, _, end, _) = e.for_loop(end, (0, &full(vector_columns)), TILE, &env, &[]);
         env.push(column);
         let (qd, nd) = (env.len() - 2, env.len() - 1);
         let vector = |lanes: i64| e.ty(&format!("vector<{lanes}x{narrow}>"));
         let rows: Vec<Value> = (0..g)
             .map(|t| {
-                let mut dims = outer_dims.clone();
+                let mut dims = b_dims.clone();
                 unflatten(&Aff::Dim(qd).scale(g).plus(Aff::Const(t)), &mut dims);
                 dims[p.j] = Some(shifted(nd, p.bounds[p.j].0));
                 let map = e.attr(&mlir_map(env.len(), 0, &rewrite(b_index, &dims, &p.bounds)));
@@ -600,8 +647,8 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         e.op(end, "affine.vector_store", &operands, &[], &[("map", map)]);
     } else if b_transposed {
         // 16 rows of 16 words along k, transposed into 16 rows of Bp.
-        let mut env = outer_env.clone();
-        let (q, _, end, _) = e.for_loop(at, (0, &full(k / (TILE * g))), 1, &env, &[]);
+        let mut env = b_env.clone();
+        let (q, _, end, _) = e.for_loop(b_at, (0, &full(k / (TILE * g))), 1, &env, &[]);
         env.push(q);
         let (column, _, end, _) = e.for_loop(end, (0, &full(n)), TILE, &env, &[]);
         env.push(column);
@@ -612,7 +659,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         let operands: Vec<Value> = std::iter::once(b_mem).chain(env.iter().copied()).collect();
         let mut block = e.value(end, "ub.poison", &[], square, &[("value", e.attr("#ub.poison"))]);
         for r in 0..TILE {
-            let mut dims = outer_dims.clone();
+            let mut dims = b_dims.clone();
             dims[p.reductions[0]] = Some(Aff::Dim(qd).scale(TILE * g).plus(Aff::Const(p.bounds[p.reductions[0]].0)));
             dims[p.j] = Some(Aff::Dim(nd).plus(Aff::Const(r + p.bounds[p.j].0)));
             let map = e.attr(&mlir_map(env.len(), 0, &rewrite(b_index, &dims, &p.bounds)));
@@ -630,25 +677,25 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
             let operands: Vec<Value> = [row, bp].into_iter().chain(env.iter().copied()).collect();
             e.op(end, "affine.vector_store", &operands, &[], &[("map", map)]);
         }
-    } else {
-        let mut env = outer_env.clone();
-        let mut dims = outer_dims.clone();
+    }
+    if vector_columns < n {
+        let mut env = b_env.clone();
+        let mut dims = b_dims.clone();
         let first = env.len();
-        let inner = reduction_loops(&e, at, p, &mut env, &mut dims);
-        let (column, _, end, _) = e.for_loop(inner, (0, &full(n)), 1, &env, &[]);
+        let inner = reduction_loops(&e, b_at, p, &mut env, &mut dims);
+        let (column, _, end, _) = e.for_loop(inner, (vector_columns, &full(n)), 1, &env, &[]);
         dims[p.j] = Some(shifted(env.len(), p.bounds[p.j].0));
         env.push(column);
         let value = e.load(end, b_mem, &rewrite(b_index, &dims, &p.bounds), &env);
         e.store(end, value, bp, &grouped(flat(first), Aff::Dim(env.len() - 1), g), &env);
     }
     // Zero the padding of Bp: reductions k..kp of every column, columns n..np.
-    zero_fill(&e, at, (zero, bp), ((k, kp), (0, n)), &outer_env, |kf, column| grouped(kf, column, g));
-    zero_fill(&e, at, (zero, bp), ((0, kp / g), (n * g, np * g)), &outer_env, |q, c| vec![q, c]);
+    zero_fill(&e, b_at, (zero, bp), ((k, kp), (0, n)), &b_env, |kf, column| grouped(kf, column, g));
+    zero_fill(&e, b_at, (zero, bp), ((0, kp / g), (n * g, np * g)), &b_env, |q, c| vec![q, c]);
 
     // The blocks of C: parallel over 32-row blocks when there are cores to share them.
-    let row_blocks = mp / BLOCK;
     let mut env = outer_env.clone();
-    let (ib, end) = if cores > 1 && row_blocks > 1 {
+    let (ib, end) = if cores > 1 && row_blocks > 1 && !parallel_outer {
         e.parallel(at, row_blocks)
     } else {
         let (iv, _, end, _) = e.for_loop(at, (0, &full(row_blocks)), 1, &env, &[]);
@@ -717,7 +764,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         for (corner, tile) in corners.iter().zip(&tiles) {
             e.store_tile(end, c_mem, &c_corner(*corner), &env, *tile);
         }
-        return Ok(describe(a_in_place, c_in_place, b_vectors, b_transposed));
+        return Ok(describe(a_in_place, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
     };
     // The four tiles into the scratch block, then into C where it exists.
     for ((row, column), tile) in corners.iter().zip(&tiles) {
@@ -738,7 +785,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     let sum = e.load(c_end, scratch, &[Aff::Dim(ibd), Aff::Dim(rd), Aff::Dim(cd)], &env);
     let new = e.value(c_end, kind.add(), &[old, sum], old.r#type(), &[]);
     e.store(c_end, new, c_mem, &c_at, &env);
-    Ok(describe(a_in_place, c_in_place, b_vectors, b_transposed))
+    Ok(describe(a_in_place, c_in_place, b_vectors, b_transposed, (vector_columns, n)))
 }
 
 /// The loops of `p`'s reductions over their original ranges, nested at
@@ -790,17 +837,22 @@ fn grouped(kf: Aff, column: Aff, g: i64) -> Vec<Aff> {
     vec![Aff::FloorDiv(Box::new(kf.clone()), g), column.scale(g).plus(Aff::Mod(Box::new(kf), g))]
 }
 
-fn describe(a_in_place: bool, c_in_place: bool, b_vectors: bool, b_transposed: bool) -> String {
+fn describe(a_in_place: bool, c_in_place: bool, b_vectors: bool, b_transposed: bool, (vectors, n): (i64, i64)) -> String {
+    let how = if b_vectors {
+        "by vector shuffles"
+    } else if b_transposed {
+        "by 16x16 word transposes"
+    } else {
+        "element by element"
+    };
+    let b = match vectors {
+        0 => "element by element".to_string(),
+        _ if vectors == n => how.to_string(),
+        _ => format!("{how} ({vectors} columns) and element by element ({})", n - vectors),
+    };
     format!(
-        "A {}, B packed {}, C {}",
+        "A {}, B packed {b}, C {}",
         if a_in_place { "read in place" } else { "packed" },
-        if b_vectors {
-            "by vector shuffles"
-        } else if b_transposed {
-            "by 16x16 word transposes"
-        } else {
-            "element by element"
-        },
         if c_in_place { "tiles loaded and stored in place" } else { "added from a block buffer" }
     )
 }

@@ -5,10 +5,11 @@
 
 // bf16 x bf16 summed in f32, 37x29 over 50: no dimension fills whole
 // tiles, so A is packed (rows and reductions zero-padded to 64x64), B is
-// packed element by element into pairs (Bp[k/2][2n + k%2]), and each
+// packed into pairs (Bp[k/2][2n + k%2]), its first 16 columns by vector
+// shuffles and the other 13 element by element, and each
 // 32x32 block's four tiles go through a block buffer into C, only where C
 // exists.
-// REPORT-DAG: note: [pb-matrix-tile] matrix unit: bf16 products, 37x29 over 50 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A packed, B packed element by element, C added from a block buffer
+// REPORT-DAG: note: [pb-matrix-tile] matrix unit: bf16 products, 37x29 over 50 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A packed, B packed by vector shuffles (16 columns) and element by element (13), C added from a block buffer
 // CHECK-LABEL: func.func @bf16
 // CHECK-DAG: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x64xbf16>
 // CHECK-DAG: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x64xbf16>

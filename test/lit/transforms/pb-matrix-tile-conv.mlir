@@ -1,0 +1,33 @@
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(convert-linalg-to-affine-loops,pb-matrix-tile{units=amx-int8 cores=2 report=true}))' %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+
+// An int8 NCHW convolution: i = output channels (the weights' rows), j =
+// output columns (18: one vector group of 16 plus 2 packed one by one),
+// three reductions (channels, window), the output rows an outer loop.
+// The weights do not depend on the output row: packed once, before the
+// outer loop. Two row blocks would not feed two cores well, so the cores
+// share the output rows, each with its own B pack and block buffer.
+// REPORT: note: [pb-matrix-tile] matrix unit: i8 products, 32x18 over 144 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 32x32x192; A packed, B packed by vector shuffles (16 columns) and element by element (2), C added from a block buffer, per iteration of 1 outer loops
+// CHECK-LABEL: func.func @conv
+// CHECK: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x192xi8>
+// CHECK: affine.store %{{.*}}, %[[AP]]
+// CHECK: affine.parallel (%[[ROW:.*]]) = (0) to (6) {
+// CHECK-NEXT: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<48x128xi8>
+// CHECK-NEXT: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x32x32xi32>
+// CHECK: vector.shuffle
+// CHECK: affine.vector_store %{{.*}}, %[[BP]]
+// The last two columns, one element at a time.
+// CHECK: affine.store %{{.*}}, %[[BP]][{{.*}} floordiv 4, {{.*}}]
+// CHECK: amx.tile_load %[[AP]]
+// CHECK: amx.tile_load %[[BP]]
+// CHECK: amx.tile_muli
+// CHECK: amx.tile_store %[[S]]
+// CHECK: affine.store %{{.*}}, %arg2[0, %{{.*}}, %[[ROW]], %{{.*}}] : memref<1x32x6x18xi32>
+// CHECK: memref.dealloc %[[BP]]
+// CHECK-NEXT: memref.dealloc %[[S]]
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.dealloc %[[AP]]
+func.func @conv(%x: memref<1x16x8x20xi8>, %w: memref<32x16x3x3xi8>, %y: memref<1x32x6x18xi32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : memref<1x16x8x20xi8>, memref<32x16x3x3xi8>) outs(%y : memref<1x32x6x18xi32>)
+  return
+}
