@@ -185,30 +185,36 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
     let parallel = options.target.cores > 1;
     let lanes = options.target.f32_lanes();
     let passes: Vec<String> = match stage {
-        Stage::Legalize => vec![
-            // torch-mlir's scatter/scan/sort (index_put, cumsum, topk) as
-            // loops: the only foreign ops the pipeline takes.
-            "func.func(pb-lower-tm-tensor)".into(),
-            "pb-check-cpu-input".into(),
-            "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)".into(),
-            "func.func(pb-simplify-quant,pb-lower-quant)".into(),
-            // Contractions of dequantized 8-bit operands as integer
-            // products where the target has a unit for them (AMX-INT8;
-            // elsewhere the float contraction is faster than scalar
-            // integer loops).
-            format!("func.func({})", integer_contraction(&options.target)),
-            // Gathers never read outside their tensor (torch-mlir does not
-            // check computed indices; PyTorch clamps or raises).
-            "func.func(pb-clamp-gathers)".into(),
-            // Elementwise arith/math ops on whole tensors (valid upstream
-            // input, and what tosa-to-arith leaves) become linalg.generic:
-            // bufferization has no other way to take them.
-            "func.func(convert-elementwise-to-linalg)".into(),
-            // Empty pieces of a concatenation dropped (bufferization would
-            // make an out-of-bounds subview of a last one).
-            "func.func(pb-concat-empty-operands)".into(),
-            "canonicalize".into(),
-        ],
+        Stage::Legalize => {
+            let mut passes: Vec<String> = vec![
+                // torch-mlir's scatter/scan/sort (index_put, cumsum, topk) as
+                // loops: the only foreign ops the pipeline takes.
+                "func.func(pb-lower-tm-tensor)".into(),
+                "pb-check-cpu-input".into(),
+                "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)".into(),
+                "func.func(pb-simplify-quant,pb-lower-quant)".into(),
+            ];
+            if amx_units(&options.target).contains("amx-int8") {
+                // Contractions of dequantized 8-bit operands as integer
+                // products where the target has a unit for them (elsewhere
+                // the float contraction beats scalar integer loops).
+                passes.push("func.func(pb-integer-contraction)".into());
+            }
+            passes.extend([
+                // Gathers never read outside their tensor (torch-mlir does not
+                // check computed indices; PyTorch clamps or raises).
+                "func.func(pb-clamp-gathers)".into(),
+                // Elementwise arith/math ops on whole tensors (valid upstream
+                // input, and what tosa-to-arith leaves) become linalg.generic:
+                // bufferization has no other way to take them.
+                "func.func(convert-elementwise-to-linalg)".into(),
+                // Empty pieces of a concatenation dropped (bufferization would
+                // make an out-of-bounds subview of a last one).
+                "func.func(pb-concat-empty-operands)".into(),
+                "canonicalize".into(),
+            ]);
+            passes
+        }
         Stage::Graph => {
             let mut passes = Vec::new();
             if options.profile {
@@ -465,17 +471,6 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
 
 /// The target's AMX units `pb-matrix-tile` can use, `+`-separated (empty:
 /// none; the tile unit itself, `amx-tile`, is required for any of them).
-/// `pb-integer-contraction` where the target has a unit computing 8-bit
-/// products (AMX-INT8), else the no-op `canonicalize` (the float
-/// contraction beats scalar integer loops).
-fn integer_contraction(target: &TargetDesc) -> &'static str {
-    if amx_units(target).contains("amx-int8") {
-        "pb-integer-contraction"
-    } else {
-        "canonicalize"
-    }
-}
-
 fn amx_units(target: &TargetDesc) -> String {
     let has = |unit: &str| target.matrix_units.iter().any(|u| u == unit);
     if !has("amx-tile") {

@@ -52,7 +52,11 @@ impl<'c> Emitter<'c, '_> {
 
     /// `arith.constant` of an index.
     pub fn index(&self, value: i64) -> Value<'c, '_> {
-        let ty = Type::index(self.context);
+        self.integer(Type::index(self.context), value)
+    }
+
+    /// `arith.constant` of an integer (or index) type `ty`.
+    pub fn integer(&self, ty: Type<'c>, value: i64) -> Value<'c, '_> {
         self.value("arith.constant", &[], ty, &[("value", IntegerAttribute::new(ty, value).into())])
     }
 

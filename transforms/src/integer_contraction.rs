@@ -47,7 +47,7 @@
 
 use melior::{
     ir::{
-        attribute::{ArrayAttribute, FloatAttribute, IntegerAttribute},
+        attribute::{ArrayAttribute, FloatAttribute},
         block::{BlockArgument, BlockLike},
         operation::{OperationLike, WalkOrder},
         r#type::{IntegerType, RankedTensorType},
@@ -89,7 +89,11 @@ struct IntegerContraction;
 
 impl RustPass for IntegerContraction {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        let candidates = ffi::collect_ops(func, WalkOrder::PreOrder, |op| contraction(op).is_some());
+        let candidates = ffi::collect_ops(func, WalkOrder::PreOrder, |op| {
+            ["linalg.matmul", "linalg.batch_matmul", "linalg.generic", "linalg.conv_2d_nchw_fchw", "linalg.conv_2d_nhwc_hwcf"]
+                .iter()
+                .any(|name| is_named(op, name))
+        });
         for op in candidates {
             ffi::with_context(op, |context| rewrite(context, op));
         }
@@ -148,12 +152,14 @@ struct Operand<'c, 'a> {
     pad: Option<(Vec<i64>, Vec<i64>)>,
 }
 
-fn affs(attribute: melior::ir::Attribute) -> Option<Vec<Aff>> {
+/// An affine map without symbols: its dimension count and results.
+fn affs(attribute: melior::ir::Attribute) -> Option<(usize, Vec<Aff>)> {
     let map = ffi::affine_map_of(attribute)?;
     if map.symbol_count() != 0 {
         return None;
     }
-    (0..map.result_count()).map(|r| Aff::from_mlir(map.result(r).ok()?)).collect()
+    let results = (0..map.result_count()).map(|r| Aff::from_mlir(map.result(r).ok()?)).collect::<Option<_>>()?;
+    Some((map.dim_count(), results))
 }
 
 fn static_shape(value: Value) -> Option<Vec<i64>> {
@@ -207,13 +213,15 @@ fn contraction<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Contraction<'c, 'a>> 
     if [a, b, init].iter().any(|v| !element(*v).is_f32()) {
         return None;
     }
-    let maps: [Vec<Aff>; 3] = match name.as_str() {
+    let (loops, maps): (usize, [Vec<Aff>; 3]) = match name.as_str() {
         "linalg.matmul" | "linalg.batch_matmul" | "linalg.generic" => {
             if !multiply_accumulate(op) {
                 return None;
             }
             let list = ArrayAttribute::try_from(op.attribute("indexing_maps").ok()?).ok()?;
-            [affs(list.element(0).ok()?)?, affs(list.element(1).ok()?)?, affs(list.element(2).ok()?)?]
+            let (loops, a) = affs(list.element(0).ok()?)?;
+            let ((_, b), (_, c)) = (affs(list.element(1).ok()?)?, affs(list.element(2).ok()?)?);
+            (loops, [a, b, c])
         }
         "linalg.conv_2d_nchw_fchw" | "linalg.conv_2d_nhwc_hwcf" => {
             if !multiply_accumulate(op) {
@@ -228,17 +236,17 @@ fn contraction<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Contraction<'c, 'a>> 
             }
             let window = |o: usize, k: usize, axis: usize| Aff::Dim(o).scale(strides[axis]).plus(Aff::Dim(k).scale(dilations[axis]));
             let d = Aff::Dim;
-            if name == "linalg.conv_2d_nchw_fchw" {
+            let maps = if name == "linalg.conv_2d_nchw_fchw" {
                 // (n, f, oh, ow, c, kh, kw)
                 [vec![d(0), d(4), window(2, 5, 0), window(3, 6, 1)], vec![d(1), d(4), d(5), d(6)], vec![d(0), d(1), d(2), d(3)]]
             } else {
                 // (n, oh, ow, f, kh, kw, c)
                 [vec![d(0), window(1, 4, 0), window(2, 5, 1), d(6)], vec![d(4), d(5), d(6), d(3)], vec![d(0), d(1), d(2), d(3)]]
-            }
+            };
+            (7, maps)
         }
         _ => return None,
     };
-    let loops = 1 + maps.iter().flatten().filter_map(max_dim).max()?;
     // The output is a permutation of the parallel loops.
     let mut parallel = vec![false; loops];
     for e in &maps[2] {
@@ -255,10 +263,6 @@ fn contraction<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Contraction<'c, 'a>> 
         })
         .collect();
     Some(Contraction { inputs: [a, b], init, maps, reduction: parallel.iter().map(|p| !p).collect(), extents: extents? })
-}
-
-fn max_dim(e: &Aff) -> Option<usize> {
-    (0..64).rev().find(|k| e.uses_dim(*k))
 }
 
 /// `value` as an 8-bit operand read at `map`, if it is a dequantization
@@ -320,7 +324,7 @@ fn dequantization<'c, 'a>(generic: OperationRef<'c, 'a>) -> Option<(Value<'c, 'a
         return None;
     }
     let maps = ArrayAttribute::try_from(generic.attribute("indexing_maps").ok()?).ok()?;
-    let maps: Vec<Vec<Aff>> = (0..maps.len()).map(|k| affs(maps.element(k).ok()?)).collect::<Option<_>>()?;
+    let maps: Vec<Vec<Aff>> = (0..maps.len()).map(|k| Some(affs(maps.element(k).ok()?)?.1)).collect::<Option<_>>()?;
     let identity = |m: &Vec<Aff>| m.iter().enumerate().all(|(k, e)| *e == Aff::Dim(k));
     let rank = maps[inputs].len();
     if !identity(&maps[inputs]) {
@@ -413,15 +417,11 @@ fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
     RankedTensorType::new(&dims, element, None).into()
 }
 
-fn int_constant<'c, 'a>(e: &'a Emitter<'c, '_>, ty: Type<'c>, value: i64) -> Value<'c, 'a> {
-    e.value("arith.constant", &[], ty, &[("value", IntegerAttribute::new(ty, value).into())])
-}
-
 /// A zero-filled tensor of `shape` and `element`.
 fn zeros<'c, 'a>(e: &'a Emitter<'c, '_>, shape: &[i64], element: Type<'c>) -> Value<'c, 'a> {
     let ty = tensor_type(shape, element);
     let empty = e.value("tensor.empty", &[], ty, &[]);
-    let zero = int_constant(e, element, 0);
+    let zero = e.integer(element, 0);
     let fill = e.op("linalg.fill", &[zero, empty], &[ty], &[("operandSegmentSizes", e.attribute("array<i32: 1, 1>"))], vec![fill_body(e, element)]);
     fill.result(0).expect("one result").into()
 }
@@ -443,20 +443,11 @@ fn integers_of<'c, 'a>(e: &'a Emitter<'c, '_>, x: &Operand<'c, 'a>) -> Value<'c,
     let i8 = element(x.q);
     let shape = static_shape(x.q).expect("static");
     let padded: Vec<i64> = shape.iter().zip(low.iter().zip(high)).map(|(n, (l, h))| n + l + h).collect();
+    let stored = if x.unsigned { zero as i64 as u8 as i8 as i64 } else { zero as i64 };
+    let constant = e.integer(i8, stored);
     let region = Region::new();
     let block = Block::new(&vec![(Type::index(e.context), e.location); shape.len()]);
-    let stored = if x.unsigned { zero as i64 as u8 as i8 as i64 } else { zero as i64 };
-    let constant = pb_support::builder::build_operation(
-        e.context,
-        e.location,
-        "arith.constant",
-        &[],
-        &[i8],
-        &[("value", IntegerAttribute::new(i8, stored).into())],
-        vec![],
-    );
-    let constant = block.append_operation(constant);
-    let yielded = pb_support::builder::build_operation(e.context, e.location, "tensor.yield", &[constant.result(0).unwrap().into()], &[], &[], vec![]);
+    let yielded = pb_support::builder::build_operation(e.context, e.location, "tensor.yield", &[constant], &[], &[], vec![]);
     block.append_operation(yielded);
     region.append_block(block);
     let list = |v: &[i64]| e.attribute(&format!("array<i64: {}>", v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")));
@@ -471,8 +462,8 @@ fn integers_of<'c, 'a>(e: &'a Emitter<'c, '_>, x: &Operand<'c, 'a>) -> Value<'c,
 }
 
 /// The sum of `x` over the reductions, indexed by the parallel loops it
-/// uses: the value and those loops.
-fn operand_sum<'c, 'a>(e: &'a Emitter<'c, '_>, c: &Contraction, x: &Operand<'c, 'a>, q: Value<'c, 'a>) -> (Value<'c, 'a>, Vec<usize>) {
+/// uses: the value and its map over the contraction's loops.
+fn operand_sum<'c, 'a>(e: &'a Emitter<'c, '_>, c: &Contraction, x: &Operand<'c, 'a>, q: Value<'c, 'a>) -> (Value<'c, 'a>, Vec<Aff>) {
     let loops = c.extents.len();
     let kept: Vec<usize> = (0..loops).filter(|d| c.reduction[*d] || x.map.iter().any(|m| m.uses_dim(*d))).collect();
     let outer: Vec<usize> = kept.iter().copied().filter(|d| !c.reduction[*d]).collect();
@@ -509,7 +500,7 @@ fn operand_sum<'c, 'a>(e: &'a Emitter<'c, '_>, c: &Contraction, x: &Operand<'c, 
     let sum = e.binary("arith.addi", body.argument(inputs.len()).unwrap().into(), widened);
     e.op("linalg.yield", &[sum], &[], &[], vec![]);
     e.rewriter.set_insertion_point_after(generic);
-    (generic.result(0).unwrap().into(), outer)
+    (generic.result(0).unwrap().into(), outer.into_iter().map(Aff::Dim).collect())
 }
 
 /// The integer product, the sums the zero points need, and the epilogue;
@@ -552,14 +543,8 @@ fn emit<'c, 'a>(e: &'a Emitter<'c, '_>, c: &Contraction<'c, 'a>, a: &Operand<'c,
     };
     let (sa, sb, za, zb) = (slot(&a.scale), slot(&b.scale), slot(&a.zero), slot(&b.zero));
     // sum_r a is needed where b's zero point may be non-zero, and so on.
-    let sum_a = (!b.zero.is_zero()).then(|| {
-        let (v, outer) = operand_sum(e, c, a, qa);
-        (v, outer.iter().map(|d| Aff::Dim(*d)).collect::<Vec<_>>())
-    });
-    let sum_b = (!a.zero.is_zero()).then(|| {
-        let (v, outer) = operand_sum(e, c, b, qb);
-        (v, outer.iter().map(|d| Aff::Dim(*d)).collect::<Vec<_>>())
-    });
+    let sum_a = (!b.zero.is_zero()).then(|| operand_sum(e, c, a, qa));
+    let sum_b = (!a.zero.is_zero()).then(|| operand_sum(e, c, b, qb));
     let sum_a = sum_a.map(|(v, m)| add(v, &m));
     let sum_b = sum_b.map(|(v, m)| add(v, &m));
     let reduction_size: i64 = (0..loops).filter(|d| c.reduction[*d]).map(|d| c.extents[d]).product();
@@ -573,7 +558,7 @@ fn emit<'c, 'a>(e: &'a Emitter<'c, '_>, c: &Contraction<'c, 'a>, a: &Operand<'c,
     // Zero points as i32, scales as f32.
     let as_int = |p: &Param<'c, 'a>, k: Option<usize>| -> Value<'c, 'a> {
         match (p, k) {
-            (Param::Const(v), _) => int_constant(e, i32, *v as i64),
+            (Param::Const(v), _) => e.integer(i32, *v as i64),
             (_, Some(k)) => convert(e, arg(k), i32),
             _ => unreachable!(),
         }
@@ -589,7 +574,7 @@ fn emit<'c, 'a>(e: &'a Emitter<'c, '_>, c: &Contraction<'c, 'a>, a: &Operand<'c,
     }
     if sum_a.is_some() && sum_b.is_some() {
         let zz = e.binary("arith.muli", as_int(&a.zero, za), as_int(&b.zero, zb));
-        let correction = e.binary("arith.muli", zz, int_constant(e, i32, reduction_size));
+        let correction = e.binary("arith.muli", zz, e.integer(i32, reduction_size));
         sum = e.binary("arith.addi", sum, correction);
     }
     let real = e.unary("arith.sitofp", sum, f32);

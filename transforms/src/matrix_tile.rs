@@ -516,14 +516,19 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     let row_blocks = mp / BLOCK;
     let outer_trip = p.outer.first().map_or(1, |d| p.trip(*d));
     let parallel_outer = cores > 1 && row_blocks < 2 * cores && outer_trip >= cores && outer_trip > row_blocks;
-    let a_type = format!("memref<{mp}x{kp}x{narrow}>");
-    let b_type = format!("memref<{}x{}x{narrow}>", kp / g, np * g);
-    // One 32x32 block of sums per row block (each parallel iteration its own).
-    let scratch_type = format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", row_blocks);
-    let shared = |wanted: bool, private: bool| wanted && !(parallel_outer && private);
-    let mut ap = shared(!a_in_place, !hoist_a).then(|| e.alloc(nest, "memref.alloc", &a_type));
-    let mut bp = shared(true, !hoist_b).then(|| e.alloc(nest, "memref.alloc", &b_type));
-    let mut scratch = shared(!c_in_place, true).then(|| e.alloc(nest, "memref.alloc", &scratch_type));
+    // The buffers (packed A, packed B, and one 32x32 block of sums per
+    // row block): whether each is needed, its type, and whether it is
+    // written per outer iteration (then, with the outer loop parallel,
+    // each iteration allocates its own).
+    let buffers = [
+        (!a_in_place, format!("memref<{mp}x{kp}x{narrow}>"), !hoist_a),
+        (true, format!("memref<{}x{}x{narrow}>", kp / g, np * g), !hoist_b),
+        (!c_in_place, format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", row_blocks), true),
+    ];
+    let private = |(needed, _, per_iteration): &(bool, String, bool)| *needed && parallel_outer && *per_iteration;
+    let [mut ap, mut bp, mut scratch] = buffers.clone().map(|buffer| {
+        (buffer.0 && !private(&buffer)).then(|| e.alloc(nest, "memref.alloc", &buffer.1))
+    });
     for buffer in [ap, bp, scratch].into_iter().flatten() {
         e.op(after, "memref.dealloc", &[buffer], &[], &[]);
     }
@@ -541,16 +546,16 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
             env.push(iv);
             // Buffers of this iteration, freed at its end; what follows
             // goes before the frees.
-            let mut private = Vec::new();
-            for (buffer, ty, wanted) in [(&mut ap, &a_type, !a_in_place), (&mut bp, &b_type, true), (&mut scratch, &scratch_type, !c_in_place)] {
-                if wanted && buffer.is_none() {
-                    let made = e.alloc(end, "memref.alloc", ty);
-                    *buffer = Some(made);
-                    private.push(made);
+            let mut made = Vec::new();
+            for (slot, buffer) in [&mut ap, &mut bp, &mut scratch].into_iter().zip(&buffers) {
+                if private(buffer) {
+                    let value = e.alloc(end, "memref.alloc", &buffer.1);
+                    *slot = Some(value);
+                    made.push(value);
                 }
             }
             at_end = end;
-            for (n, buffer) in private.iter().enumerate() {
+            for (n, buffer) in made.iter().enumerate() {
                 let free = e.op(end, "memref.dealloc", &[*buffer], &[], &[]);
                 if n == 0 {
                     at_end = free;
