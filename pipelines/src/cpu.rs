@@ -232,6 +232,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // Slice assignments through several slicing steps: one
                 // update of the whole tensor (one copy, not one per level).
                 "func.func(pb-compose-insert-slices)".into(),
+                // Concatenations that extend one another (DenseNet's blocks):
+                // one buffer, each piece written once.
+                "func.func(pb-concat-prefixes)".into(),
                 // Inputs belong to the caller: bufferization must copy, not
                 // write into them.
                 "pb-readonly-inputs".into(),

@@ -409,6 +409,18 @@ pub fn defining_op<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Option<Operation
     }
 }
 
+/// `value` as a block argument, or `None` for an op result. Use this, not
+/// melior's `BlockArgument::try_from`, for the reason given at
+/// [`defining_op`] (an op result is printed into its error).
+pub fn block_argument<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Option<melior::ir::block::BlockArgument<'c, 'a>> {
+    use melior::ir::ValueLike;
+    if value.is_block_argument() {
+        melior::ir::block::BlockArgument::try_from(value).ok()
+    } else {
+        None
+    }
+}
+
 /// Operand `index` of `op`, or `None` past the last. melior's
 /// `operand(index)` prints the whole op into its out-of-range error (see
 /// [`defining_op`]).

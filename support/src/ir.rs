@@ -230,5 +230,9 @@ pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
     if !is_named(op, "arith.constant") {
         return None;
     }
-    melior::ir::attribute::IntegerAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value())
+    // Checked first: melior's `try_from` prints a mismatching attribute
+    // (a whole dense constant) into its error.
+    use melior::ir::attribute::AttributeLike;
+    let attribute = op.attribute("value").ok().filter(|a| a.is_integer())?;
+    melior::ir::attribute::IntegerAttribute::try_from(attribute).ok().map(|a| a.value())
 }

@@ -606,3 +606,46 @@ def test_aot_writes_object_and_header(tmp_path, capsys):
     assert "memref<1x16x14x14xf32>" in header
     symbols = subprocess.run(["/usr/lib/llvm-22/bin/llvm-nm", artifact.object_path], capture_output=True, text=True).stdout
     assert " T conv_bias_relu" in symbols
+
+
+class DenseBlock(torch.nn.Module):
+    """DenseNet's block: every layer reads the concatenation of all earlier
+    features (one buffer after pb-concat-prefixes)."""
+
+    def __init__(self, channels=8, growth=4, layers=4):
+        super().__init__()
+        self.layers = torch.nn.ModuleList(
+            torch.nn.Sequential(
+                torch.nn.BatchNorm2d(channels + k * growth),
+                torch.nn.ReLU(),
+                torch.nn.Conv2d(channels + k * growth, growth, 3, padding=1, bias=False),
+            )
+            for k in range(layers)
+        )
+
+    def forward(self, x):
+        features = [x]
+        for layer in self.layers:
+            features.append(layer(torch.cat(features, 1)))
+        return torch.cat(features, 1)
+
+
+def test_dense_block_concatenations():
+    block = DenseBlock().eval()
+    with torch.no_grad():
+        for parameter in block.parameters():
+            parameter.normal_(std=0.3)
+    check(polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False})(block), block, torch.randn(2, 8, 9, 9))
+
+
+def test_concatenations_read_after_they_grow():
+    # Each shorter concatenation is also returned (read after later pieces
+    # are inserted into the shared buffer) and one piece is used twice.
+    def grow(a, b, c):
+        first = torch.cat([a, b], 0)
+        second = torch.cat([a, b, c * first[:2]], 0)
+        third = torch.cat([a, b, c * first[:2], torch.tanh(second[1:3])], 0)
+        return first * 2, second + 1, third
+
+    inputs = (torch.randn(2, 5), torch.randn(3, 5), torch.randn(2, 5))
+    check(polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False})(grow), grow, *inputs)

@@ -48,7 +48,7 @@
 use melior::{
     ir::{
         attribute::{ArrayAttribute, FloatAttribute},
-        block::{BlockArgument, BlockLike},
+        block::BlockLike,
         operation::{OperationLike, WalkOrder},
         r#type::{IntegerType, RankedTensorType},
         Block, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
@@ -187,7 +187,7 @@ fn integers(attribute: melior::ir::Attribute) -> Option<Vec<i64>> {
 fn multiply_accumulate(op: OperationRef) -> bool {
     let Some(block) = op.region(0).ok().and_then(|r| r.first_block()) else { return false };
     let Some(yield_op) = block.terminator() else { return false };
-    let arg = |v: Value| BlockArgument::try_from(v).ok().map(|a| a.argument_number());
+    let arg = |v: Value| ffi::block_argument(v).map(|a| a.argument_number());
     let Some(sum) = yield_op.operand(0).ok().and_then(ffi::defining_op) else { return false };
     if !is_named(sum, "arith.addf") {
         return false;
@@ -312,7 +312,10 @@ fn pads_with_zero(pad: OperationRef) -> bool {
 
 fn constant_float(value: Value) -> Option<f64> {
     let op = ffi::defining_op(value).filter(|op| is_named(*op, "arith.constant"))?;
-    FloatAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value())
+    // Checked first: `try_from` prints a mismatching (dense) attribute.
+    use melior::ir::attribute::AttributeLike;
+    let attribute = op.attribute("value").ok().filter(|a| a.is_float())?;
+    FloatAttribute::try_from(attribute).ok().map(|a| a.value())
 }
 
 /// Reads an elementwise generic computing `(q - z) * s` of an 8-bit `q`:
@@ -332,7 +335,7 @@ fn dequantization<'c, 'a>(generic: OperationRef<'c, 'a>) -> Option<(Value<'c, 'a
     }
     let block = generic.region(0).ok()?.first_block()?;
     let input_of = |v: Value<'c, 'a>| -> Option<usize> {
-        let arg = BlockArgument::try_from(v).ok()?;
+        let arg = ffi::block_argument(v)?;
         (arg.owner() == block && arg.argument_number() < inputs).then(|| arg.argument_number())
     };
     // A parameter: a constant, or an input read through its map.

@@ -18,6 +18,7 @@ pub mod check_cpu_input;
 pub mod clamp_gathers;
 pub mod compose_insert_slices;
 pub mod concat_empty_operands;
+pub mod concat_prefixes;
 pub mod distinct_results;
 pub mod empty_args;
 pub mod forward_copies;
@@ -57,6 +58,7 @@ pub static PASSES: &[&PassInfo] =
     &clamp_gathers::INFO,
     &compose_insert_slices::INFO,
     &concat_empty_operands::INFO,
+    &concat_prefixes::INFO,
     &distinct_results::INFO,
     &empty_args::INFO,
     &forward_copies::INFO,

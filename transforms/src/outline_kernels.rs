@@ -122,7 +122,7 @@ fn captured<'c, 'a>(kernel: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
 }
 
 fn block_argument_inside(value: Value, inside: &std::collections::HashSet<usize>) -> bool {
-    let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) else { return false };
+    let Some(argument) = ffi::block_argument(value) else { return false };
     argument.owner().parent_operation().is_some_and(|op| inside.contains(&(op.to_raw().ptr as usize)))
 }
 

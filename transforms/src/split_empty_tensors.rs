@@ -35,6 +35,10 @@
 //! convolution runs in the convolution's buffer; layer norm's centring
 //! overwrites the sum it was computed from), as it did when the shared
 //! empty tensor tied all outputs together.
+//!
+//! A `linalg.fill` of an empty tensor with several uses (CSE merged the
+//! zero fills of every convolution of a shape) is repeated per use the same
+//! way: one fill per output instead of one fill copied into each.
 
 use melior::ir::{
     attribute::ArrayAttribute,
@@ -64,6 +68,7 @@ struct SplitEmptyTensors;
 
 impl RustPass for SplitEmptyTensors {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        split_fills(func);
         let empties = ffi::collect_ops(func, WalkOrder::PreOrder, |op| ir::is_named(op, "tensor.empty"));
         for empty in empties {
             let Ok(result) = empty.result(0) else { continue };
@@ -89,6 +94,29 @@ impl RustPass for SplitEmptyTensors {
             }
         }
         Ok(())
+    }
+}
+
+/// A `linalg.fill` of an empty tensor that initializes several outputs
+/// (CSE merged the fills of one shape) is repeated, with its empty tensor,
+/// right before each further user: bufferization would otherwise fill one
+/// buffer and copy it into every output, and each copy is one more writer
+/// of the output for the loop passes (`pb-forward-copies` moves only
+/// temporaries with one writer).
+fn split_fills(func: OperationRef) {
+    let fills = ffi::collect_ops(func, WalkOrder::PreOrder, |op| ir::is_named(op, "linalg.fill"));
+    for fill in fills {
+        let (Ok(result), Some(init)) = (fill.result(0), ffi::operand(fill, 1)) else { continue };
+        let Some(empty) = ffi::defining_op(init).filter(|op| ir::is_named(*op, "tensor.empty")) else { continue };
+        for (user, index) in ffi::uses(result.into()).into_iter().skip(1) {
+            let Some(block) = user.block() else { continue };
+            let empty_copy = block.insert_operation_before(user, ffi::clone_operation(empty));
+            let fill_copy = block.insert_operation_before(user, ffi::clone_operation(fill));
+            if let (Ok(e), Ok(f)) = (empty_copy.result(0), fill_copy.result(0)) {
+                ffi::set_operand(fill_copy, 1, e.into());
+                ffi::set_operand(user, index, f.into());
+            }
+        }
     }
 }
 

@@ -121,3 +121,24 @@ func.func @reads_output(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// One zero fill (CSE merged them) initializing two matmuls: each gets a
+// fill of its own empty tensor, so neither output starts as a copy.
+// CHECK-LABEL: func.func @shared_fill
+// CHECK-DAG: %[[E1:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-DAG: %[[F1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E1]] : tensor<4x4xf32>)
+// CHECK-DAG: %[[E2:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-DAG: %[[F2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E2]] : tensor<4x4xf32>)
+// CHECK-DAG: linalg.matmul ins(%arg0, %arg1 : tensor<4x4xf32>, tensor<4x4xf32>) outs(%[[F2]] : tensor<4x4xf32>)
+// CHECK-DAG: linalg.matmul ins(%arg1, %arg0 : tensor<4x4xf32>, tensor<4x4xf32>) outs(%[[F1]] : tensor<4x4xf32>)
+// GRAPH-LABEL: func.func @shared_fill
+// GRAPH-NOT: memref.copy
+// GRAPH: return
+func.func @shared_fill(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %x = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %y = linalg.matmul ins(%b, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %x, %y : tensor<4x4xf32>, tensor<4x4xf32>
+}
