@@ -11,7 +11,11 @@ use std::io::Write;
 /// Takes the location (not the op): the op may have been replaced by the
 /// time the decision is reported.
 pub fn note(location: Location, pass: &str, message: &str) {
-    let place = ffi::place(location);
+    note_at(&ffi::place(location), pass, message);
+}
+
+/// [`note`] at a place already rendered (`ffi::place`).
+pub fn note_at(place: &str, pass: &str, message: &str) {
     let line = format!("{place}: note: [{pass}] {message}\n");
     let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }

@@ -52,8 +52,10 @@ func.func @slice_assignment(%a: memref<10xf32>, %out: memref<8xf32>) -> memref<1
 // version at the element it writes. Each version is forwarded to the
 // buffer it is copied to; the second writer's read of the first version
 // reads %b1.
-// REPORT: note: [pb-forward-copies] S0 now writes A2 where S1 copied A1 to; S1 removed
-// REPORT: note: [pb-forward-copies] S1 now writes A3 where S2 copied A2 to; S2 removed
+// Each at its copy; names are those of the copy's window (the nests from
+// the first to the last that access its temporary).
+// REPORT: pb-forward-copies.mlir:[[#@LINE+18]]:3: note: [pb-forward-copies] S0 now writes A2 where S1 copied A1 to; S1 removed
+// REPORT: pb-forward-copies.mlir:[[#@LINE+26]]:3: note: [pb-forward-copies] S0 now writes A2 where S1 copied A1 to; S1 removed
 // CHECK-LABEL: func.func @versions
 // CHECK-NOT: memref.alloc() : memref<4xf32>
 // CHECK: affine.for %[[I:.*]] = 0 to 4 {
@@ -138,7 +140,8 @@ func.func @partial(%a: memref<8xf32>, %b: memref<8xf32>) {
 
 // Refused: %b is overwritten after the copy, before the temporary's last
 // reader, which must keep reading the temporary.
-// REPORT: note: [pb-forward-copies] left as is: copy S1: S2 writes A2 before the last reader of the copy; copy S3: S1 reads A1 before the copy
+// REPORT: note: [pb-forward-copies] left as is: copy S1: S2 writes A2 before the last reader of the copy
+// REPORT: note: [pb-forward-copies] left as is: copy S3: S1 reads A1 before the copy
 // CHECK-LABEL: func.func @overwritten
 // CHECK-COUNT-4: affine.for
 func.func @overwritten(%a: memref<4xf32>, %b: memref<4xf32>, %out: memref<4xf32>) {
