@@ -192,6 +192,12 @@ fn forwarded(copy: &Copy, copy_write: &Access, indices: &[Aff]) -> Vec<Aff> {
     copy_write.indices.iter().map(|e| e.substitute(&counters)).collect()
 }
 
+/// The report line of a forwarded copy, the copy's place (`ffi::place`) and
+/// the nest position to go on from.
+type Forwarded = (String, String, usize);
+/// Where a copy was left (its place) and why.
+type Refusal = (String, String);
+
 /// Forwards the first copy of `run` at nest position `from` or later that
 /// can be: the report line, the copy's place and the position to go on
 /// from (the writer's, now where the copy was). `Ok(None)`: no copy of a
@@ -208,7 +214,7 @@ fn forward_one<'c>(
     context: &'c melior::Context,
     run: &[OperationRef<'c, '_>],
     from: usize,
-) -> Result<Option<(String, String, usize)>, Vec<(String, String)>> {
+) -> Result<Option<Forwarded>, Vec<Refusal>> {
     // The run's nests (its `affine.for` ops, in order: SCoP positions), and
     // for each buffer the first and last nest that loads or stores it.
     let nests: Vec<usize> = (0..run.len()).filter(|i| is_named(run[*i], "affine.for")).collect();
