@@ -351,7 +351,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             if options.vectorize && lanes > 1 {
                 passes.push(format!("func.func(pb-vectorize{{width={lanes}}})"));
             }
-            passes.push("canonicalize".into());
+            // Per function from here on: the pass manager runs the kernels'
+            // functions in parallel.
+            passes.push("func.func(canonicalize)".into());
             passes
         }
         Stage::Lower => {
@@ -361,16 +363,12 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             if options.user_memory || options.pool {
                 passes.push(format!("pb-allocs-to-pool{{strict={}}}", options.user_memory));
             }
-            passes.push("lower-affine".to_string());
+            passes.push("func.func(lower-affine)".to_string());
             if parallel {
+                // (module-wide: declares reductions in the module)
                 passes.push("convert-scf-to-openmp".into());
             }
-            passes.extend([
-                "func.func(convert-vector-to-scf)".into(),
-                "expand-strided-metadata".into(),
-                "lower-affine".into(),
-                "canonicalize".into(),
-            ]);
+            passes.push("func.func(convert-vector-to-scf,expand-strided-metadata,lower-affine,canonicalize)".into());
             passes
         }
         Stage::Llvm => llvm_stage(options),
