@@ -344,7 +344,11 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // Loops of one iteration (batch 1) go first, so that the
                 // parallel loop is one with work to share.
                 passes.push("func.func(affine-loop-normalize{promote-single-iter=true})".into());
-                passes.push("func.func(affine-parallelize{max-nested=1})".into());
+                // The outermost dependence-free loops, from one ISL
+                // dependence analysis per nest (upstream's
+                // `affine-parallelize{max-nested=1}` chooses the same loops
+                // but solves one problem per access pair and loop).
+                passes.push(format!("func.func(pb-parallelize{{report={}}})", options.report));
                 // ...but not for loops whose work is less than a fork costs.
                 passes.push("func.func(pb-parallel-grain)".into());
             }

@@ -54,6 +54,10 @@ pub struct Access<'c, 'a> {
     /// False for accesses through aliasing memrefs: the relation is then
     /// "any element of the array".
     pub exact: bool,
+    /// Consecutive elements along the last dimension from the index (1; more
+    /// for an `affine.vector_load`/`vector_store`, which only
+    /// [`Scop::extract_accesses`] takes).
+    pub lanes: i64,
 }
 
 #[derive(Debug)]
@@ -165,6 +169,21 @@ pub fn candidate_runs<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<Vec<OperationRef<'
 impl<'c, 'a> Scop<'c, 'a> {
     /// Builds the SCoP of a run from [`candidate_runs`].
     pub fn extract(run: &[OperationRef<'c, 'a>]) -> Result<Scop<'c, 'a>, NotAffine> {
+        let scop = Self::build(run, false)?;
+        scop.check_ssa_flow()?;
+        Ok(scop)
+    }
+
+    /// [`Scop::extract`] for memory dependence analysis only: values may
+    /// flow between statements (a register tile's loads hoisted out of the
+    /// loop that uses them), and statements may hold vector code
+    /// (`affine.vector_load`/`vector_store` access `lanes` elements). Wrong
+    /// for regenerating code, which clones each scalar statement on its own.
+    pub fn extract_accesses(run: &[OperationRef<'c, 'a>]) -> Result<Scop<'c, 'a>, NotAffine> {
+        Self::build(run, true)
+    }
+
+    fn build(run: &[OperationRef<'c, 'a>], analysis: bool) -> Result<Scop<'c, 'a>, NotAffine> {
         let mut roots: Vec<OperationRef> = run.iter().copied().filter(|op| is_named(*op, "affine.for")).collect();
         // Trailing hoistable ops belong after the SCoP, not in it.
         let last_root = roots.last().copied();
@@ -188,6 +207,7 @@ impl<'c, 'a> Scop<'c, 'a> {
             beta: Vec::new(),
             arrays_by_root: HashMap::new(),
             root_keys,
+            analysis,
         };
         let roots = builder.scop.roots.clone();
         for (position, root) in roots.iter().enumerate() {
@@ -196,7 +216,6 @@ impl<'c, 'a> Scop<'c, 'a> {
             builder.beta.pop();
         }
         scop.finish_aliasing();
-        scop.check_ssa_flow()?;
         Ok(scop)
     }
 
@@ -299,12 +318,20 @@ impl<'c, 'a> Scop<'c, 'a> {
             let dims: Vec<String> = (0..s.loops.len()).map(|k| format!("i{k}")).collect();
             for a in s.accesses.iter().filter(|a| a.write == write) {
                 let array = &self.arrays[a.array];
-                let target = if a.exact {
+                let mut target = if a.exact {
                     a.indices.iter().map(|e| e.to_isl(&dims, &params)).collect::<Vec<_>>()
                 } else {
                     (0..array.shape.len()).map(|k| format!("o{k}")).collect()
                 };
-                parts.push(format!("{}[{}] -> {}[{}]", s.name, dims.join(", "), array.name, target.join(", ")));
+                // A vector access: `lanes` elements along the last dimension.
+                let mut condition = String::new();
+                if a.exact && a.lanes > 1 {
+                    if let Some(last) = target.pop() {
+                        condition = format!(" : {last} <= v < {last} + {}", a.lanes);
+                        target.push("v".into());
+                    }
+                }
+                parts.push(format!("{}[{}] -> {}[{}]{condition}", s.name, dims.join(", "), array.name, target.join(", ")));
             }
         }
         format!("{}{{ {} }}", self.param_prefix(), parts.join("; "))
@@ -393,6 +420,8 @@ struct Builder<'s, 'c, 'a> {
     /// lookups stay constant-time in SCoPs of thousands of nests.
     arrays_by_root: HashMap<usize, usize>,
     root_keys: HashSet<usize>,
+    /// Building for [`Scop::extract_accesses`]: vector code allowed.
+    analysis: bool,
 }
 
 impl<'c, 'a> Builder<'_, 'c, 'a> {
@@ -453,7 +482,7 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
                 self.beta.pop();
                 position += 1;
             } else {
-                check_statement_op(op)?;
+                check_statement_op(op, self.analysis)?;
                 pending.push(op);
             }
         }
@@ -542,17 +571,25 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
     fn add_statement(&mut self, ops: Vec<OperationRef<'c, 'a>>, position: usize) -> Result<(), NotAffine> {
         let mut accesses = Vec::new();
         for op in &ops {
-            let write = is_named(*op, "affine.store");
-            if !write && !is_named(*op, "affine.load") {
+            let vector_store = is_named(*op, "affine.vector_store");
+            let vector_load = is_named(*op, "affine.vector_load");
+            let write = is_named(*op, "affine.store") || vector_store;
+            if !write && !is_named(*op, "affine.load") && !vector_load {
                 continue;
             }
+            let lanes = if vector_load || vector_store {
+                let value = if vector_store { op.operand(0).ok() } else { op.result(0).ok().map(Into::into) };
+                vector_lanes(value).ok_or_else(|| NotAffine("a vector access of more than one dimension".into()))?
+            } else {
+                1
+            };
             let first_index = if write { 2 } else { 1 };
             let memref = op.operand(first_index - 1).map_err(|_| NotAffine("access without memref".into()))?;
             let map = op.attribute("map").ok().and_then(ffi::affine_map_of).ok_or_else(|| NotAffine("access without map".into()))?;
             let operands: Vec<Value> = op.operands().skip(first_index).collect();
             let indices = self.map_results(map, &operands)?;
             let (array, exact) = self.array_of(memref)?;
-            accesses.push(Access { op: *op, write, array, indices, exact });
+            accesses.push(Access { op: *op, write, array, indices, exact, lanes });
         }
         let name = format!("S{}", self.scop.statements.len());
         let mut beta = self.beta.clone();
@@ -570,11 +607,40 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
     }
 }
 
-fn check_statement_op(op: OperationRef) -> Result<(), NotAffine> {
+/// The lanes of a 1-D vector value.
+fn vector_lanes(value: Option<Value>) -> Option<i64> {
+    let text = value?.r#type().to_string();
+    let inner = text.strip_prefix("vector<")?.strip_suffix('>')?;
+    let mut parts = inner.split('x');
+    let lanes: i64 = parts.next()?.parse().ok()?;
+    (parts.count() == 1).then_some(lanes)
+}
+
+/// Vector ops that touch memory: never in a statement.
+const VECTOR_MEMORY_OPS: &[&str] = &[
+    "vector.load",
+    "vector.store",
+    "vector.maskedload",
+    "vector.maskedstore",
+    "vector.transfer_read",
+    "vector.transfer_write",
+    "vector.gather",
+    "vector.scatter",
+    "vector.expandload",
+    "vector.compressstore",
+];
+
+fn check_statement_op(op: OperationRef, analysis: bool) -> Result<(), NotAffine> {
     let name = op_name(op);
+    let vector = analysis
+        && op.region_count() == 0
+        && (name == "affine.vector_load"
+            || name == "affine.vector_store"
+            || (name.starts_with("vector.") && !VECTOR_MEMORY_OPS.contains(&name.as_str())));
     let allowed = name == "affine.load"
         || name == "affine.store"
         || name == "affine.apply"
+        || vector
         || ((name.starts_with("arith.") || name.starts_with("math.")) && op.region_count() == 0);
     if allowed {
         Ok(())

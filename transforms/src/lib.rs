@@ -37,6 +37,7 @@ pub mod isl_roundtrip;
 pub mod outline_kernels;
 pub mod packed_entry_points;
 pub mod parallel_grain;
+pub mod parallelize;
 pub mod profile_kernels;
 pub mod profile_names;
 pub mod readonly_inputs;
@@ -68,6 +69,7 @@ pub static PASSES: &[&PassInfo] =
     &outline_kernels::INFO,
     &packed_entry_points::INFO,
     &parallel_grain::INFO,
+    &parallelize::INFO,
     &profile_kernels::INFO,
     &profile_names::INFO,
     &readonly_inputs::INFO,
