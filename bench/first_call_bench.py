@@ -16,7 +16,8 @@ Dynamo/AOTAutograd tracing (or `jax.jit(...).lower`), torch-mlir's import
 and the engine, with an empty compile cache; for Inductor
 (`TORCHINDUCTOR_FX_GRAPH_CACHE=0`, a fresh cache folder) its whole
 compile. `--engine` names `pb-compile` binaries to compare (default: the
-one the front finds), each a column. Every polyblocks output is checked
+one the front finds), each a column; the ratio column is the peer over
+the last of them. Every polyblocks output is checked
 against eager (max abs error over the largest magnitude, at most 1e-3).
 """
 
@@ -166,8 +167,9 @@ def main() -> None:
             median = statistics.median(values) if values else None
             row.append("failed" if median is None else f"{median:.2f}")
             ours.append(median)
-        peer, first = ours[-1], ours[0]
-        row.append(f"{peer / first:.2f}x" if peer and first else "")
+        # Against the last polyblocks column (the newest engine).
+        peer, newest = ours[-1], ours[-2]
+        row.append(f"{peer / newest:.2f}x" if peer and newest else "")
         row.append("; ".join(checks.get((model, c, e), "") for c, e in contenders[:-1]))
         print("| " + " | ".join(row) + " |")
 
