@@ -632,9 +632,13 @@ const VECTOR_MEMORY_OPS: &[&str] = &[
 
 fn check_statement_op(op: OperationRef, analysis: bool) -> Result<(), NotAffine> {
     let name = op_name(op);
+    // (buffers allocated in a loop body: the analysis knows they are
+    // private to an iteration of the loops around their allocation)
+    let local_buffer = ["memref.alloca", "memref.alloc", "memref.dealloc"].contains(&name.as_str());
     let vector = analysis
         && op.region_count() == 0
-        && (name == "affine.vector_load"
+        && (local_buffer
+            || name == "affine.vector_load"
             || name == "affine.vector_store"
             || (name.starts_with("vector.") && !VECTOR_MEMORY_OPS.contains(&name.as_str())));
     let allowed = name == "affine.load"

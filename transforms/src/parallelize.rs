@@ -18,6 +18,9 @@
 //! lanes (upstream's test reads `affine.vector_load %a[16 * j + 1]` as one
 //! element, and would run a loop in parallel whose iterations overlap).
 //!
+//! A buffer allocated inside the nest is a new one in each iteration of the
+//! loops around its allocation: its accesses count only for deeper loops.
+//!
 //! A nest the polyhedral model cannot read (an `affine.parallel` that
 //! `pb-register-tile` made inside, a `cf.assert` in a gather's body,
 //! non-affine bounds) is not analysed as a whole: each loop directly inside
@@ -34,7 +37,7 @@ use melior::{
     Context,
 };
 use pb_polyhedral::{
-    isl_rs::{LibISLError, UnionMap},
+    isl_rs::{LibISLError, UnionMap, UnionSet},
     model::{isl_err, IslResult, Model},
     Scop,
 };
@@ -130,21 +133,36 @@ fn parallel_loops<'c, 'a>(nest: OperationRef<'c, 'a>) -> Result<Vec<OperationRef
     // sequential anyway.
     let scop = Scop::extract_accesses(&[nest]).map_err(|e| e.to_string())?;
     let model = Model::new(&scop)?;
-    // Dependences between time points of the 2d+1 schedule.
-    let dependences = model.dependences()?;
-    let times = (|| -> Result<UnionMap, LibISLError> {
-        dependences.copy()?.apply_domain(model.schedule.copy()?)?.apply_range(model.schedule.copy()?)
-    })()
-    .map_err(isl_err)?;
+    // A buffer allocated inside the nest, under `k` of its loops, is a new
+    // one in each iteration of those: its accesses are dependences only for
+    // loops deeper than `k` (upstream ignores memrefs "locally defined" in
+    // the loop it tests, the same).
+    let allocated_under: Vec<usize> = scop
+        .arrays
+        .iter()
+        .map(|array| {
+            let owner = array.values.first().and_then(|v| ffi::defining_op(*v));
+            owner.map_or(0, |op| loops_between(op, nest))
+        })
+        .collect();
     let depth = scop.statements.iter().map(|s| s.loops.len()).max().unwrap_or(0);
     let params = scop.param_names();
+    // Dependences between time points of the 2d+1 schedule, per loop
+    // level (those through buffers allocated at or inside that level left
+    // out); computed once per distinct set of buffers.
+    let mut times_by_level: Vec<Option<UnionMap>> = (0..=depth).map(|_| None).collect();
     let mut chosen = Vec::new();
     let mut pending = vec![(nest, 0usize)];
     while let Some((op, level)) = pending.pop() {
         // The statements inside `op` give its place in the schedule.
         let inside = scop.statements.iter().find(|s| s.loops.get(level) == Some(&op));
         let Some(statement) = inside else { continue };
-        let carries = op.result_count() > 0 || carried(&model, &times, &params, depth, &statement.beta[..=level])?;
+        if times_by_level[level].is_none() {
+            let kept: Vec<usize> = (0..scop.arrays.len()).filter(|a| allocated_under[*a] <= level).collect();
+            times_by_level[level] = Some(dependence_times(&scop, &model, &kept)?);
+        }
+        let times = times_by_level[level].as_ref().expect("computed above");
+        let carries = op.result_count() > 0 || carried(&model, times, &params, depth, &statement.beta[..=level])?;
         if !carries {
             chosen.push(op);
             continue;
@@ -153,6 +171,52 @@ fn parallel_loops<'c, 'a>(nest: OperationRef<'c, 'a>) -> Result<Vec<OperationRef
         pending.extend(directly_nested_loops(op).into_iter().map(|inner| (inner, level + 1)));
     }
     Ok(chosen)
+}
+
+/// How many `affine.for` ops enclose `op` up to and including `nest`.
+fn loops_between(op: OperationRef, nest: OperationRef) -> usize {
+    let mut count = 0;
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if is_named(parent, "affine.for") {
+            count += 1;
+        }
+        if parent == nest {
+            return count;
+        }
+        current = parent.parent_operation();
+    }
+    0 // allocated outside the nest
+}
+
+/// The memory dependences through the arrays `kept` (all: the model's own),
+/// as pairs of time points of the 2d+1 schedule.
+fn dependence_times(scop: &Scop, model: &Model, kept: &[usize]) -> IslResult<UnionMap> {
+    let all = if kept.len() == scop.arrays.len() { Some(model.dependences()?) } else { None };
+    let run = || -> Result<UnionMap, LibISLError> {
+        let dependences = if let Some(all) = all {
+            all.copy()?
+        } else {
+            let spaces: Vec<String> = kept
+                .iter()
+                .map(|a| {
+                    let array = &scop.arrays[*a];
+                    let dims: Vec<String> = (0..array.shape.len()).map(|k| format!("o{k}")).collect();
+                    format!("{}[{}]", array.name, dims.join(", "))
+                })
+                .collect();
+            let arrays = UnionSet::read_from_str(&model.ctx, &format!("[{}] -> {{ {} }}", scop.param_names().join(", "), spaces.join("; ")))?;
+            let reads = model.reads.copy()?.intersect_range(arrays.copy()?)?;
+            let writes = model.writes.copy()?.intersect_range(arrays)?;
+            let raw = writes.copy()?.apply_range(reads.copy()?.reverse()?)?;
+            let war = reads.apply_range(writes.copy()?.reverse()?)?;
+            let waw = writes.copy()?.apply_range(writes.reverse()?)?;
+            let before = model.schedule.copy()?.lex_lt_union_map(model.schedule.copy()?)?;
+            raw.union(war)?.union(waw)?.intersect(before)?
+        };
+        dependences.apply_domain(model.schedule.copy()?)?.apply_range(model.schedule.copy()?)
+    };
+    run().map_err(isl_err)
 }
 
 /// Is there a dependence between two iterations of the loop at position

@@ -106,3 +106,44 @@ func.func @carried_value(%a: memref<16xf32>, %out: memref<1xf32>) {
   affine.store %sum, %out[0] : memref<1xf32>
   return
 }
+
+// -----
+
+// A buffer allocated in the loop body is a new one per iteration: it
+// carries nothing between iterations of that loop (the outer loop is
+// parallel), while the inner loops reading it reversed are analysed with it.
+// CHECK-LABEL: func.func @local_buffer
+// CHECK: affine.parallel (%{{.*}}) = (0) to (8) {
+// CHECK:   memref.alloca
+// CHECK:   affine.for
+// CHECK:   affine.for
+func.func @local_buffer(%a: memref<8x16xf32>, %b: memref<8x16xf32>) {
+  affine.for %i = 0 to 8 {
+    %t = memref.alloca() : memref<16xf32>
+    affine.for %j = 0 to 16 {
+      %x = affine.load %a[%i, %j] : memref<8x16xf32>
+      affine.store %x, %t[%j] : memref<16xf32>
+    }
+    affine.for %j = 0 to 16 {
+      %x = affine.load %t[15 - %j] : memref<16xf32>
+      affine.store %x, %b[%i, %j] : memref<8x16xf32>
+    }
+  }
+  return
+}
+
+// The same buffer updated along the inner loop: that loop stays sequential.
+// CHECK-LABEL: func.func @local_recurrence
+// CHECK: affine.parallel (%{{.*}}) = (0) to (8) {
+// CHECK:   affine.for %{{.*}} = 1 to 16 {
+func.func @local_recurrence(%a: memref<8x16xf32>) {
+  affine.for %i = 0 to 8 {
+    %t = memref.alloca() : memref<16xf32>
+    affine.for %j = 1 to 16 {
+      %x = affine.load %t[%j - 1] : memref<16xf32>
+      affine.store %x, %t[%j] : memref<16xf32>
+      affine.store %x, %a[%i, %j] : memref<8x16xf32>
+    }
+  }
+  return
+}
