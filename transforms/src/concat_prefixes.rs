@@ -99,24 +99,22 @@ fn operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
 impl RustPass for ConcatPrefixes {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let concats = ffi::collect_ops(func, WalkOrder::PreOrder, |op| ir::is_named(op, "tensor.concat"));
-        // Families: same block, dimension and first operand.
-        let mut families: HashMap<(usize, usize, usize), Vec<OperationRef>> = HashMap::new();
+        // Families: same block, dimension and first operand, in the order
+        // their first members come in the walk (deterministic; the map's
+        // order is not).
+        let mut index: HashMap<(usize, usize, usize), usize> = HashMap::new();
+        let mut families: Vec<Vec<OperationRef>> = Vec::new();
         for concat in concats {
             let (Some((dim, _)), Some(block), Ok(first)) = (describe(concat), concat.block(), concat.operand(0)) else {
                 continue;
             };
             let key = (block.to_raw().ptr as usize, dim, first.to_raw().ptr as usize);
-            families.entry(key).or_default().push(concat);
+            let position = *index.entry(key).or_insert_with(|| {
+                families.push(Vec::new());
+                families.len() - 1
+            });
+            families[position].push(concat);
         }
-        let mut families: Vec<Vec<OperationRef>> = families.into_values().collect();
-        // A deterministic order (the map's is not): by the first member's place.
-        families.sort_by(|a, b| {
-            if ffi::is_before_in_block(a[0], b[0]) {
-                std::cmp::Ordering::Less
-            } else {
-                std::cmp::Ordering::Greater
-            }
-        });
         for family in families {
             if let Some(chain) = Chain::of(family) {
                 ffi::with_context(chain.longest, |context| chain.rewrite(context));
