@@ -311,6 +311,7 @@ class _Builder:
             value = self.env[out]
             touched = [out] + (self.aliases(cand.args[0]) if cand.inplace else [])
             ok = isinstance(value, torch.Tensor) and all(self.sane(self.env[n]) for n in touched)
+            ok = ok and self.well_conditioned(cand)
         except Exception:  # noqa: BLE001 - PyTorch rejected the candidate
             ok = False
         if not ok:
@@ -342,6 +343,23 @@ class _Builder:
         if dtype in FLOATS and MANTISSA[dtype] < MANTISSA[self.program.lowest_float]:
             self.program.lowest_float = dtype
         self.program.longest_reduction = max(self.program.longest_reduction, terms)
+
+    def well_conditioned(self, cand: _Cand) -> bool:
+        """False for a layer norm of rows whose spread is small beside their
+        values: it divides rounding errors of `x - mean` by the spread (an
+        error of ~20 ulps of its input where the largest value is 20 times
+        the standard deviation), and a sum of its outputs, exactly zero,
+        is then that noise alone, legitimately different in any two
+        implementations (fuzz seed 4 program 8581: eager -7.1e-6, ours
+        6.9e-6, float64 -2e-15)."""
+        if not cand.code.startswith("torch.nn.functional.layer_norm("):
+            return True
+        x = self.env[cand.args[0]].double()
+        if x.dim() == 0 or x.numel() == 0:
+            return True
+        spread = x.std(-1, unbiased=False)
+        largest = x.abs().amax(-1)
+        return bool((largest <= 4 * spread).all())
 
     @staticmethod
     def sane(t: torch.Tensor) -> bool:
