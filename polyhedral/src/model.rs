@@ -81,15 +81,30 @@ impl Model {
     }
 
     fn compute_dependences(&self) -> IslResult<UnionMap> {
-        let run = || -> Result<UnionMap, isl_rs::LibISLError> {
-            let raw = self.writes.copy()?.apply_range(self.reads.copy()?.reverse()?)?;
-            let war = self.reads.copy()?.apply_range(self.writes.copy()?.reverse()?)?;
-            let waw = self.writes.copy()?.apply_range(self.writes.copy()?.reverse()?)?;
-            let all = raw.union(war)?.union(waw)?;
-            let before = self.schedule.copy()?.lex_lt_union_map(self.schedule.copy()?)?;
-            all.intersect(before)?.coalesce()
+        let run = || self.dependences_of(self.reads.copy()?, self.writes.copy()?);
+        run().map_err(isl_err)
+    }
+
+    /// The memory dependences through the arrays in `arrays` alone (e.g.
+    /// leaving out buffers private to an iteration of some loop).
+    pub fn dependences_through(&self, arrays: UnionSet) -> IslResult<UnionMap> {
+        let run = || {
+            let reads = self.reads.copy()?.intersect_range(arrays.copy()?)?;
+            let writes = self.writes.copy()?.intersect_range(arrays.copy()?)?;
+            self.dependences_of(reads, writes)
         };
         run().map_err(isl_err)
+    }
+
+    /// Read-after-write, write-after-read and write-after-write pairs of
+    /// `reads` and `writes` that the original schedule orders.
+    fn dependences_of(&self, reads: UnionMap, writes: UnionMap) -> Result<UnionMap, isl_rs::LibISLError> {
+        let raw = writes.copy()?.apply_range(reads.copy()?.reverse()?)?;
+        let war = reads.apply_range(writes.copy()?.reverse()?)?;
+        let waw = writes.copy()?.apply_range(writes.reverse()?)?;
+        let all = raw.union(war)?.union(waw)?;
+        let before = self.schedule.copy()?.lex_lt_union_map(self.schedule.copy()?)?;
+        all.intersect(before)?.coalesce()
     }
 
     /// The dependences whose source and sink are both in `instances`.

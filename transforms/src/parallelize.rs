@@ -192,28 +192,21 @@ fn loops_between(op: OperationRef, nest: OperationRef) -> usize {
 /// The memory dependences through the arrays `kept` (all: the model's own),
 /// as pairs of time points of the 2d+1 schedule.
 fn dependence_times(scop: &Scop, model: &Model, kept: &[usize]) -> IslResult<UnionMap> {
-    let all = if kept.len() == scop.arrays.len() { Some(model.dependences()?) } else { None };
+    let dependences = if kept.len() == scop.arrays.len() {
+        model.dependences()?.copy().map_err(isl_err)?
+    } else {
+        let spaces: Vec<String> = kept
+            .iter()
+            .map(|a| {
+                let array = &scop.arrays[*a];
+                let dims: Vec<String> = (0..array.shape.len()).map(|k| format!("o{k}")).collect();
+                format!("{}[{}]", array.name, dims.join(", "))
+            })
+            .collect();
+        let text = format!("[{}] -> {{ {} }}", scop.param_names().join(", "), spaces.join("; "));
+        model.dependences_through(UnionSet::read_from_str(&model.ctx, &text).map_err(isl_err)?)?
+    };
     let run = || -> Result<UnionMap, LibISLError> {
-        let dependences = if let Some(all) = all {
-            all.copy()?
-        } else {
-            let spaces: Vec<String> = kept
-                .iter()
-                .map(|a| {
-                    let array = &scop.arrays[*a];
-                    let dims: Vec<String> = (0..array.shape.len()).map(|k| format!("o{k}")).collect();
-                    format!("{}[{}]", array.name, dims.join(", "))
-                })
-                .collect();
-            let arrays = UnionSet::read_from_str(&model.ctx, &format!("[{}] -> {{ {} }}", scop.param_names().join(", "), spaces.join("; ")))?;
-            let reads = model.reads.copy()?.intersect_range(arrays.copy()?)?;
-            let writes = model.writes.copy()?.intersect_range(arrays)?;
-            let raw = writes.copy()?.apply_range(reads.copy()?.reverse()?)?;
-            let war = reads.apply_range(writes.copy()?.reverse()?)?;
-            let waw = writes.copy()?.apply_range(writes.reverse()?)?;
-            let before = model.schedule.copy()?.lex_lt_union_map(model.schedule.copy()?)?;
-            raw.union(war)?.union(waw)?.intersect(before)?
-        };
         dependences.apply_domain(model.schedule.copy()?)?.apply_range(model.schedule.copy()?)
     };
     run().map_err(isl_err)
