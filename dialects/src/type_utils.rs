@@ -21,6 +21,11 @@ pub fn shape_and_element(ty: Type) -> (Option<Vec<Option<u64>>>, Type) {
     }
 }
 
+/// The sizes of a ranked tensor type whose every size is static.
+pub fn static_shape(ty: Type) -> Option<Vec<i64>> {
+    shape_and_element(ty).0?.into_iter().map(|d| d.map(|n| n as i64)).collect()
+}
+
 /// `ty` with its element type replaced by `element` (a scalar stays scalar).
 pub fn with_element<'c>(ty: Type<'c>, element: Type<'c>) -> Type<'c> {
     match RankedTensorType::try_from(ty) {

@@ -100,6 +100,26 @@ impl Slice {
 }
 
 
+/// The attributes of a `tensor.insert_slice` (`operands` 2: source and
+/// destination) or `tensor.extract_slice` (1: source) with static offsets,
+/// sizes and strides.
+pub(crate) fn static_slice_attributes<'c>(
+    emitter: &Emitter<'c, '_>,
+    offsets: &[i64],
+    sizes: &[i64],
+    strides: &[i64],
+    operands: usize,
+) -> Vec<(&'static str, Attribute<'c>)> {
+    let context = emitter.context;
+    let segments = if operands == 2 { "array<i32: 1, 1, 0, 0, 0>" } else { "array<i32: 1, 0, 0, 0>" };
+    vec![
+        ("static_offsets", DenseI64ArrayAttribute::new(context, offsets).into()),
+        ("static_sizes", DenseI64ArrayAttribute::new(context, sizes).into()),
+        ("static_strides", DenseI64ArrayAttribute::new(context, strides).into()),
+        ("operandSegmentSizes", emitter.attribute(segments)),
+    ]
+}
+
 fn rank(value: Value) -> Option<usize> {
     RankedTensorType::try_from(value.r#type()).ok().map(|t| t.rank())
 }
@@ -148,15 +168,7 @@ impl<'c, 'a> Match<'c, 'a> {
         let rewriter = ir_rewriter.as_rewriter_base();
         rewriter.set_insertion_point_before(self.inner);
         let emitter = Emitter { context, rewriter: &rewriter, location: self.outer.location() };
-        let attributes = |slice: &Slice, operands: i32| -> Vec<(&'static str, Attribute<'c>)> {
-            let segments = if operands == 2 { "array<i32: 1, 1, 0, 0, 0>" } else { "array<i32: 1, 0, 0, 0>" };
-            vec![
-                ("static_offsets", DenseI64ArrayAttribute::new(context, &slice.offsets).into()),
-                ("static_sizes", DenseI64ArrayAttribute::new(context, &slice.sizes).into()),
-                ("static_strides", DenseI64ArrayAttribute::new(context, &slice.strides).into()),
-                ("operandSegmentSizes", emitter.attribute(segments)),
-            ]
-        };
+        let attributes = |slice: &Slice, operands: usize| static_slice_attributes(&emitter, &slice.offsets, &slice.sizes, &slice.strides, operands);
         let updated = emitter.value("tensor.insert_slice", &[x, whole], outer_value.r#type(), &attributes(&self.composed, 2));
         ffi::replace_all_uses(outer_value.into(), updated);
         ffi::erase(self.outer);

@@ -62,7 +62,7 @@ fn static_size(value: Value, dim: usize) -> Option<i64> {
 }
 
 /// The `dim` attribute of a concat.
-fn concat_dim(op: OperationRef) -> Option<usize> {
+pub(crate) fn concat_dim(op: OperationRef) -> Option<usize> {
     let text = op.attribute("dim").ok()?.to_string();
     text.split(':').next()?.trim().parse().ok()
 }

@@ -45,13 +45,13 @@ use std::collections::HashMap;
 
 use melior::{
     ir::{
-        attribute::DenseI64ArrayAttribute,
         operation::{OperationLike, WalkOrder},
-        r#type::{DimSize, RankedTensorType},
-        Attribute, BlockLike, OperationRef, ShapedTypeLike, Type, Value, ValueLike,
+        BlockLike, OperationRef, Value, ValueLike,
     },
     Context, IrRewriter,
 };
+use crate::{compose_insert_slices::static_slice_attributes, concat_empty_operands::concat_dim};
+use pb_dialects::type_utils::static_shape;
 use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
@@ -76,20 +76,9 @@ struct ConcatPrefixes;
 
 /// A concatenation's dimension and static result shape.
 fn describe(op: OperationRef) -> Option<(usize, Vec<i64>)> {
-    let text = op.attribute("dim").ok()?.to_string();
-    let dim: usize = text.split(':').next()?.trim().parse().ok()?;
+    let dim = concat_dim(op)?;
     let shape = static_shape(op.result(0).ok()?.r#type())?;
     (dim < shape.len()).then_some((dim, shape))
-}
-
-fn static_shape(ty: Type) -> Option<Vec<i64>> {
-    let ty = RankedTensorType::try_from(ty).ok()?;
-    (0..ty.rank())
-        .map(|d| match ty.dim_size(d) {
-            Ok(DimSize::Static(size)) => Some(size as i64),
-            _ => None,
-        })
-        .collect()
 }
 
 fn operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
@@ -174,17 +163,11 @@ impl<'c, 'a> Chain<'c, 'a> {
         let ir_rewriter = IrRewriter::from_op(self.longest);
         let rewriter = ir_rewriter.as_rewriter_base();
         let emitter = Emitter { context, rewriter: &rewriter, location: self.longest.location() };
+        let strides = vec![1i64; rank];
         let slice_attributes = |offset: i64, sizes: &[i64], operands: usize| {
             let mut offsets = vec![0i64; rank];
             offsets[self.dim] = offset;
-            let segments = if operands == 2 { "array<i32: 1, 1, 0, 0, 0>" } else { "array<i32: 1, 0, 0, 0>" };
-            let attributes: Vec<(&'static str, Attribute<'c>)> = vec![
-                ("static_offsets", DenseI64ArrayAttribute::new(context, &offsets).into()),
-                ("static_sizes", DenseI64ArrayAttribute::new(context, sizes).into()),
-                ("static_strides", DenseI64ArrayAttribute::new(context, &vec![1i64; rank]).into()),
-                ("operandSegmentSizes", emitter.attribute(segments)),
-            ];
-            attributes
+            static_slice_attributes(&emitter, &offsets, sizes, &strides, operands)
         };
         // The updates, one per piece, each right after the later of its
         // piece's definition and the previous update (the block's start for

@@ -163,7 +163,7 @@ fn affs(attribute: melior::ir::Attribute) -> Option<(usize, Vec<Aff>)> {
 }
 
 fn static_shape(value: Value) -> Option<Vec<i64>> {
-    shape_and_element(value.r#type()).0?.into_iter().map(|d| d.map(|n| n as i64)).collect()
+    pb_dialects::type_utils::static_shape(value.r#type())
 }
 
 fn element<'c>(value: Value<'c, '_>) -> Type<'c> {
