@@ -7,7 +7,7 @@ each cell in a fresh process with empty caches, contenders taking turns.
 
 Models: torchvision resnet50 (batch 8), vit_b_16, densenet121 (batch 1),
 Hugging Face BERT-base (12 layers, sequence 128, batch 1) from its default
-config, and a JAX program of 25 unrolled gradient-descent steps on a
+config, each built as bench/models_bench.py builds it, and a JAX program of 25 unrolled gradient-descent steps on a
 2048x128 least-squares problem (`static_argnums`, against `jax.jit`).
 
 A cell is the wall time of the first call in a new Python process (model
@@ -78,26 +78,10 @@ else:
     import torch
     torch.manual_seed(0)
     torch.set_num_threads(int(os.environ.get("BENCH_THREADS", "2")))
-    if kind == "torchvision":
-        import torchvision
-        model = getattr(torchvision.models, name)(weights=None).eval()
-        with torch.no_grad():
-            for p in model.parameters():
-                if not p.any():
-                    p.normal_(std=0.02)
-        args = (torch.randn(batch, 3, 224, 224),)
-    else:
-        import transformers
-        config = transformers.BertConfig()
-        bert = transformers.BertModel(config).eval()
-        class LastHidden(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.bert = bert
-            def forward(self, ids):
-                return self.bert(input_ids=ids).last_hidden_state
-        model = LastHidden().eval()
-        args = (torch.randint(0, config.vocab_size, (batch, 128)),)
+    sys.path.insert(0, {bench!r})
+    from models_bench import _hf, _vision
+    make = _vision(name) if kind == "torchvision" else _hf("bert")
+    model, args = make(batch)
     with torch.no_grad():
         ref = model(*args)
     if contender == "polyblocks":
@@ -118,7 +102,7 @@ print("RESULT " + json.dumps({{"seconds": seconds, "error": error}}))
 
 def run_cell(model: str, contender: str, engine: str | None) -> tuple[float | None, str]:
     kind, name, batch = MODELS[model]
-    source = CHILD.format(python=str(REPO / "python"), kind=kind, name=name, batch=batch, contender=contender)
+    source = CHILD.format(python=str(REPO / "python"), bench=str(REPO / "bench"), kind=kind, name=name, batch=batch, contender=contender)
     with tempfile.TemporaryDirectory(prefix="pb-first-call-") as folder:
         env = dict(os.environ)
         env["POLYBLOCKS_CACHE_DIR"] = str(pathlib.Path(folder) / "polyblocks")
