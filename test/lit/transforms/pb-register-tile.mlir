@@ -374,13 +374,18 @@ func.func @filled_negative_zero(%a: memref<98x200xf32>, %b: memref<200x128xf32>,
 // A convolution (NCHW) whose output rows (7 wide) are narrower than a
 // register tile of full vectors (2 x 8 lanes with 16 registers): rows and
 // columns run as one flattened dimension of 49, C through its collapsed
-// view, and the packing copy gathers the input at (p floordiv 7, p mod 7).
+// view, and the packing copy gathers the input a row segment at a time:
+// rows h from the panel's first (p floordiv 7) to its last, columns w of
+// row h within the panel, copied to panel column h * 7 + w - p.
 // NREPORT-DAG: note: [pb-register-tile] register tile 6x16 (6 rows x 2 vectors of 8; 12 accumulators) over 49 columns (rows of 7 flattened)
 // With 32 registers of 16 lanes the same nest gets 8x48 tiles:
 // REPORT-DAG: note: [pb-register-tile] register tile 8x48 (8 rows x 3 vectors of 16; 24 accumulators) over 49 columns (rows of 7 flattened)
 // NARROW-LABEL: func.func @conv_narrow
 // NARROW: %[[CC:.*]] = memref.collapse_shape %arg2 {{\[}}[0], [1], [2, 3]] : memref<1x24x7x7xf32> into memref<1x24x49xf32>
-// NARROW: affine.load %arg0[0, %{{.*}}, %{{.*}} + (%[[P:.*]] + %[[JJ:.*]]) floordiv 7, %[[P]] + %[[JJ]] + %{{.*}} - ((%[[P]] + %[[JJ]]) floordiv 7) * 7] : memref<1x16x9x9xf32>
+// NARROW: affine.for %[[H:.*]] = #{{.*}}(%[[P:.*]]) to #{{.*}}(%[[P]]) {
+// NARROW-NEXT: affine.for %[[W:.*]] = max #{{.*}}(%[[P]], %[[H]]) to min #{{.*}}(%[[P]], %[[H]]) {
+// NARROW-NEXT: affine.load %arg0[0, %{{.*}}, %[[H]] + %{{.*}}, %[[W]] + %{{.*}}] : memref<1x16x9x9xf32>
+// NARROW-NEXT: affine.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[H]] * 7 + %[[W]] - %[[P]]] : memref<16x3x3x16xf32>
 // NARROW: vector.fma
 // NARROW: affine.vector_store %{{.*}}, %[[CC]][0, %{{.*}}, %{{.*}}] : memref<1x24x49xf32>, vector<8xf32>
 // Over part of C's rows only, the two loops do not flatten (rows stay 7 wide).
