@@ -202,6 +202,7 @@ impl RegisterTile {
         for access in &mut statement.accesses {
             access.indices = access.indices.iter().map(|e| e.substitute(&once)).collect();
         }
+        merge_split_loops(statement);
         let scop = scop;
         let [statement] = scop.statements.as_slice() else { return Ok(None) };
         let c_write = statement.accesses.iter().find(|a| a.write);
@@ -337,6 +338,44 @@ reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)"
             if pack_a { ", packed" } else { "" },
             self.l2 / 1024
         )))
+    }
+}
+
+/// Makes one loop of two that together walk one dimension of C: loops `a`
+/// over `0..Ea` and `b` over `0..Eb` that every index of every access uses
+/// only as `f * (Eb * a + b)` (`f` may be 0), and C's write index uses.
+/// `b` then runs over `0..Ea * Eb` and `a` once. Reshape propagation leaves
+/// such pairs: ViT's query-key-value projection, a 197x768x2304 product
+/// whose output is viewed as `197 x 3 x 768`, reached this pass with its
+/// columns as `768 * a + b` and was left to plain vectorized loops (one
+/// output row at a time, all 7 MB of weights read per row). Only loops of
+/// C are merged, never reductions, so the order of each element's sum is
+/// the original one; which C element comes first is the kernel's choice
+/// anyway.
+fn merge_split_loops(s: &mut Statement) {
+    let extent = |s: &Statement, d: usize| match s.bounds[d].constant() {
+        Some((0, upper)) if s.bounds[d].step == 1 && upper > 1 => Some(upper),
+        _ => None,
+    };
+    let Some(c_write) = s.accesses.iter().position(|a| a.write) else { return };
+    let depth = s.loops.len();
+    loop {
+        let pair = (0..depth).flat_map(|a| (0..depth).map(move |b| (a, b))).find(|&(a, b)| {
+            let (Some(_), Some(eb)) = (extent(s, a), extent(s, b)) else { return false };
+            a != b
+                && s.accesses[c_write].indices.iter().any(|e| e.coefficient(b).is_some_and(|f| f != 0))
+                && s.accesses.iter().flat_map(|access| &access.indices).all(|e| {
+                    matches!((e.coefficient(a), e.coefficient(b)), (Some(fa), Some(fb)) if fa == eb * fb)
+                })
+        });
+        let Some((a, b)) = pair else { return };
+        let merged = extent(s, a).unwrap_or(1) * extent(s, b).unwrap_or(1);
+        let dims: Vec<Aff> = (0..depth).map(|d| if d == a { Aff::Const(0) } else { Aff::Dim(d) }).collect();
+        for access in &mut s.accesses {
+            access.indices = access.indices.iter().map(|e| e.substitute(&dims)).collect();
+        }
+        s.bounds[b].upper = vec![Aff::Const(merged)];
+        s.bounds[a].upper = vec![Aff::Const(1)];
     }
 }
 

@@ -517,3 +517,53 @@ func.func @short_rows(%a: memref<98x40xf32>, %b: memref<40x300xf32>, %c: memref<
   }
   return
 }
+
+// A product whose columns arrive as two loops, `64 * a + b` (reshape
+// propagation leaves a 2304-column product viewed as 3 x 768 so): the two
+// loops become one of 192 columns, tiled as any product's.
+// REPORT-DAG: pb-register-tile.mlir:[[@LINE+6]]:3: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 3 KiB of 1024 KiB L2)
+// CHECK-LABEL: func.func @split_columns
+// CHECK: affine.vector_load %arg1[%{{[^,]*}}, %{{[^,]*}}] : memref<40x192xf32>, vector<16xf32>
+// CHECK: vector.fma
+// CHECK: affine.vector_store %{{.*}}, %arg2[%{{[^,]*}}, %{{[^,]*}}] : memref<98x192xf32>, vector<16xf32>
+func.func @split_columns(%a: memref<98x40xf32>, %b: memref<40x192xf32>, %c: memref<98x192xf32>) {
+  affine.for %i = 0 to 98 {
+    affine.for %s = 0 to 3 {
+      affine.for %k = 0 to 40 {
+        affine.for %t = 0 to 64 {
+          %x = affine.load %a[%i, %k] : memref<98x40xf32>
+          %y = affine.load %b[%k, %s * 64 + %t] : memref<40x192xf32>
+          %z = affine.load %c[%i, %s * 64 + %t] : memref<98x192xf32>
+          %p = arith.mulf %x, %y : f32
+          %q = arith.addf %z, %p : f32
+          affine.store %q, %c[%i, %s * 64 + %t] : memref<98x192xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+// Not one dimension: B reads the columns as `32 * a + b` (overlapping
+// windows), so the loops stay two and the nest is not a product the pass
+// tiles.
+// CHECK-LABEL: func.func @split_columns_mismatch
+// CHECK-NOT: vector.fma
+// CHECK: return
+func.func @split_columns_mismatch(%a: memref<98x40xf32>, %b: memref<40x192xf32>, %c: memref<98x192xf32>) {
+  affine.for %i = 0 to 98 {
+    affine.for %s = 0 to 3 {
+      affine.for %k = 0 to 40 {
+        affine.for %t = 0 to 64 {
+          %x = affine.load %a[%i, %k] : memref<98x40xf32>
+          %y = affine.load %b[%k, %s * 32 + %t] : memref<40x192xf32>
+          %z = affine.load %c[%i, %s * 64 + %t] : memref<98x192xf32>
+          %p = arith.mulf %x, %y : f32
+          %q = arith.addf %z, %p : f32
+          affine.store %q, %c[%i, %s * 64 + %t] : memref<98x192xf32>
+        }
+      }
+    }
+  }
+  return
+}
