@@ -320,6 +320,15 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                     target.cores.max(1),
                     options.report
                 ));
+                // Reductions with no operand to reuse across output rows
+                // (depthwise convolutions, pooling windows, column sums):
+                // a tile of outputs stays in registers over all the
+                // reduction steps.
+                passes.push(format!(
+                    "func.func(pb-accumulate-tile{{width={lanes} registers={} report={}}})",
+                    if target.vector_bits >= 512 { 32 } else { 16 },
+                    options.report
+                ));
                 // Contractions left untiled arrive with the reduction loop
                 // innermost; put a loop with contiguous accesses there instead.
                 passes.push(format!("func.func(pb-interchange{{min-trip={lanes}}})"));

@@ -12,6 +12,7 @@
 mod affine_access;
 mod linalg_ops;
 mod operand_expr;
+pub mod accumulate_tile;
 pub mod allocs_to_pool;
 pub mod amx_permission;
 pub mod check_cpu_input;
@@ -55,7 +56,7 @@ use pb_support::PassInfo;
 
 /// Every transformation pass, alphabetical by argument.
 pub static PASSES: &[&PassInfo] =
-    &[&allocs_to_pool::INFO, &amx_permission::INFO, &check_cpu_input::INFO,
+    &[&accumulate_tile::INFO, &allocs_to_pool::INFO, &amx_permission::INFO, &check_cpu_input::INFO,
     &clamp_gathers::INFO,
     &compose_insert_slices::INFO,
     &concat_empty_operands::INFO,

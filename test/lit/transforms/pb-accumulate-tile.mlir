@@ -1,0 +1,88 @@
+// RUN: pb-opt %s --pb-accumulate-tile="width=16 registers=32 report=true" 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+// RUN: pb-opt %s --pb-accumulate-tile="width=8 registers=16" | FileCheck %s --check-prefix=AVX2
+
+// A depthwise convolution (56-wide rows): the reductions (kh, kw) go
+// inside tiles of 4 rows x (3 vectors of 16 + one of 8), the running sums
+// carried by the loops; the weight is loaded once per step and broadcast.
+// REPORT-DAG: pb-accumulate-tile.mlir:[[@LINE+20]]:3: note: [pb-accumulate-tile] accumulated in registers over 9 reduction steps: tiles of 4 rows x 56 columns (16 + 16 + 16 + 8)
+// CHECK-LABEL: func.func @depthwise
+// CHECK: affine.for %[[C:.*]] = 0 to 4 {
+// CHECK-NEXT: affine.for %[[H:.*]] = 0 to 56 step 4 {
+// CHECK-NEXT: affine.vector_load %arg2[%[[C]], %[[H]], 0] : memref<4x56x56xf32>, vector<16xf32>
+// CHECK: affine.vector_load %arg2[%[[C]], %[[H]] + 3, 48] : memref<4x56x56xf32>, vector<8xf32>
+// CHECK-NEXT: affine.for %[[KH:[^ ]*]] = 0 to 3 iter_args(
+// CHECK-NEXT: affine.for %[[KW:[^ ]*]] = 0 to 3 iter_args(%[[ACC:[^ ]*]] = %{{.*}}
+// CHECK-NEXT: %[[X:.*]] = affine.vector_load %arg0[%[[C]], %[[H]] + %[[KH]], %[[KW]]] : memref<4x58x58xf32>, vector<16xf32>
+// CHECK-NEXT: %[[W:.*]] = affine.load %arg1[%[[C]], %[[KH]], %[[KW]]] : memref<4x3x3xf32>
+// CHECK-NEXT: %[[WV:.*]] = vector.broadcast %[[W]] : f32 to vector<16xf32>
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[WV]] : vector<16xf32>
+// CHECK-NEXT: arith.addf %[[ACC]], %[[P]] : vector<16xf32>
+// CHECK: affine.vector_load %arg0[%[[C]], %[[H]] + %[[KH]], %[[KW]] + 48] : memref<4x58x58xf32>, vector<8xf32>
+// CHECK: affine.vector_store %{{.*}}, %arg2[%[[C]], %[[H]], 0] : memref<4x56x56xf32>, vector<16xf32>
+// On AVX2 (8 lanes, 16 registers): 7 vectors of 8 per row, a row at a time.
+// AVX2-LABEL: func.func @depthwise
+// AVX2: affine.for %{{.*}} = 0 to 56 {
+// AVX2-COUNT-7: affine.vector_load %arg2{{.*}} vector<8xf32>
+func.func @depthwise(%x: memref<4x58x58xf32>, %w: memref<4x3x3xf32>, %y: memref<4x56x56xf32>) {
+  affine.for %c = 0 to 4 {
+    affine.for %h = 0 to 56 {
+      affine.for %v = 0 to 56 {
+        affine.for %kh = 0 to 3 {
+          affine.for %kw = 0 to 3 {
+            %a = affine.load %x[%c, %h + %kh, %v + %kw] : memref<4x58x58xf32>
+            %b = affine.load %w[%c, %kh, %kw] : memref<4x3x3xf32>
+            %o = affine.load %y[%c, %h, %v] : memref<4x56x56xf32>
+            %p = arith.mulf %a, %b : f32
+            %s = arith.addf %o, %p : f32
+            affine.store %s, %y[%c, %h, %v] : memref<4x56x56xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+
+// A stride-2 window reads its input along the columns with a stride:
+// refused (left to the vectorizer's two-load shuffle).
+// REPORT-DAG: pb-accumulate-tile.mlir:[[@LINE+5]]:3: note: [pb-accumulate-tile] not tiled: an operand is read along the columns with a stride
+// CHECK-LABEL: func.func @strided
+// CHECK-NOT: iter_args
+// CHECK: return
+func.func @strided(%x: memref<4x57x57xf32>, %w: memref<4x3x3xf32>, %y: memref<4x28x28xf32>) {
+  affine.for %c = 0 to 4 {
+    affine.for %h = 0 to 28 {
+      affine.for %v = 0 to 28 {
+        affine.for %kh = 0 to 3 {
+          affine.for %kw = 0 to 3 {
+            %a = affine.load %x[%c, 2 * %h + %kh, 2 * %v + %kw] : memref<4x57x57xf32>
+            %b = affine.load %w[%c, %kh, %kw] : memref<4x3x3xf32>
+            %o = affine.load %y[%c, %h, %v] : memref<4x28x28xf32>
+            %p = arith.mulf %a, %b : f32
+            %s = arith.addf %o, %p : f32
+            affine.store %s, %y[%c, %h, %v] : memref<4x28x28xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+
+// C read at another element than the one written (a prefix sum): not a
+// reduction into independent elements; left alone, silently.
+// CHECK-LABEL: func.func @scan
+// CHECK-NOT: iter_args
+// CHECK: return
+func.func @scan(%x: memref<8x64xf32>, %y: memref<65xf32>) {
+  affine.for %k = 0 to 8 {
+    affine.for %j = 0 to 64 {
+      %a = affine.load %x[%k, %j] : memref<8x64xf32>
+      %o = affine.load %y[%j] : memref<65xf32>
+      %s = arith.addf %o, %a : f32
+      affine.store %s, %y[%j + 1] : memref<65xf32>
+    }
+  }
+  return
+}

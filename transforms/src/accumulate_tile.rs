@@ -1,0 +1,665 @@
+//! `pb-accumulate-tile`: reductions whose operands are not reused across
+//! output rows keep their running values in vector registers over all
+//! reduction steps, instead of reading and writing the output once per step.
+//!
+//! A depthwise convolution (`C[c, h, w] += W[c, kh, kw] * X[c, h + kh, w +
+//! kw]`), a pooling window, a column sum (`C[j] += X[k, j]`) or a product
+//! with too few rows for `pb-register-tile`: every dimension of C also
+//! moves the big operand, so there is no operand reuse to block for, and
+//! `pb-interchange` puts the contiguous loop `w` innermost, below the
+//! reduction loops. The output row is then loaded, updated and stored once
+//! per reduction step (49 times for a 7x7 depthwise window), and the columns
+//! that do not fill a vector (8 of a 56-wide row) run scalar 49 times each.
+//! Here the reductions go inside a tile of output rows and columns:
+//!
+//! ```text
+//! for outer dims; for i (MR rows at a time); for j tiles:
+//!   acc[r][v] = C[i + r][j + v*W ..]          (vector loads; the row's last
+//!                                              columns in narrower vectors,
+//!                                              then scalars)
+//!   for k1, k2, ... (the reduction loops, in their order; acc carried)
+//!     acc[r][v] = f(acc[r][v], operands at (i + r, j + v*W ..))
+//!   C[i + r][j + v*W ..] = acc[r][v]
+//! ```
+//!
+//! The update `f` is the statement's own expression (a multiply-add, a
+//! maximum, a select), evaluated on vectors: operands contiguous along `j`
+//! become vector loads, operands that do not move with `j` one scalar load
+//! broadcast per tile row (or per tile, when they do not move with the rows
+//! either).
+//!
+//! Legality: each C element receives its updates in the original order
+//! (the reduction loops keep their order inside the tile); only the order
+//! between different C elements changes, which no dependence constrains
+//! when C is read only at the element being written and no other array is
+//! written. Bit-identical results. Recognizes perfect nests with constant
+//! bounds whose single statement stores an expression of loads (one of them
+//! C at the stored index) made of `arith`/`math` ops on f32 (and i1) values.
+
+use crate::report;
+use crate::text_kernel;
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        Attribute, Block, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use pb_polyhedral::{scop::Statement, Aff, Scop};
+use pb_support::{
+    builder::{affine_for_carrying, build_operation},
+    ffi,
+    ir::is_named,
+    OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass,
+};
+
+use crate::operand_expr::{self, OperandExpr};
+use std::collections::HashMap;
+
+static ID: PassId = PassId::new();
+
+pub static INFO: PassInfo = PassInfo {
+    argument: "pb-accumulate-tile",
+    summary: "Reductions without operand reuse accumulate a tile of outputs in vector registers over all reduction steps",
+    description: "Rewrites perfect nests whose single statement updates C[.., j] with an expression of \
+loads (C at the same index among them), where the loops in no C index are reductions, into tiles of \
+output rows x columns whose values are loop-carried vectors over the reduction loops (kept in their \
+order): operands contiguous along j are vector loads, operands that do not move with j are broadcast. \
+Depthwise convolutions, pooling windows, column sums. Refuses other element types, strided or \
+transposed operands, inexact accesses, other writes.",
+    anchor: "func.func",
+    options: &[
+        PassOption { name: "width", kind: OptionKind::UInt, default: "16", help: "f32 lanes of a vector register" },
+        PassOption { name: "registers", kind: OptionKind::UInt, default: "32", help: "Vector registers (32 on AVX-512, 16 on AVX2)" },
+        PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
+    ],
+    id: &ID,
+    create,
+};
+
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(AccumulateTile {
+        width: options.uint("width").clamp(1, 64) as i64,
+        registers: options.uint("registers").clamp(8, 64) as i64,
+        report: options.bool("report"),
+    })
+}
+
+#[derive(Clone)]
+struct AccumulateTile {
+    width: i64,
+    registers: i64,
+    report: bool,
+}
+
+impl RustPass for AccumulateTile {
+    fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        for nest in text_kernel::top_level_loops(func) {
+            let location = nest.location();
+            let outcome = ffi::with_context(func, |context| self.tile(context, nest));
+            if let (true, Some(message)) = (self.report, outcome) {
+                report::note(location, INFO.argument, &message);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The recognized reduction: the roles of the loops and the update.
+struct Reduction<'s, 'c, 'a> {
+    statement: &'s Statement<'c, 'a>,
+    bounds: Vec<(i64, i64)>,
+    /// C's last index: the vector lanes.
+    j: usize,
+    /// C's index before `j`, when it is a loop: the tile's rows.
+    i: Option<usize>,
+    /// The loops in no C index, outermost first (their order is kept).
+    reductions: Vec<usize>,
+    /// The other loops, outermost first (they stay outside the tile).
+    outer: Vec<usize>,
+    c_read: usize,
+    c_write: usize,
+    update: OperandExpr<'c, 'a>,
+}
+
+/// A loop's value in the new code: `value + offset`, or the constant
+/// `offset` when `value` is `None`.
+#[derive(Clone, Copy)]
+struct Position<'c, 'a> {
+    value: Option<Value<'c, 'a>>,
+    offset: i64,
+}
+
+impl AccumulateTile {
+    /// The decision, when there is one worth reporting.
+    fn tile<'c>(&self, context: &'c Context, nest: OperationRef<'c, '_>) -> Option<String> {
+        let scop = Scop::extract(&[nest]).ok()?;
+        let [statement] = scop.statements.as_slice() else { return None };
+        if !perfect(nest, statement) {
+            return None;
+        }
+        let reduction = match recognize(statement) {
+            Ok(Some(reduction)) => reduction,
+            Ok(None) => return None,
+            Err(reason) => return Some(format!("not tiled: {reason}")),
+        };
+        let r = &reduction;
+        let trip = |d: usize| r.bounds[d].1 - r.bounds[d].0;
+        let n = trip(r.j);
+        let steps: i64 = r.reductions.iter().map(|d| trip(*d)).product();
+        if n < 4 || steps < 2 {
+            return None;
+        }
+        // Columns: tiles of up to four full vectors; what is left of the
+        // row in halving vector widths, then single elements. A row of one
+        // tile or less is one tile, its end included (56 columns: three
+        // vectors of 16 and one of 8 share the reduction loops).
+        let vectors_per_tile = (n / self.width).clamp(1, 4);
+        let mut tile_columns = vectors_per_tile * self.width;
+        let mut full_tiles = if n >= self.width { n / tile_columns } else { 0 };
+        let mut columns: Vec<(i64, i64)> = (0..vectors_per_tile).map(|v| (v * self.width, self.width)).collect();
+        if full_tiles <= 1 {
+            columns.truncate(full_tiles as usize * columns.len());
+        }
+        let mut offset = full_tiles * tile_columns;
+        let mut width = self.width;
+        let mut tail = Vec::new();
+        while offset < n {
+            while width > 1 && offset + width > n {
+                width /= 2;
+            }
+            tail.push((offset, width));
+            offset += width;
+        }
+        if full_tiles <= 1 {
+            columns.append(&mut tail);
+            (full_tiles, tile_columns) = (1, n);
+        } else {
+            let start = full_tiles * tile_columns;
+            tail.iter_mut().for_each(|(o, _)| *o -= start);
+        }
+        // The wider a tile's row of values, the fewer rows: about half the
+        // registers hold running values, the rest operands and broadcasts.
+        let rows = match r.i {
+            Some(i) => (self.registers / 2 / (columns.len() as i64).max(1)).clamp(1, 8).min(trip(i)),
+            None => 1,
+        };
+        let plan = Plan { rows, full_tiles, tile_columns, columns, tail };
+        if let Err(reason) = build(context, nest, r, &plan) {
+            return Some(format!("not tiled: {reason}"));
+        }
+        drop(scop);
+        ffi::erase(nest);
+        let widths = |cells: &[(i64, i64)]| cells.iter().map(|(_, w)| w.to_string()).collect::<Vec<_>>().join(" + ");
+        Some(format!(
+            "accumulated in registers over {steps} reduction steps: tiles of {rows} rows x {} columns ({}){}",
+            plan.tile_columns,
+            widths(&plan.columns),
+            if plan.tail.is_empty() { String::new() } else { format!(", {} per row, then {}", plan.full_tiles, widths(&plan.tail)) }
+        ))
+    }
+}
+
+/// Each loop of the statement but the innermost holds only the next loop.
+fn perfect(nest: OperationRef, s: &Statement) -> bool {
+    if s.loops.first() != Some(&nest) {
+        return false;
+    }
+    s.loops.iter().rev().skip(1).all(|l| {
+        let body = l.region(0).ok().and_then(|r| r.first_block());
+        body.is_some_and(|b| {
+            let mut count = 0;
+            let mut op = b.first_operation();
+            while let Some(o) = op {
+                count += 1;
+                op = o.next_in_block();
+            }
+            count == 2
+        })
+    })
+}
+
+fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Reduction<'s, 'c, 'a>>, String> {
+    let Some(bounds) = s.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect::<Option<Vec<_>>>() else {
+        return Ok(None);
+    };
+    let writes: Vec<usize> = (0..s.accesses.len()).filter(|k| s.accesses[*k].write).collect();
+    let [c_write] = writes.as_slice() else { return Ok(None) };
+    let c_write = *c_write;
+    let w = &s.accesses[c_write];
+    if s.accesses.iter().any(|a| !a.exact || a.indices.iter().any(Aff::uses_symbols)) {
+        return Ok(None);
+    }
+    let Some(c_read) = (0..s.accesses.len()).find(|k| !s.accesses[*k].write && s.accesses[*k].array == w.array && s.accesses[*k].indices == w.indices)
+    else {
+        return Ok(None);
+    };
+    // C is read only at the element written.
+    if s.accesses.iter().enumerate().any(|(k, a)| a.array == w.array && k != c_read && k != c_write) {
+        return Ok(None);
+    }
+    let Some(Aff::Dim(j)) = w.indices.last().cloned() else { return Ok(None) };
+    let front = &w.indices[..w.indices.len() - 1];
+    if front.iter().any(|e| e.uses_dim(j)) {
+        return Ok(None);
+    }
+    let written: Vec<usize> = (0..s.loops.len()).filter(|d| w.indices.iter().any(|e| e.uses_dim(*d))).collect();
+    let reductions: Vec<usize> = (0..s.loops.len()).filter(|d| !written.contains(d) && bounds[*d] != (0, 1)).collect();
+    if reductions.is_empty() {
+        return Ok(None);
+    }
+    let Ok(stored) = w.op.operand(0) else { return Ok(None) };
+    let Some(update) = operand_expr::slice(s, stored) else { return Ok(None) };
+    if !update.loads.contains(&c_read) {
+        return Ok(None);
+    }
+    // Every op of the statement is the update, the store or index arithmetic.
+    if s.ops.iter().any(|op| !update.ops.contains(op) && *op != w.op && !is_named(*op, "affine.apply")) {
+        return Ok(None);
+    }
+    // Elementwise arith/math on f32 (and i1 conditions), nothing else.
+    for op in &update.ops {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        if !(name.starts_with("arith.") || name.starts_with("math.") || name == "affine.load") {
+            return Ok(None);
+        }
+        let scalar = op.results().all(|v| matches!(v.r#type().to_string().as_str(), "f32" | "i1"));
+        if !scalar {
+            return Ok(None);
+        }
+    }
+    if stored.r#type().to_string() != "f32" {
+        return Ok(None);
+    }
+    // Each operand is contiguous along `j` (its last index moves with `j`
+    // at unit stride, no other index does) or does not move with it.
+    for k in &update.loads {
+        let indices = &s.accesses[*k].indices;
+        let moves = indices.iter().any(|e| e.uses_dim(j));
+        let contiguous = indices.split_last().is_some_and(|(last, f)| last.coefficient(j) == Some(1) && !f.iter().any(|e| e.uses_dim(j)));
+        if moves && !contiguous {
+            return Err("an operand is read along the columns with a stride".into());
+        }
+        if moves && !unit_last_stride(s.accesses[*k].op) {
+            return Err("an operand's rows are not contiguous".into());
+        }
+    }
+    if !unit_last_stride(w.op) {
+        return Ok(None);
+    }
+    let i = match front.last() {
+        Some(Aff::Dim(d)) if !front[..front.len() - 1].iter().any(|e| e.uses_dim(*d)) => Some(*d),
+        _ => None,
+    };
+    let outer: Vec<usize> = (0..s.loops.len()).filter(|d| *d != j && Some(*d) != i && !reductions.contains(d)).collect();
+    Ok(Some(Reduction { statement: s, bounds, j, i, reductions, outer, c_read, c_write, update }))
+}
+
+/// The memref an access reads or writes has unit stride along its last
+/// dimension (an identity layout, or strides ending in 1).
+fn unit_last_stride(access: OperationRef) -> bool {
+    let position = if is_named(access, "affine.store") { 1 } else { 0 };
+    let Ok(memref) = access.operand(position) else { return false };
+    let text = memref.r#type().to_string();
+    match text.find("strided<[") {
+        None => !text.contains("affine_map"),
+        Some(at) => {
+            let strides = &text[at + 9..];
+            let list = &strides[..strides.find(']').unwrap_or(0)];
+            list.rsplit(',').next().is_some_and(|last| last.trim() == "1")
+        }
+    }
+}
+
+struct Plan {
+    rows: i64,
+    full_tiles: i64,
+    tile_columns: i64,
+    /// (column offset, width) of a full tile's vectors.
+    columns: Vec<(i64, i64)>,
+    /// (column offset after the full tiles, width) of the row's end.
+    tail: Vec<(i64, i64)>,
+}
+
+/// Emits the tiled nest before `nest` (which the caller then erases).
+fn build<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, r: &Reduction<'_, 'c, 'a>, plan: &Plan) -> Result<(), String> {
+    let g = Gen { context, location: nest.location(), r, plan };
+    let parent = nest.block().ok_or("nest outside a block")?;
+    let mut positions = vec![Position { value: None, offset: 0 }; r.statement.loops.len()];
+    g.outer(Place { block: parent, before: Some(nest) }, 0, &mut positions)
+}
+
+/// Where to put the next op: before `before`, or at the end of `block`.
+#[derive(Clone, Copy)]
+struct Place<'c, 'a> {
+    block: BlockRef<'c, 'a>,
+    before: Option<OperationRef<'c, 'a>>,
+}
+
+impl<'c, 'a> Place<'c, 'a> {
+    fn put(&self, op: Operation<'c>) -> OperationRef<'c, 'a> {
+        match self.before {
+            Some(before) => self.block.insert_operation_before(before, op),
+            None => self.block.append_operation(op),
+        }
+    }
+}
+
+struct Gen<'g, 'c, 's, 'a> {
+    context: &'c Context,
+    location: Location<'c>,
+    r: &'g Reduction<'s, 'c, 'a>,
+    plan: &'g Plan,
+}
+
+/// Memo keys of values emitted once per tile.
+type Memo<'c, 'a> = HashMap<(usize, i64, i64, i64), Value<'c, 'a>>;
+
+fn key(v: Value) -> usize {
+    v.to_raw().ptr as usize
+}
+
+impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
+    fn map(&self, text: &str) -> Result<Attribute<'c>, String> {
+        Attribute::parse(self.context, text).ok_or_else(|| format!("bad affine map {text}"))
+    }
+
+    /// `affine.for lo to hi step step` carrying `initial`, put at `place`;
+    /// returns it (its body block holds only its arguments: the caller
+    /// fills it and ends it with `affine.yield`).
+    fn for_loop(&self, place: Place<'c, 'a>, (lo, hi): (i64, i64), step: i64, initial: &[Value<'c, 'a>]) -> Result<OperationRef<'c, 'a>, String> {
+        let mut arguments = vec![(Type::index(self.context), self.location)];
+        arguments.extend(initial.iter().map(|v| (v.r#type(), self.location)));
+        let region = Region::new();
+        region.append_block(Block::new(&arguments));
+        let bounds = (self.map(&format!("affine_map<() -> ({lo})>"))?, self.map(&format!("affine_map<() -> ({hi})>"))?);
+        Ok(place.put(affine_for_carrying(self.context, self.location, bounds, &[], step, initial, region)?))
+    }
+
+    fn body(op: OperationRef<'c, 'a>) -> Result<BlockRef<'c, 'a>, String> {
+        op.region(0).map_err(|e| e.to_string())?.first_block().ok_or_else(|| "loop without a body".to_string())
+    }
+
+    fn argument(block: BlockRef<'c, 'a>, n: usize) -> Result<Value<'c, 'a>, String> {
+        Ok(block.argument(n).map_err(|e| e.to_string())?.into())
+    }
+
+    fn yield_values(&self, block: BlockRef<'c, 'a>, values: &[Value<'c, 'a>]) {
+        block.append_operation(build_operation(self.context, self.location, "affine.yield", values, &[], &[], vec![]));
+    }
+
+    /// The loops outside the tile rows (from `level` on), then the rows.
+    fn outer(&self, place: Place<'c, 'a>, level: usize, positions: &mut Vec<Position<'c, 'a>>) -> Result<(), String> {
+        let Some(&d) = self.r.outer.get(level) else { return self.row_loops(place, positions) };
+        let lp = self.for_loop(place, self.r.bounds[d], 1, &[])?;
+        let body = Self::body(lp)?;
+        positions[d] = Position { value: Some(Self::argument(body, 0)?), offset: 0 };
+        self.outer(Place { block: body, before: None }, level + 1, positions)?;
+        self.yield_values(body, &[]);
+        Ok(())
+    }
+
+    /// Rows `rows` at a time, then the rest as one shorter tile.
+    fn row_loops(&self, place: Place<'c, 'a>, positions: &mut Vec<Position<'c, 'a>>) -> Result<(), String> {
+        let Some(i) = self.r.i else { return self.column_tiles(place, 1, positions) };
+        let (lo, hi) = self.r.bounds[i];
+        let rows = self.plan.rows;
+        let main_end = lo + (hi - lo) / rows * rows;
+        if main_end == lo + rows {
+            positions[i] = Position { value: None, offset: lo };
+            self.column_tiles(place, rows, positions)?;
+        } else if main_end > lo {
+            let lp = self.for_loop(place, (lo, main_end), rows, &[])?;
+            let body = Self::body(lp)?;
+            positions[i] = Position { value: Some(Self::argument(body, 0)?), offset: 0 };
+            self.column_tiles(Place { block: body, before: None }, rows, positions)?;
+            self.yield_values(body, &[]);
+        }
+        if main_end < hi {
+            positions[i] = Position { value: None, offset: main_end };
+            self.column_tiles(place, hi - main_end, positions)?;
+        }
+        Ok(())
+    }
+
+    /// The full column tiles (a loop), then the row's end.
+    fn column_tiles(&self, place: Place<'c, 'a>, rows: i64, positions: &mut Vec<Position<'c, 'a>>) -> Result<(), String> {
+        let j = self.r.j;
+        let (lo, _) = self.r.bounds[j];
+        let plan = self.plan;
+        let tiles_end = lo + plan.full_tiles * plan.tile_columns;
+        if plan.full_tiles == 1 {
+            positions[j] = Position { value: None, offset: lo };
+            self.tile(place, rows, &plan.columns, positions)?;
+        } else if plan.full_tiles > 1 {
+            let lp = self.for_loop(place, (lo, tiles_end), plan.tile_columns, &[])?;
+            let body = Self::body(lp)?;
+            positions[j] = Position { value: Some(Self::argument(body, 0)?), offset: 0 };
+            self.tile(Place { block: body, before: None }, rows, &plan.columns, positions)?;
+            self.yield_values(body, &[]);
+        }
+        if !plan.tail.is_empty() {
+            positions[j] = Position { value: None, offset: tiles_end };
+            self.tile(place, rows, &plan.tail, positions)?;
+        }
+        Ok(())
+    }
+
+    /// One tile: `rows` rows from `positions[i]`, the `columns` (offset,
+    /// width) from `positions[j]`.
+    fn tile(&self, place: Place<'c, 'a>, rows: i64, columns: &[(i64, i64)], positions: &mut Vec<Position<'c, 'a>>) -> Result<(), String> {
+        let r = self.r;
+        let s = r.statement;
+        let cells: Vec<(i64, i64, i64)> = (0..rows).flat_map(|row| columns.iter().map(move |(offset, width)| (row, *offset, *width))).collect();
+        let mut initial = Vec::new();
+        for &(row, offset, width) in &cells {
+            let at = self.shifted(positions, row, offset);
+            initial.push(self.load(place, r.c_read, &at, width)?);
+        }
+        let results = self.reductions(place, 0, &initial, &cells, positions)?;
+        let c = s.accesses[r.c_write].op.operand(1).map_err(|e| e.to_string())?;
+        for (n, &(row, offset, width)) in cells.iter().enumerate() {
+            let at = self.shifted(positions, row, offset);
+            let (map, operands) = self.access_map(r.c_write, &at)?;
+            let name = if width > 1 { "affine.vector_store" } else { "affine.store" };
+            let mut all = vec![results[n], c];
+            all.extend(operands);
+            place.put(build_operation(self.context, self.location, name, &all, &[], &[("map", map)], vec![]));
+        }
+        Ok(())
+    }
+
+    /// The reduction loops from `level` on, carrying the tile's values;
+    /// returns their final values.
+    fn reductions(
+        &self,
+        place: Place<'c, 'a>,
+        level: usize,
+        values: &[Value<'c, 'a>],
+        cells: &[(i64, i64, i64)],
+        positions: &mut Vec<Position<'c, 'a>>,
+    ) -> Result<Vec<Value<'c, 'a>>, String> {
+        let Some(&d) = self.r.reductions.get(level) else {
+            // The innermost body: each cell's update.
+            let mut memo = Memo::new();
+            let mut next = Vec::new();
+            for (n, &(row, offset, width)) in cells.iter().enumerate() {
+                next.push(self.update(place, values[n], row, offset, width, positions, &mut memo)?);
+            }
+            return Ok(next);
+        };
+        let lp = self.for_loop(place, self.r.bounds[d], 1, values)?;
+        let body = Self::body(lp)?;
+        positions[d] = Position { value: Some(Self::argument(body, 0)?), offset: 0 };
+        let carried: Vec<Value> = (0..values.len()).map(|n| Self::argument(body, n + 1)).collect::<Result<_, _>>()?;
+        let next = self.reductions(Place { block: body, before: None }, level + 1, &carried, cells, positions)?;
+        self.yield_values(body, &next);
+        (0..values.len()).map(|n| lp.result(n).map(Value::from).map_err(|e| e.to_string())).collect()
+    }
+
+    /// `positions` with the row and column moved to `row` and `offset`.
+    fn shifted(&self, positions: &[Position<'c, 'a>], row: i64, offset: i64) -> Vec<Position<'c, 'a>> {
+        let mut at = positions.to_vec();
+        if let Some(i) = self.r.i {
+            at[i].offset += row;
+        }
+        at[self.r.j].offset += offset;
+        at
+    }
+
+    /// The map attribute and operands of access `k` at `at`.
+    fn access_map(&self, k: usize, at: &[Position<'c, 'a>]) -> Result<(Attribute<'c>, Vec<Value<'c, 'a>>), String> {
+        let indices = &self.r.statement.accesses[k].indices;
+        let mut operands: Vec<Value<'c, 'a>> = Vec::new();
+        let dims: Vec<Aff> = at
+            .iter()
+            .enumerate()
+            .map(|(d, p)| match p.value {
+                // (Only loops the access uses: the others' values may be
+                // those of another tile's loops.)
+                Some(v) if indices.iter().any(|e| e.uses_dim(d)) => {
+                    let q = operands.iter().position(|o| key(*o) == key(v)).unwrap_or_else(|| {
+                        operands.push(v);
+                        operands.len() - 1
+                    });
+                    Aff::Dim(q).plus(Aff::Const(p.offset))
+                }
+                _ => Aff::Const(p.offset),
+            })
+            .collect();
+        let names: Vec<String> = (0..operands.len()).map(|q| format!("d{q}")).collect();
+        let results: Vec<String> = indices.iter().map(|e| e.substitute(&dims).to_mlir_named(&names, &[])).collect();
+        let map = self.map(&format!("affine_map<({}) -> ({})>", names.join(", "), results.join(", ")))?;
+        Ok((map, operands))
+    }
+
+    /// Access `k` (a load) at `at`: `width` consecutive elements (a vector
+    /// when above 1).
+    fn load(&self, place: Place<'c, 'a>, k: usize, at: &[Position<'c, 'a>], width: i64) -> Result<Value<'c, 'a>, String> {
+        let access = &self.r.statement.accesses[k];
+        let memref = access.op.operand(0).map_err(|e| e.to_string())?;
+        let element = access.op.result(0).map_err(|e| e.to_string())?.r#type();
+        let (map, operands) = self.access_map(k, at)?;
+        let mut all = vec![memref];
+        all.extend(operands);
+        let (name, ty) = if width > 1 { ("affine.vector_load", self.vector(element, width)) } else { ("affine.load", element) };
+        let op = place.put(build_operation(self.context, self.location, name, &all, &[ty], &[("map", map)], vec![]));
+        op.result(0).map(Value::from).map_err(|e| e.to_string())
+    }
+
+    fn vector(&self, element: Type<'c>, width: i64) -> Type<'c> {
+        Type::vector(&[width as u64], element)
+    }
+
+    /// `value` as a vector of `width` lanes (as it is when `width` is 1).
+    fn broadcast(&self, place: Place<'c, 'a>, value: Value<'c, 'a>, width: i64) -> Result<Value<'c, 'a>, String> {
+        if width == 1 {
+            return Ok(value);
+        }
+        let ty = self.vector(value.r#type(), width);
+        let op = place.put(build_operation(self.context, self.location, "vector.broadcast", &[value], &[ty], &[], vec![]));
+        op.result(0).map(Value::from).map_err(|e| e.to_string())
+    }
+
+    /// The update of one cell (`row`, columns `offset..offset + width`)
+    /// from its running value `acc`: the statement's expression with C's
+    /// load replaced by `acc`, on vectors of `width` lanes.
+    #[allow(clippy::too_many_arguments)]
+    fn update(
+        &self,
+        place: Place<'c, 'a>,
+        acc: Value<'c, 'a>,
+        row: i64,
+        offset: i64,
+        width: i64,
+        positions: &[Position<'c, 'a>],
+        memo: &mut Memo<'c, 'a>,
+    ) -> Result<Value<'c, 'a>, String> {
+        let r = self.r;
+        let s = r.statement;
+        let (i, j) = (r.i, r.j);
+        let at = self.shifted(positions, row, offset);
+        let mut values: HashMap<usize, Value<'c, 'a>> = HashMap::new();
+        let c_load = s.accesses[r.c_read].op;
+        for op in &r.update.ops {
+            let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+            let new = if *op == c_load {
+                acc
+            } else if is_named(*op, "affine.load") {
+                let k = s.accesses.iter().position(|a| a.op == *op).ok_or("load without an access")?;
+                let indices = &s.accesses[k].indices;
+                let moves_j = indices.iter().any(|e| e.uses_dim(j));
+                let moves_i = i.is_some_and(|i| indices.iter().any(|e| e.uses_dim(i)));
+                let row_key = if moves_i { row } else { -1 };
+                if moves_j {
+                    let memo_key = (k, row_key, offset, width);
+                    match memo.get(&memo_key) {
+                        Some(v) => *v,
+                        None => {
+                            let v = self.load(place, k, &at, width)?;
+                            memo.insert(memo_key, v);
+                            v
+                        }
+                    }
+                } else {
+                    let scalar = match memo.get(&(k, row_key, -1, 1)) {
+                        Some(v) => *v,
+                        None => {
+                            let v = self.load(place, k, &at, 1)?;
+                            memo.insert((k, row_key, -1, 1), v);
+                            v
+                        }
+                    };
+                    match memo.get(&(k, row_key, -1, width)) {
+                        Some(v) => *v,
+                        None => {
+                            let v = self.broadcast(place, scalar, width)?;
+                            memo.insert((k, row_key, -1, width), v);
+                            v
+                        }
+                    }
+                }
+            } else if is_named(*op, "arith.constant") {
+                let constant = place.put(ffi::clone_operation(*op));
+                let scalar: Value = constant.result(0).map_err(|e| e.to_string())?.into();
+                self.broadcast(place, scalar, width)?
+            } else {
+                let mut operands = Vec::new();
+                for operand in op.operands() {
+                    let mapped = match values.get(&key(operand)) {
+                        Some(v) => *v,
+                        // From outside the nest: the same for every lane.
+                        None => {
+                            let memo_key = (key(operand), -2, -1, width);
+                            match memo.get(&memo_key) {
+                                Some(v) => *v,
+                                None => {
+                                    let v = self.broadcast(place, operand, width)?;
+                                    memo.insert(memo_key, v);
+                                    v
+                                }
+                            }
+                        }
+                    };
+                    operands.push(mapped);
+                }
+                let types: Vec<Type> = op
+                    .results()
+                    .map(|v| if width > 1 { self.vector(v.r#type(), width) } else { v.r#type() })
+                    .collect();
+                let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
+                let name = op.name();
+                let built = OperationBuilder::new(name.as_string_ref().as_str().map_err(|e| e.to_string())?, self.location)
+                    .add_operands(&operands)
+                    .add_results(&types)
+                    .add_attributes(&attributes)
+                    .build()
+                    .map_err(|e| e.to_string())?;
+                place.put(built).result(0).map_err(|e| e.to_string())?.into()
+            };
+            values.insert(key(result), new);
+        }
+        values.get(&key(r.update.result)).copied().ok_or_else(|| "the update has no result".to_string())
+    }
+}
