@@ -149,12 +149,14 @@ impl OperandExpr<'_, '_> {
         let mut text = String::new();
         let mut names: Vec<(usize, String)> = Vec::new();
         let mut broadcasts: Vec<(usize, String)> = Vec::new();
+        // Scalars computed from outside values alone (see below).
+        let mut uniform: Vec<(usize, String)> = Vec::new();
         for (n, op) in self.ops.iter().enumerate() {
             let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
             let name = format!("%{prefix}_{n}");
             let scalar_type = result.r#type().to_string();
-            let vector_type = vector_of(&scalar_type)?;
             if is_named(*op, "affine.load") {
+                let vector_type = vector_of(&scalar_type)?;
                 let access = s.accesses.iter().position(|a| a.op == *op).ok_or("load without access")?;
                 let slot = self.loads.iter().position(|l| *l == access).ok_or("load outside the slice")?;
                 let memref_type = op.operand(0).map_err(|e| e.to_string())?.r#type().to_string();
@@ -176,9 +178,33 @@ impl OperandExpr<'_, '_> {
                 continue;
             }
             let dialect = op.name().as_string_ref().as_str().unwrap_or("").to_string();
-            if !(dialect.starts_with("arith.") || dialect.starts_with("math.")) || dialect == "arith.constant" || op.operand_count() == 0 {
+            if !(dialect.starts_with("arith.") || dialect.starts_with("math.")) {
                 return Err(format!("{dialect} does not vectorize here"));
             }
+            // An op of values from outside alone (a constant, an f64 scale
+            // truncated to f32) is the same in every lane: computed once,
+            // as a scalar of its own type, broadcast where a vector op uses
+            // it (GELU's f64 constants made its whole expression scalar).
+            let outside_name = |v: Value| -> Option<String> {
+                if let Some((_, n)) = uniform.iter().find(|(k, _)| *k == key(v)) {
+                    return Some(n.clone());
+                }
+                self.outside.iter().position(|o| key(*o) == key(v)).map(|p| format!("%{value_prefix}{p}"))
+            };
+            let operands_outside: Option<Vec<String>> = op.operands().map(outside_name).collect();
+            if let Some(operand_names) = operands_outside {
+                let operand_types: Vec<String> = op.operands().map(|v| v.r#type().to_string()).collect();
+                let attributes = self.attributes_text(s, *op, invariant);
+                let scalar_name = format!("%{prefix}_u{n}");
+                text.push_str(&format!(
+                    "{scalar_name} = \"{dialect}\"({}){attributes} : ({}) -> {scalar_type}\n",
+                    operand_names.join(", "),
+                    operand_types.join(", ")
+                ));
+                uniform.push((key(result), scalar_name));
+                continue;
+            }
+            let vector_type = vector_of(&scalar_type)?;
             let mut operand_names = Vec::new();
             let mut operand_types = Vec::new();
             for v in op.operands() {
@@ -192,9 +218,9 @@ impl OperandExpr<'_, '_> {
                     operand_names.push(n.clone());
                     continue;
                 }
-                let p = self.outside.iter().position(|o| key(*o) == key(v)).ok_or("operand expression uses a value it does not define")?;
-                let b = format!("%{prefix}_b{p}");
-                text.push_str(&format!("{b} = vector.broadcast %{value_prefix}{p} : {scalar} to {}\n", vector_of(&scalar)?));
+                let scalar_value = outside_name(v).ok_or("operand expression uses a value it does not define")?;
+                let b = format!("%{prefix}_b{}", broadcasts.len());
+                text.push_str(&format!("{b} = vector.broadcast {scalar_value} : {scalar} to {}\n", vector_of(&scalar)?));
                 broadcasts.push((key(v), b.clone()));
                 operand_names.push(b);
             }

@@ -4,7 +4,8 @@
 
 // A row sum through memory (as affine-scalrep leaves linalg's reductions): a
 // vector accumulator from the -0.0 splat; after the loop its lanes and the
-// old value are combined and stored, then the scalar remainder runs.
+// old value are combined and stored, then the remainder (8 of 40 columns)
+// runs the same way in vectors of 8.
 // Not vectorized without reassociate (float sums change rounding).
 // CHECK-LABEL: func.func @row_sum
 // CHECK-SAME: (%[[IN:.*]]: memref<8x40xf32>, %[[ACC:.*]]: memref<8xf32>)
@@ -18,11 +19,11 @@
 // CHECK-NEXT: %[[OLD:.*]] = affine.load %[[ACC]][%[[R]]] : memref<8xf32>
 // CHECK-NEXT: %[[T:.*]] = vector.reduction <add>, %[[V]], %[[OLD]] fastmath<reassoc> : vector<16xf32> into f32
 // CHECK-NEXT: affine.store %[[T]], %[[ACC]][%[[R]]] : memref<8xf32>
-// CHECK-NEXT: affine.for %[[J:.*]] = 32 to 40 {
-// CHECK-NEXT:   affine.load %[[IN]][%[[R]], %[[J]]] : memref<8x40xf32>
-// CHECK-NEXT:   affine.load %[[ACC]][%[[R]]] : memref<8xf32>
-// CHECK-NEXT:   arith.addf {{.*}} : f32
-// CHECK-NEXT:   affine.store {{.*}}, %[[ACC]][%[[R]]] : memref<8xf32>
+// CHECK-NEXT: %[[ID8:.*]] = arith.constant dense<-0.000000e+00> : vector<8xf32>
+// CHECK-NEXT: %[[V8:.*]] = affine.for %[[J:.*]] = 32 to 40 step 8 iter_args(%{{.*}} = %[[ID8]]) -> (vector<8xf32>) {
+// CHECK-NEXT:   affine.vector_load %[[IN]][%[[R]], %[[J]]] : memref<8x40xf32>, vector<8xf32>
+// CHECK: %[[OLD8:.*]] = affine.load %[[ACC]][%[[R]]] : memref<8xf32>
+// CHECK-NEXT: vector.reduction <add>, %[[V8]], %[[OLD8]] fastmath<reassoc> : vector<8xf32> into f32
 // EXACT-LABEL: func.func @row_sum
 // EXACT-NOT: vector
 // EXACT: return
@@ -91,7 +92,8 @@ func.func @row_max(%in: memref<64xf32>, %acc: memref<f32>) {
 // -----
 
 // A loop-carried sum (iter_args) of squares: the incoming value joins the
-// lanes, and the remainder loop continues from the combined value.
+// lanes, and the remainder continues from the combined value: 4 more
+// elements as a vector of 4, the last one alone.
 // CHECK-LABEL: func.func @carried_sum
 // CHECK-SAME: (%[[IN:.*]]: memref<37xf32>, %[[INIT:.*]]: f32)
 // CHECK: %[[V:.*]] = affine.for %[[K:.*]] = 0 to 32 step 16 iter_args(%[[VA:.*]] = %{{.*}}) -> (vector<16xf32>) {
@@ -101,7 +103,9 @@ func.func @row_max(%in: memref<64xf32>, %acc: memref<f32>) {
 // CHECK-NEXT:   affine.yield %[[S]] : vector<16xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[T:.*]] = vector.reduction <add>, %[[V]], %[[INIT]] fastmath<reassoc> : vector<16xf32> into f32
-// CHECK-NEXT: %[[R:.*]] = affine.for %{{.*}} = 32 to 37 iter_args(%{{.*}} = %[[T]]) -> (f32) {
+// CHECK: %[[V4:.*]] = affine.for %{{.*}} = 32 to 36 step 4 iter_args(%{{.*}} = %{{.*}}) -> (vector<4xf32>) {
+// CHECK: %[[T4:.*]] = vector.reduction <add>, %[[V4]], %[[T]] fastmath<reassoc> : vector<4xf32> into f32
+// CHECK-NEXT: %[[R:.*]] = affine.for %{{.*}} = 36 to 37 iter_args(%{{.*}} = %[[T4]]) -> (f32) {
 // CHECK: return %[[R]] : f32
 // EXACT-LABEL: func.func @carried_sum
 // EXACT-NOT: vector

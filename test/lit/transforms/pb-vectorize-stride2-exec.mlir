@@ -1,7 +1,8 @@
 // Stride-2 loads (a strided convolution's or pooling's input row) are
 // vectorized as two vector loads and a shuffle, reading no element the
 // scalar loop does not: run it (width 8; 19 outputs: 16 in the vector loop,
-// 3 in the remainder) on a buffer whose last element is the last one read.
+// 2 in a loop of 2-lane vectors, 1 in the remainder) on a buffer whose
+// last element is the last one read.
 // RUN: pb-opt %s --pb-vectorize="width=8" | FileCheck %s --check-prefix=IR
 // RUN: pb-opt %s --pb-vectorize="width=8" | pb-opt --pass-pipeline='builtin.module(lower-affine,convert-vector-to-scf,convert-scf-to-cf,convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)' | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs | FileCheck %s
 
@@ -12,7 +13,9 @@
 // IR-NEXT: %[[A:.*]] = affine.vector_load %arg0[%[[I]] * 2 + 1] : memref<39xf32>, vector<8xf32>
 // IR-NEXT: %[[B:.*]] = affine.vector_load %arg0[%[[I]] * 2 + 8] : memref<39xf32>, vector<8xf32>
 // IR-NEXT: vector.shuffle %[[A]], %[[B]] [0, 2, 4, 6, 9, 11, 13, 15] : vector<8xf32>, vector<8xf32>
-// IR: affine.for %{{.*}} = 16 to 19 {
+// IR: affine.for %{{.*}} = 16 to 18 step 2 {
+// IR: vector.shuffle %{{.*}}, %{{.*}} [0, 3] : vector<2xf32>, vector<2xf32>
+// IR: affine.for %{{.*}} = 18 to 19 {
 func.func @pairs(%in: memref<39xf32>, %out: memref<19xf32>) {
   affine.for %i = 0 to 19 {
     %a = affine.load %in[2 * %i + 1] : memref<39xf32>

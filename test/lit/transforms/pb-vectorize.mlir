@@ -1,6 +1,7 @@
 // RUN: pb-opt %s -split-input-file --pb-vectorize="width=16" | FileCheck %s
 
-// Contiguous loads and stores, a uniform operand broadcast, a remainder loop.
+// Contiguous loads and stores, a uniform operand broadcast; the remaining
+// 4 iterations as one vector of 4.
 // CHECK-LABEL: func.func @scale
 // CHECK-SAME: (%[[A:.*]]: memref<37xf32>, %[[B:.*]]: memref<37xf32>, %[[C:.*]]: f32)
 // CHECK: affine.for %[[I:.*]] = 0 to 32 step 16 {
@@ -8,8 +9,8 @@
 // CHECK-NEXT:   %[[CV:.*]] = vector.broadcast %[[C]] : f32 to vector<16xf32>
 // CHECK-NEXT:   %[[Y:.*]] = arith.mulf %[[X]], %[[CV]] : vector<16xf32>
 // CHECK-NEXT:   affine.vector_store %[[Y]], %[[B]][%[[I]]] : memref<37xf32>, vector<16xf32>
-// CHECK: affine.for %[[J:.*]] = 32 to 36 {
-// CHECK-NEXT:   affine.load %[[A]][%[[J]] + 1] : memref<37xf32>
+// CHECK: affine.for %[[J:.*]] = 32 to 36 step 4 {
+// CHECK-NEXT:   affine.vector_load %[[A]][%[[J]] + 1] : memref<37xf32>, vector<4xf32>
 func.func @scale(%a: memref<37xf32>, %b: memref<37xf32>, %c: f32) {
   affine.for %i = 0 to 36 {
     %x = affine.load %a[%i + 1] : memref<37xf32>
@@ -90,14 +91,31 @@ func.func @strided(%a: memref<192xf32>, %b: memref<64xf32>) {
 
 // -----
 
-// Refused: fewer iterations than lanes; and a store to a view that may overlap a loaded buffer.
-// CHECK-LABEL: func.func @short_and_view
-// CHECK-NOT: vector
-func.func @short_and_view(%a: memref<64xf32>, %b: memref<8xf32>) {
+// Fewer iterations than lanes (8 of 16): vectors of 8. A single
+// iteration is left alone.
+// CHECK-LABEL: func.func @short
+// CHECK: affine.for %{{.*}} = 0 to 8 step 8 {
+// CHECK-NEXT: affine.vector_load %{{.*}} : memref<64xf32>, vector<8xf32>
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: affine.load
+func.func @short(%a: memref<64xf32>, %b: memref<8xf32>) {
   affine.for %i = 0 to 8 {
     %x = affine.load %a[%i] : memref<64xf32>
     affine.store %x, %b[%i] : memref<8xf32>
   }
+  affine.for %i = 0 to 1 {
+    %x = affine.load %a[%i] : memref<64xf32>
+    affine.store %x, %b[%i] : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
+// Refused: a store to a view that may overlap a loaded buffer.
+// CHECK-LABEL: func.func @view
+// CHECK-NOT: vector
+func.func @view(%a: memref<64xf32>) {
   %v = memref.subview %a[1] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1], offset: 1>>
   affine.for %i = 0 to 32 {
     %x = affine.load %a[%i] : memref<64xf32>
