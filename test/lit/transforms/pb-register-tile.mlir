@@ -243,6 +243,36 @@ func.func @expression_a(%e: memref<96x96xf32>, %s: memref<96xf32>, %m: memref<96
   return
 }
 
+// A's expression with a factor computed from outside values only (an f64
+// value truncated to f32, as linalg leaves GELU's constants): computed
+// once as a scalar and broadcast; the rest of the expression stays vector.
+// CHECK-LABEL: func.func @expression_with_uniform_scalar
+// CHECK: affine.for %[[K:.*]] = {{.*}} step 16 {
+// CHECK: %[[X:.*]] = affine.vector_load %arg0[%{{.*}}, %[[K]]] : memref<96x96xf32>, vector<16xf32>
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK: %[[HV:.*]] = vector.broadcast %[[H]] : f32 to vector<16xf32>
+// CHECK: %[[Y:.*]] = arith.mulf %[[X]], %[[HV]] : vector<16xf32>
+// CHECK: math.tanh %[[Y]] : vector<16xf32>
+// CHECK: vector.fma
+func.func @expression_with_uniform_scalar(%e: memref<96x96xf32>, %v: memref<96x64xf32>, %c: memref<96x64xf32>, %half: f64) {
+  affine.for %i = 0 to 96 {
+    affine.for %j = 0 to 64 {
+      affine.for %k = 0 to 96 {
+        %x = affine.load %e[%i, %k] : memref<96x96xf32>
+        %h = arith.truncf %half : f64 to f32
+        %a = arith.mulf %x, %h : f32
+        %y = math.tanh %a : f32
+        %b = affine.load %v[%k, %j] : memref<96x64xf32>
+        %acc = affine.load %c[%i, %j] : memref<96x64xf32>
+        %prod = arith.mulf %y, %b : f32
+        %t = arith.addf %acc, %prod : f32
+        affine.store %t, %c[%i, %j] : memref<96x64xf32>
+      }
+    }
+  }
+  return
+}
+
 // Not a contraction: the expression for A reads x[i][j], which moves with
 // the vectorized dimension (no broadcast operand): left as is.
 // CHECK-LABEL: func.func @expression_moving_with_j
