@@ -597,3 +597,33 @@ func.func @split_columns_mismatch(%a: memref<98x40xf32>, %b: memref<40x192xf32>,
   }
   return
 }
+
+// Few rows (24), many column panels: the panels are shared among the
+// threads by one parallel loop outside the row and reduction blocks, the
+// column tail's panel (4 columns) one of its iterations.
+// CHECK-LABEL: func.func @few_rows_many_panels
+// CHECK: affine.parallel (%[[JR:.*]]) = (0) to (260) step (64) {
+// CHECK: affine.for %[[IB:.*]] = 0 to 24 step 24 {
+// CHECK-NEXT: affine.for %[[KB:.*]] = 0 to 40 step 40 {
+// CHECK-NEXT: affine.if #{{.*}}(%[[JR]]) {
+// CHECK: vector.fma
+// CHECK: } else {
+// CHECK: vector.fma
+// SERIAL-LABEL: func.func @few_rows_many_panels
+// SERIAL-NOT: affine.parallel
+// SERIAL: return
+func.func @few_rows_many_panels(%a: memref<24x40xf32>, %b: memref<40x260xf32>, %c: memref<24x260xf32>) {
+  affine.for %i = 0 to 24 {
+    affine.for %j = 0 to 260 {
+      affine.for %k = 0 to 40 {
+        %x = affine.load %a[%i, %k] : memref<24x40xf32>
+        %y = affine.load %b[%k, %j] : memref<40x260xf32>
+        %z = affine.load %c[%i, %j] : memref<24x260xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %p : f32
+        affine.store %s, %c[%i, %j] : memref<24x260xf32>
+      }
+    }
+  }
+  return
+}
