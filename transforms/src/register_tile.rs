@@ -250,7 +250,14 @@ impl RegisterTile {
         while n < width && width > 4 {
             width /= 2;
         }
-        let nv = (n / width).min(self.registers / 8);
+        // Vectors per register-tile row: as many as a quarter of the
+        // registers allows, or one fewer when that divides a row of whole
+        // vectors and the most does not (96 columns: two panels of 3
+        // vectors instead of one of 4 and a tail of 2).
+        let most = (n / width).min(self.registers / 8);
+        let vectors = n / width;
+        let divides = |nv: i64| n % width == 0 && vectors % nv == 0;
+        let nv = if most > 2 && !divides(most) && divides(most - 1) { most - 1 } else { most };
         if nv == 0 {
             return Err(format!("not register-tiled: {n} columns are fewer than one vector of {width}"));
         }
@@ -1167,9 +1174,10 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         panel_tiles(t, nv, pack, None)
     };
     // The column tail's panel at %jr: gathered into a zero-padded panel.
+    // (Tail columns that fill whole vectors are stored as they are.)
     let tail_panel = |t: &mut String| -> Result<(), String> {
         pack_b_scalar(t, col_tail, nv_tail * width);
-        panel_tiles(t, nv_tail, true, Some(col_tail))
+        panel_tiles(t, nv_tail, true, (col_tail % width != 0).then_some(col_tail))
     };
     if hoisted {
         match (n_main > j_lo, col_tail > 0) {

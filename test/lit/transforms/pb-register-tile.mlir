@@ -627,3 +627,46 @@ func.func @few_rows_many_panels(%a: memref<24x40xf32>, %b: memref<40x260xf32>, %
   }
   return
 }
+
+// 96 columns (6 vectors of 16): two panels of 3 vectors (8-row tiles)
+// rather than one of 4 and a tail of 2.
+// REPORT-DAG: pb-register-tile.mlir:[[@LINE+4]]:3: note: [pb-register-tile] register tile 8x48 (8 rows x 3 vectors of 16; 24 accumulators)
+// CHECK-LABEL: func.func @six_vectors
+// CHECK-NOT: memref<6x64xf32>
+func.func @six_vectors(%a: memref<96x40xf32>, %b: memref<40x96xf32>, %c: memref<96x96xf32>) {
+  affine.for %i = 0 to 96 {
+    affine.for %j = 0 to 96 {
+      affine.for %k = 0 to 40 {
+        %x = affine.load %a[%i, %k] : memref<96x40xf32>
+        %y = affine.load %b[%k, %j] : memref<40x96xf32>
+        %z = affine.load %c[%i, %j] : memref<96x96xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %p : f32
+        affine.store %s, %c[%i, %j] : memref<96x96xf32>
+      }
+    }
+  }
+  return
+}
+
+// 80 columns: a panel of 4 vectors, then a tail of one whole vector whose
+// sums go to C as vectors (no buffer for a partial vector's lanes).
+// CHECK-LABEL: func.func @whole_vector_tail
+// CHECK-NOT: memref<6x64xf32>
+// CHECK: affine.for %[[T:.*]] = 64 to 80 step 64 {
+// CHECK: affine.vector_store %{{.*}}, %arg2[%{{.*}}, %[[T]]] : memref<96x80xf32>, vector<16xf32>
+func.func @whole_vector_tail(%a: memref<96x40xf32>, %b: memref<40x80xf32>, %c: memref<96x80xf32>) {
+  affine.for %i = 0 to 96 {
+    affine.for %j = 0 to 80 {
+      affine.for %k = 0 to 40 {
+        %x = affine.load %a[%i, %k] : memref<96x40xf32>
+        %y = affine.load %b[%k, %j] : memref<40x80xf32>
+        %z = affine.load %c[%i, %j] : memref<96x80xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %p : f32
+        affine.store %s, %c[%i, %j] : memref<96x80xf32>
+      }
+    }
+  }
+  return
+}
