@@ -281,6 +281,12 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Reduction<'s
         if moves && !contiguous {
             return Err("an operand is read along the columns with a stride".into());
         }
+        // A vector of i1 in memory would be read as packed bits (a bool
+        // memref holds bytes): only f32 operands become vector loads.
+        let element = s.accesses[*k].op.result(0).map(|v| v.r#type().to_string()).unwrap_or_default();
+        if moves && element != "f32" {
+            return Err(format!("an operand of type {element} moves with the columns"));
+        }
         if moves && !unit_last_stride(s.accesses[*k].op) {
             return Err("an operand's rows are not contiguous".into());
         }

@@ -86,3 +86,26 @@ func.func @scan(%x: memref<8x64xf32>, %y: memref<65xf32>) {
   }
   return
 }
+
+// A column maximum of values masked by a bool array that moves with the
+// columns: a vector of i1 in memory would be read as packed bits (bools
+// are bytes), so the nest is refused (fuzz program 0:279 read the mask
+// wrong before this check).
+// REPORT-DAG: pb-accumulate-tile.mlir:[[@LINE+5]]:3: note: [pb-accumulate-tile] not tiled: an operand of type i1 moves with the columns
+// CHECK-LABEL: func.func @masked_column_max
+// CHECK-NOT: iter_args
+// CHECK: return
+func.func @masked_column_max(%x: memref<2x31xf32>, %m: memref<2x31xi1>, %y: memref<31xf32>) {
+  affine.for %k = 0 to 2 {
+    affine.for %j = 0 to 31 {
+      %a = affine.load %x[%k, %j] : memref<2x31xf32>
+      %b = affine.load %m[%k, %j] : memref<2x31xi1>
+      %four = arith.constant 4.0 : f32
+      %v = arith.select %b, %four, %a : f32
+      %o = affine.load %y[%j] : memref<31xf32>
+      %r = arith.maximumf %o, %v : f32
+      affine.store %r, %y[%j] : memref<31xf32>
+    }
+  }
+  return
+}
