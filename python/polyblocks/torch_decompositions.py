@@ -219,7 +219,11 @@ def where_promoted(condition, a, b):
         return NotImplemented
     shape = list(torch.broadcast_shapes(condition.shape, a.shape, b.shape))
     if a is b:
-        return aten.clone(aten.expand(a, shape))
+        # Contiguous, as where's result is: a clone that kept a permuted
+        # view's strides made a later `reshape(-1)` a copy instead of a
+        # view, and an in-place update through it was lost (fuzz program
+        # 5:164).
+        return aten.clone(aten.expand(a, shape), memory_format=torch.contiguous_format)
     common = torch.result_type(a, b)
     # Branches that torch-mlir's folding may find equal (x and a clone or
     # squeeze of it: fuzz programs 3:3445, 3:6848) are the same value, so

@@ -491,3 +491,18 @@ def test_where_of_equal_branches_broadcast_by_the_condition():
     x = torch.arange(12, dtype=torch.int64).reshape(1, 2, 6)
     c = torch.tensor([True, False, True]).reshape(3, 1, 1, 1)
     same_all(lambda c, x: (torch.where(c, x, x.clone()), torch.where(c[:2, 0], x[0, :1].squeeze(), x[0, 0])), c, x)
+
+
+def test_where_of_one_value_is_contiguous_so_updates_through_its_reshape_stay():
+    # where(c, v, v) of a permuted view became a clone that kept the view's
+    # strides: `reshape(-1)` then copied instead of viewing, and the
+    # in-place update through it did not reach the product (fuzz 5:164).
+    def f(x, c, s, y):
+        p = torch.movedim(x.transpose(0, 2), 2, 1)
+        v = torch.where(c, p, p)
+        v.reshape(-1).select(0, 17).copy_(s)
+        return torch.bmm(v, y)
+
+    x = (torch.arange(30, dtype=torch.float64).reshape(2, 3, 5) - 15) / 8
+    c = torch.arange(30).reshape(5, 2, 3) % 3 == 0
+    same(f, x, c, torch.tensor(-2.5, dtype=torch.float64), torch.linspace(-1, 1, 5 * 3 * 31, dtype=torch.float64).reshape(5, 3, 31))
