@@ -380,9 +380,18 @@ def _fx_compiler(options, trusted: bool, inference: bool = False):
     return compile_fx
 
 
+# Static input positions for a graph compiled outside Dynamo's tracing
+# context (`_Specializing`, at call time), where AOTAutograd has no Dynamo
+# metadata to find them in.
+_STATIC_INPUTS = threading.local()
+
+
 def _parameter_indices() -> list[int]:
     """Positions of the current AOTAutograd graph's inputs that are the
     module's parameters and buffers (AOTAutograd's static inputs)."""
+    override = getattr(_STATIC_INPUTS, "positions", None)
+    if override is not None:
+        return list(override)
     context = torch._guards.TracingContext.try_get()
     metadata = getattr(context, "fw_metadata", None)
     return list(getattr(metadata, "static_input_indices", None) or [])
@@ -508,8 +517,30 @@ class _Specializing:
                     # This runs when the graph is called, outside Dynamo's
                     # compile lock: see _TRACING_LOCK.
                     with _TRACING_LOCK:
-                        compiled = self.compiled[key] = self.compile_static(_with_constants(self.gm, args), tensors)
+                        _STATIC_INPUTS.positions = _static_tensor_positions(self.gm, args)
+                        try:
+                            compiled = self.compiled[key] = self.compile_static(_with_constants(self.gm, args), tensors)
+                        finally:
+                            _STATIC_INPUTS.positions = None
         return compiled(*tensors)
+
+
+def _static_tensor_positions(gm: torch.fx.GraphModule, args) -> list[int]:
+    """Positions among the tensor arguments of `gm` (what `_with_constants`
+    keeps) of the inputs Dynamo marked static: the module's parameters and
+    buffers. A module whose `forward` Dynamo has seen before with other
+    shapes (a second `nn.Sequential`, resnet50 after resnet18) is traced
+    with symbolic sizes and compiled here, where AOTAutograd finds no
+    Dynamo metadata: without these positions its parameter-only work (the
+    weight transposes) ran on every call."""
+    positions, tensor_position = [], 0
+    for node, value in zip(gm.graph.find_nodes(op="placeholder"), args):
+        if not isinstance(value, torch.Tensor):
+            continue
+        if node.meta.get("tensor_dict", {}).get("_dynamo_static_input_type") is not None:
+            positions.append(tensor_position)
+        tensor_position += 1
+    return positions
 
 
 def _with_constants(gm: torch.fx.GraphModule, args) -> torch.fx.GraphModule:

@@ -94,3 +94,27 @@ def test_training_graphs_are_not_split(tmp_path, monkeypatch, counted):
     reference.load_state_dict(model.state_dict())
     torch.testing.assert_close(out, reference(x))
     assert counted["split"] == 0, counted
+
+
+def test_a_second_module_with_the_same_forward_is_split_too(tmp_path, monkeypatch, counted):
+    # Dynamo traces a forward it has seen with other shapes (a second
+    # nn.Sequential; resnet50 after resnet18) with symbolic sizes, and that
+    # graph compiles at call time, outside Dynamo's tracing context: its
+    # parameter-only work (the Linear transposes) ran on every call.
+    monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path))
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    first = torch.nn.Sequential(torch.nn.Linear(12, 20), torch.nn.ReLU()).eval()
+    second = torch.nn.Sequential(torch.nn.Linear(24, 32), torch.nn.ReLU(), torch.nn.Linear(32, 8)).eval()
+    with torch.no_grad():
+        x = torch.randn(5, 12)
+        torch.testing.assert_close(polyblocks_jit_torch(first)(x), first(x))
+        splits = counted["split"]
+        compiled, y = polyblocks_jit_torch(second), torch.randn(16, 24)
+        for _ in range(3):
+            torch.testing.assert_close(compiled(y), second(y))
+        assert counted["split"] == splits + 1 and counted["prepare"] == splits + 1, counted
+        # A version bump is seen there as well.
+        second[0].weight.mul_(-2.0)
+        torch.testing.assert_close(compiled(y), second(y))
+        assert counted["prepare"] == splits + 2, counted
