@@ -36,7 +36,6 @@
 //! bounds whose single statement stores an expression of loads (one of them
 //! C at the stored index) made of `arith`/`math` ops on f32 (and i1) values.
 
-use crate::report;
 use crate::text_kernel;
 use melior::{
     ir::{
@@ -50,10 +49,11 @@ use pb_polyhedral::{scop::Statement, Aff, Scop};
 use pb_support::{
     builder::{affine_for_carrying, build_operation},
     ffi,
-    ir::is_named,
+    ir::{body_ops, is_named},
     OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass,
 };
 
+use crate::affine_access::constant_map;
 use crate::operand_expr::{self, OperandExpr};
 use std::collections::HashMap;
 
@@ -95,13 +95,7 @@ struct AccumulateTile {
 
 impl RustPass for AccumulateTile {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        for nest in text_kernel::top_level_loops(func) {
-            let location = nest.location();
-            let outcome = ffi::with_context(func, |context| self.tile(context, nest));
-            if let (true, Some(message)) = (self.report, outcome) {
-                report::note(location, INFO.argument, &message);
-            }
-        }
+        text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| self.tile(context, nest));
         Ok(())
     }
 }
@@ -156,29 +150,14 @@ impl AccumulateTile {
         // tile or less is one tile, its end included (56 columns: three
         // vectors of 16 and one of 8 share the reduction loops).
         let vectors_per_tile = (n / self.width).clamp(1, 4);
-        let mut tile_columns = vectors_per_tile * self.width;
-        let mut full_tiles = if n >= self.width { n / tile_columns } else { 0 };
-        let mut columns: Vec<(i64, i64)> = (0..vectors_per_tile).map(|v| (v * self.width, self.width)).collect();
-        if full_tiles <= 1 {
-            columns.truncate(full_tiles as usize * columns.len());
-        }
-        let mut offset = full_tiles * tile_columns;
-        let mut width = self.width;
-        let mut tail = Vec::new();
-        while offset < n {
-            while width > 1 && offset + width > n {
-                width /= 2;
-            }
-            tail.push((offset, width));
-            offset += width;
-        }
-        if full_tiles <= 1 {
-            columns.append(&mut tail);
-            (full_tiles, tile_columns) = (1, n);
+        let tile_columns = vectors_per_tile * self.width;
+        let full_tiles = n / tile_columns;
+        let (full_tiles, tile_columns, columns, tail) = if full_tiles <= 1 {
+            (1, n, halving_cells(n, self.width), Vec::new())
         } else {
-            let start = full_tiles * tile_columns;
-            tail.iter_mut().for_each(|(o, _)| *o -= start);
-        }
+            let columns = (0..vectors_per_tile).map(|v| (v * self.width, self.width)).collect();
+            (full_tiles, tile_columns, columns, halving_cells(n - full_tiles * tile_columns, self.width))
+        };
         // The wider a tile's row of values, the fewer rows: about half the
         // registers hold running values, the rest operands and broadcasts.
         let rows = match r.i {
@@ -201,23 +180,28 @@ impl AccumulateTile {
     }
 }
 
+/// `(offset, width)` cells covering `n` columns: vectors of `width` while
+/// they fit, then of halving widths, down to single elements.
+fn halving_cells(n: i64, mut width: i64) -> Vec<(i64, i64)> {
+    let mut cells = Vec::new();
+    let mut offset = 0;
+    while offset < n {
+        while width > 1 && offset + width > n {
+            width /= 2;
+        }
+        cells.push((offset, width));
+        offset += width;
+    }
+    cells
+}
+
 /// Each loop of the statement but the innermost holds only the next loop.
 fn perfect(nest: OperationRef, s: &Statement) -> bool {
     if s.loops.first() != Some(&nest) {
         return false;
     }
-    s.loops.iter().rev().skip(1).all(|l| {
-        let body = l.region(0).ok().and_then(|r| r.first_block());
-        body.is_some_and(|b| {
-            let mut count = 0;
-            let mut op = b.first_operation();
-            while let Some(o) = op {
-                count += 1;
-                op = o.next_in_block();
-            }
-            count == 2
-        })
-    })
+    // (The loop and the terminator.)
+    s.loops.iter().rev().skip(1).all(|l| body_ops(*l).len() == 2)
 }
 
 fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Reduction<'s, 'c, 'a>>, String> {
@@ -359,8 +343,32 @@ struct Gen<'g, 'c, 's, 'a> {
     plan: &'g Plan,
 }
 
-/// Memo keys of values emitted once per tile.
-type Memo<'c, 'a> = HashMap<(usize, i64, i64, i64), Value<'c, 'a>>;
+/// What a tile's innermost body emits once and reuses across its cells.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Reused {
+    /// Access `access` (a load) for tile row `row` (`None`: the same for
+    /// every row), at column `offset` (`None`: the same for every column),
+    /// `width` lanes.
+    Load { access: usize, row: Option<i64>, offset: Option<i64>, width: i64 },
+    /// A value from outside the nest (or a constant), as `width` lanes.
+    Outside { value: usize, width: i64 },
+}
+
+type Memo<'c, 'a> = HashMap<Reused, Value<'c, 'a>>;
+
+/// `memo[key]`, made by `make` the first time.
+fn reused<'c, 'a>(
+    memo: &mut Memo<'c, 'a>,
+    key: Reused,
+    make: impl FnOnce() -> Result<Value<'c, 'a>, String>,
+) -> Result<Value<'c, 'a>, String> {
+    if let Some(value) = memo.get(&key) {
+        return Ok(*value);
+    }
+    let value = make()?;
+    memo.insert(key, value);
+    Ok(value)
+}
 
 fn key(v: Value) -> usize {
     v.to_raw().ptr as usize
@@ -379,7 +387,7 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
         arguments.extend(initial.iter().map(|v| (v.r#type(), self.location)));
         let region = Region::new();
         region.append_block(Block::new(&arguments));
-        let bounds = (self.map(&format!("affine_map<() -> ({lo})>"))?, self.map(&format!("affine_map<() -> ({hi})>"))?);
+        let bounds = (constant_map(self.context, lo), constant_map(self.context, hi));
         Ok(place.put(affine_for_carrying(self.context, self.location, bounds, &[], step, initial, region)?))
     }
 
@@ -597,56 +605,25 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
                 let indices = &s.accesses[k].indices;
                 let moves_j = indices.iter().any(|e| e.uses_dim(j));
                 let moves_i = i.is_some_and(|i| indices.iter().any(|e| e.uses_dim(i)));
-                let row_key = if moves_i { row } else { -1 };
+                let row = moves_i.then_some(row);
                 if moves_j {
-                    let memo_key = (k, row_key, offset, width);
-                    match memo.get(&memo_key) {
-                        Some(v) => *v,
-                        None => {
-                            let v = self.load(place, k, &at, width)?;
-                            memo.insert(memo_key, v);
-                            v
-                        }
-                    }
+                    reused(memo, Reused::Load { access: k, row, offset: Some(offset), width }, || self.load(place, k, &at, width))?
                 } else {
-                    let scalar = match memo.get(&(k, row_key, -1, 1)) {
-                        Some(v) => *v,
-                        None => {
-                            let v = self.load(place, k, &at, 1)?;
-                            memo.insert((k, row_key, -1, 1), v);
-                            v
-                        }
-                    };
-                    match memo.get(&(k, row_key, -1, width)) {
-                        Some(v) => *v,
-                        None => {
-                            let v = self.broadcast(place, scalar, width)?;
-                            memo.insert((k, row_key, -1, width), v);
-                            v
-                        }
-                    }
+                    let scalar = reused(memo, Reused::Load { access: k, row, offset: None, width: 1 }, || self.load(place, k, &at, 1))?;
+                    reused(memo, Reused::Load { access: k, row, offset: None, width }, || self.broadcast(place, scalar, width))?
                 }
             } else if is_named(*op, "arith.constant") {
-                let constant = place.put(ffi::clone_operation(*op));
-                let scalar: Value = constant.result(0).map_err(|e| e.to_string())?.into();
-                self.broadcast(place, scalar, width)?
+                let scalar = reused(memo, Reused::Outside { value: key(result), width: 1 }, || {
+                    place.put(ffi::clone_operation(*op)).result(0).map(Value::from).map_err(|e| e.to_string())
+                })?;
+                reused(memo, Reused::Outside { value: key(result), width }, || self.broadcast(place, scalar, width))?
             } else {
                 let mut operands = Vec::new();
                 for operand in op.operands() {
                     let mapped = match values.get(&key(operand)) {
                         Some(v) => *v,
                         // From outside the nest: the same for every lane.
-                        None => {
-                            let memo_key = (key(operand), -2, -1, width);
-                            match memo.get(&memo_key) {
-                                Some(v) => *v,
-                                None => {
-                                    let v = self.broadcast(place, operand, width)?;
-                                    memo.insert(memo_key, v);
-                                    v
-                                }
-                            }
-                        }
+                        None => reused(memo, Reused::Outside { value: key(operand), width }, || self.broadcast(place, operand, width))?,
                     };
                     operands.push(mapped);
                 }

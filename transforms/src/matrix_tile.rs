@@ -51,7 +51,7 @@ use melior::{
 use pb_polyhedral::{aff::mlir_map, scop::Statement, Aff, Scop};
 use pb_support::{builder, ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
-use crate::{report, text_kernel};
+use crate::text_kernel;
 
 static ID: PassId = PassId::new();
 
@@ -100,14 +100,10 @@ impl RustPass for MatrixTile {
         if !self.bf16 && !self.int8 {
             return Ok(());
         }
-        for nest in text_kernel::top_level_loops(func) {
-            let location = nest.location();
-            let outcome = ffi::with_context(func, |context| self.tile(context, nest));
-            match outcome {
-                Ok(Some(message)) | Err(message) if self.report => report::note(location, INFO.argument, &message),
-                _ => {}
-            }
-        }
+        // A refusal's reason is reported as a decision is.
+        text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| {
+            self.tile(context, nest).unwrap_or_else(Some)
+        });
         Ok(())
     }
 }

@@ -50,7 +50,6 @@
 //! differ from the two-rounding loop within float tolerance.
 
 use crate::operand_expr::{self, OperandExpr};
-use crate::report;
 use crate::text_kernel;
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, OperationRef, Value, ValueLike},
@@ -108,15 +107,10 @@ struct RegisterTile {
 
 impl RustPass for RegisterTile {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        for nest in text_kernel::top_level_loops(func) {
-            // Read before the nest is replaced.
-            let location = nest.location();
-            let outcome = ffi::with_context(func, |context| self.tile(context, nest));
-            match outcome {
-                Ok(Some(message)) | Err(message) if self.report => report::note(location, INFO.argument, &message),
-                _ => {}
-            }
-        }
+        // A refusal's reason is reported as a decision is.
+        text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| {
+            self.tile(context, nest).unwrap_or_else(Some)
+        });
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
-//! Shared plumbing of the passes that generate a kernel as MLIR text for a
-//! top-level loop nest (`pb-register-tile`, `pb-transpose-tile`): finding
-//! the nests, and putting the parsed kernel in a nest's place.
+//! Shared plumbing of the passes that replace a top-level loop nest with a
+//! kernel (`pb-register-tile`, `pb-transpose-tile`, `pb-matrix-tile` as
+//! MLIR text; `pb-accumulate-tile` with builders): finding the nests and
+//! reporting each decision, and putting a parsed kernel in a nest's place.
 //!
 //! The kernel is `func.func @pb_kernel(args...) { ... return }`; its
 //! arguments stand for values of the enclosing function, bound by the
@@ -21,6 +22,25 @@ use pb_support::{ffi, ir::is_named};
 /// first: rewriting one replaces it).
 pub fn top_level_loops<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     pb_support::ir::body_ops(func).into_iter().filter(|op| is_named(*op, "affine.for")).collect()
+}
+
+/// Runs `rewrite` on each top-level loop nest of `func` (collected first:
+/// a rewrite replaces its nest) and, with `report`, prints the decision it
+/// returns as a note of `pass` at the nest's location (read before the
+/// nest is replaced).
+pub fn rewrite_each_nest<'c, 'a>(
+    func: OperationRef<'c, 'a>,
+    pass: &str,
+    report: bool,
+    mut rewrite: impl FnMut(&'c Context, OperationRef<'c, 'a>) -> Option<String>,
+) {
+    for nest in top_level_loops(func) {
+        let location = nest.location();
+        let outcome = ffi::with_context(func, |context| rewrite(context, nest));
+        if let (true, Some(message)) = (report, outcome) {
+            crate::report::note(location, pass, &message);
+        }
+    }
 }
 
 /// Parses `text` (one `func.func` kernel), lets `bind` replace the uses of

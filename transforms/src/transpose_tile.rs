@@ -27,7 +27,6 @@
 //! 32-bit load stored unchanged; the two loops are the ones moving the last
 //! index of A and of B, other loops stay outside the blocks in their order.
 
-use crate::report;
 use crate::text_kernel;
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike, ValueLike},
@@ -66,13 +65,7 @@ struct TransposeTile {
 
 impl RustPass for TransposeTile {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        for nest in text_kernel::top_level_loops(func) {
-            let location = nest.location();
-            let outcome = ffi::with_context(func, |context| self.tile(context, nest));
-            if let (true, Some(message)) = (self.report, outcome) {
-                report::note(location, INFO.argument, &message);
-            }
-        }
+        text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| self.tile(context, nest));
         Ok(())
     }
 }
