@@ -984,14 +984,17 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         }
     }
     // The position of the current reduction step in the packed panel.
-    let panel_index = |v: i64| -> String {
+    // (At panel column `column`; `panel_index(v)`: vector `v`'s, or the
+    // copy's `%jj` for `v < 0`.)
+    let panel_at = |column: &str| -> String {
         let mut parts = vec!["%k0 - %kb".to_string()];
         for (p, (lo, _)) in inner.iter().enumerate() {
             parts.push(format!("%k{} - {lo}", p + 1));
         }
-        parts.push(if v < 0 { "%jj".to_string() } else { (v * width).to_string() });
+        parts.push(column.to_string());
         parts.join(", ")
     };
+    let panel_index = |v: i64| -> String { panel_at(&if v < 0 { "%jj".to_string() } else { (v * width).to_string() }) };
     // Packs the B panel at %jr: `columns` columns one by one (gathering),
     // zeros up to `padded` columns.
     // Flattened columns `p = h * W + w` are copied a row segment at a time
@@ -1011,7 +1014,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             ));
             t.push_str(&format!("%p0 = affine.load %B[{}] : {tb}\n", index(c.b, 0, ROW_SEGMENT)));
             let packed = scaled(t, "%p0", c.b_scale.map(|_| "%sb"), "f32");
-            let position = panel_index(-1).replace("%jj", &format!("%hh * {w} + %ww - %jr"));
+            let position = panel_at(&format!("%hh * {w} + %ww - %jr"));
             t.push_str(&format!("affine.store {packed}, %P[{position}] : {panel_type}\n}}\n}}\n"));
         } else {
             t.push_str(&format!("affine.for %jj = 0 to {columns} {{\n"));
