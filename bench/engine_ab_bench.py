@@ -6,6 +6,8 @@ eager, then the variants take turns: 3 rounds of 5 calls, best median.
 
     .venv/bin/python bench/engine_ab_bench.py MODEL BATCH A,B
         # binaries at /tmp/ct/pbc-A and /tmp/ct/pbc-B (--dir to change)
+    .venv/bin/python bench/engine_ab_bench.py MODEL BATCH prepack_weights=0,prepack_weights=1
+        # one engine (the workspace's), a compile option set per variant
 
 MODEL is one of bench/models_bench.py's models or densenet121. The first
 call's seconds are printed too, but the first variant's include one-time
@@ -28,7 +30,7 @@ import argparse
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("model")
 parser.add_argument("batch", type=int)
-parser.add_argument("variants", help="comma-separated names: binaries DIR/pbc-NAME")
+parser.add_argument("variants", help="comma-separated names: binaries DIR/pbc-NAME, or OPTION=INT compile options")
 parser.add_argument("--dir", default="/tmp/ct")
 cli = parser.parse_args()
 name, batch, variants = cli.model, cli.batch, cli.variants.split(",")
@@ -36,10 +38,15 @@ model, args = MODELS[name](batch)
 with torch.no_grad(): ref = model(*args)
 fns = {}
 for v in variants:
-    os.environ["POLYBLOCKS_COMPILE"] = f"{cli.dir}/pbc-{v}"
+    options = {"target": "cpu"}
+    if "=" in v:
+        option, value = v.split("=", 1)
+        options[option] = int(value)
+    else:
+        os.environ["POLYBLOCKS_COMPILE"] = f"{cli.dir}/pbc-{v}"
     os.environ["POLYBLOCKS_CACHE_DIR"] = f"{cli.dir}/cache-{v}"
     shutil.rmtree(f"{cli.dir}/cache-{v}", ignore_errors=True)
-    f = polyblocks_jit_torch(compile_options={"target": "cpu"})(model)
+    f = polyblocks_jit_torch(compile_options=options)(model)
     t = time.perf_counter()
     with torch.no_grad(): out = f(*args)
     first = time.perf_counter() - t

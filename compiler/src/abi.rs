@@ -5,6 +5,7 @@
 //! header `NAME.h` shows the same in C).
 
 use melior::ir::{
+    operation::OperationLike,
     r#type::{IntegerType, MemRefType, RankedTensorType, ShapedTypeLike},
     OperationRef, Type, TypeLike,
 };
@@ -70,5 +71,10 @@ pub fn function_abi(func: OperationRef, inputs: usize, user_memory: bool) -> Opt
         args.push(Arg { name, role, dtype, shape, by_value, mlir_type: ty.to_string() });
     }
     let user_memory_bytes = user_memory.then(|| args.last().map(Arg::bytes).unwrap_or(0));
-    Some(Function { name: pb_support::ir::symbol_name(func), args, user_memory_bytes })
+    let prepared_flag = func
+        .attribute("pb.prepared_flag_offset")
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map(|offset| offset.value() as u64);
+    Some(Function { name: pb_support::ir::symbol_name(func), args, user_memory_bytes, prepared_flag })
 }

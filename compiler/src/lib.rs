@@ -62,11 +62,16 @@ pub struct CompileOptions {
     /// the program unfused (and say so on stderr) instead of running on.
     /// `None`: no limit.
     pub budget: Option<Duration>,
+    /// Input positions (of every public function) whose contents change
+    /// only between calls the caller announces (a model's parameters):
+    /// marked `pb.static`, so that work on them (packing a weight) is kept
+    /// in the pool between calls. Needs the pool (`pipeline.pool`).
+    pub static_args: Vec<usize>,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None, codegen_threads: 0, pass_timing: false, budget: Some(DEFAULT_BUDGET) }
+        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None, codegen_threads: 0, pass_timing: false, budget: Some(DEFAULT_BUDGET), static_args: Vec::new() }
     }
 }
 
@@ -175,6 +180,14 @@ fn lower_then<R>(
         .into_iter()
         .map(|f| (pb_support::ir::symbol_name(f), pb_support::ir::function_type(f).map_or(0, |t| t.input_count())))
         .collect();
+    for func in pb_support::ir::public_functions(module.as_operation()) {
+        for &position in &options.static_args {
+            if !pb_support::ir::add_argument_attribute(&context, func, position, pb_support::ir::STATIC_ARGUMENT) {
+                let name = pb_support::ir::symbol_name(func);
+                return Err(CompileError::Input(format!("static argument {position}: @{name} has no input {position}")));
+            }
+        }
+    }
 
     // Code for another CPU than the host may not have the host's AVX-512.
     let mut cpu_options = options.pipeline.clone();

@@ -312,12 +312,15 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // lanes x lanes blocks through registers.
                 passes.push(format!("func.func(pb-transpose-tile{{width={lanes} report={}}})", options.report));
                 passes.push(format!(
-                    "func.func(pb-register-tile{{width={lanes} registers={} l1-bytes={} l1-ways={} l2-bytes={} cores={} report={}}})",
+                    "func.func(pb-register-tile{{width={lanes} registers={} l1-bytes={} l1-ways={} l2-bytes={} cores={} prepacked={} report={}}})",
                     if target.vector_bits >= 512 { 32 } else { 16 },
                     target.cache_bytes(1).unwrap_or(32 * 1024),
                     target.caches.iter().find(|c| c.level == 1).map_or(8, |c| c.ways),
                     target.cache_bytes(2).unwrap_or(1024 * 1024),
                     target.cores.max(1),
+                    // Kept between calls in the JIT's pools (the AOT user's
+                    // pool would need zeroing: not offered there yet).
+                    options.pool,
                     options.report
                 ));
                 // Reductions with no operand to reuse across output rows

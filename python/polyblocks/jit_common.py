@@ -11,9 +11,11 @@ from . import cache, engine
 from .runtime import Library
 
 
-def build_cached(key: str, make_text, options, what: str = "graph") -> Library:
+def build_cached(key: str, make_text, options, what: str = "graph", extra_args: tuple = ()) -> Library:
     """The library for cache `key`, compiling `make_text()` (MLIR text) on a
-    miss. The module's functions keep their names; the file is `libmodule.so`."""
+    miss with pb-compile's flags for `options` and `extra_args` (which `key`
+    must cover). The module's functions keep their names; the file is
+    `libmodule.so`."""
     debug_dir = pathlib.Path(options.get("debug_dir") or "polyblocks_debug") / key if options.debug else None
     timings = {}
 
@@ -23,7 +25,7 @@ def build_cached(key: str, make_text, options, what: str = "graph") -> Library:
         timings["import"] = (time.perf_counter() - started) * 1e3
         # JIT libraries take their temporaries from per-thread pools that
         # the runtime keeps between calls (runtime.Function).
-        args = [*options.engine_args(), "--pool"]
+        args = [*options.engine_args(), "--pool", *extra_args]
         timings.update(engine.build_library(folder, text, "module", args, debug_dir))
 
     # A report explains a compilation: compile even when the cache has it.

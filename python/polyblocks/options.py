@@ -21,6 +21,7 @@ VALID_OPTIONS = {
     "opt_level": ("LLVM optimization level 0-3", 3),
     "vectorize": ("vectorize innermost loops", True),
     "fp_contract": ("fuse a product with the add or subtract using it (one FMA, one rounding, as C compilers do)", True),
+    "prepack_weights": ("PyTorch inference: the matrices of a model's parameters are packed into the layout the contraction kernels read once per parameter version and kept between calls (more memory: about one more copy of those weights), instead of packed on every call", True),
     "threads": ("OpenMP threads for compiled code (default: all cores)", None),
     "static_argnums": ("JAX: indices of arguments treated as compile-time constants", ()),
     "aot_name": ("AOT: base name of the .o/.h/.json files", None),

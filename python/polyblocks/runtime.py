@@ -62,6 +62,26 @@ def aligned_empty(shape, dtype, alignment: int = 64) -> np.ndarray:
     return raw[offset : offset + size].view(dtype).reshape(shape)
 
 
+_HUGE_PAGE = 2 << 20
+_MADV_HUGEPAGE = 14
+
+
+def _huge_page_buffer(size: int) -> np.ndarray:
+    """`size` bytes for a pool: buffers of 2 MiB or more start on a 2 MiB
+    boundary and ask Linux for transparent huge pages (where it grants them
+    on request only, `madvise` mode), so that kernels streaming a pool's
+    large buffers (prepacked weights) are not slowed by TLB misses."""
+    if size < _HUGE_PAGE:
+        return aligned_empty((size,), np.uint8)
+    buffer = aligned_empty((size,), np.uint8, alignment=_HUGE_PAGE)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.madvise(ctypes.c_void_p(buffer.ctypes.data), ctypes.c_size_t(size // _HUGE_PAGE * _HUGE_PAGE), _MADV_HUGEPAGE)
+    except (OSError, AttributeError):
+        pass  # not Linux: ordinary pages
+    return buffer
+
+
 # The most arguments ctypes passes in one call (CPython's CTYPES_MAX_ARGCOUNT).
 _CTYPES_MAX_ARGUMENTS = 1024
 
@@ -92,6 +112,13 @@ class Function:
         pools = [a for a in spec["args"] if a["role"] == "user_memory"]
         self.pool_bytes = max(int(pools[0]["shape"][0]), 1) if pools else None
         self._pools = threading.local()
+        # Functions compiled with static inputs (`--static-args`: a model's
+        # parameters) keep what they prepare from them (packed weights) in
+        # the pool; a word at this offset, 0 in a fresh pool, tells them to
+        # prepare it again. `invalidate_prepared` zeroes it in every
+        # thread's pool, lazily: a generation count per pool.
+        self._prepared_flag = spec.get("prepared_flag")
+        self._generation = 0
         self._fn = getattr(handle, self.name)
         self._fn.restype = None
         # Code with run-time checks records a failed one in the exported
@@ -119,11 +146,25 @@ class Function:
     def _pool_address(self) -> int:
         address = getattr(self._pools, "address", None)
         if address is None:
-            pool = aligned_empty((self.pool_bytes,), np.uint8)
+            pool = _huge_page_buffer(self.pool_bytes)
             pool.fill(0)  # map the pages now, not during the first call
             self._pools.buffer = pool
             self._pools.address = address = pool.ctypes.data
+            self._pools.generation = self._generation
+        elif self._prepared_flag is not None and self._pools.generation != self._generation:
+            ctypes.memset(address + self._prepared_flag, 0, 4)
+            self._pools.generation = self._generation
         return address
+
+    @property
+    def prepares(self) -> bool:
+        """Does this function keep work on its static inputs between calls?"""
+        return self._prepared_flag is not None and self.pool_bytes is not None
+
+    def invalidate_prepared(self):
+        """The static inputs changed (other tensors, or updated in place):
+        the next call in each thread prepares from them again."""
+        self._generation += 1
 
     def _before_call(self):
         if not self._gpu:

@@ -174,15 +174,20 @@ def _main_graph(gm, placeholders, hoisted):
 
 
 class WithPreparedParameters:
-    """Calls `call(*args, *prepared)`, running `prepare` on the parameters
-    in `args` again only when one of them is another tensor or has a new
-    version."""
+    """Calls `call(*args, *prepared)`, running `prepare` (if any) on the
+    parameters in `args` at `positions` again only when one of them is
+    another tensor or has a new version. The parameters at `watched` too
+    (the compiled code's static inputs, a superset): when one of them
+    changes, `invalidate()` tells the compiled code that what it keeps
+    from them (packed weights) is stale."""
 
-    def __init__(self, prepare, positions: list[int], call):
+    def __init__(self, prepare, positions: list[int], call, watched: list[int] = (), invalidate=None):
         self.prepare = prepare
         self.positions = positions
         self.call = call
-        self.held: list | None = None  # [(tensor, version)]: kept alive, so ids stay theirs
+        self.watched = sorted(set(positions) | set(watched))
+        self.invalidate = invalidate
+        self.held: list | None = None  # [(tensor, version)] per watched position: kept alive, so ids stay theirs
         self.prepared: list = []
         self.lock = threading.Lock()
 
@@ -190,7 +195,7 @@ class WithPreparedParameters:
         held = self.held
         if held is None:
             return False
-        for position, (tensor, version) in zip(self.positions, held):
+        for position, (tensor, version) in zip(self.watched, held):
             arg = args[position]
             if arg is not tensor or arg._version != version:
                 return False
@@ -200,9 +205,12 @@ class WithPreparedParameters:
         if not self._current(args):
             with self.lock:
                 if not self._current(args):
-                    parameters = [args[p] for p in self.positions]
-                    with torch.no_grad():
-                        outputs = self.prepare(*parameters)
-                    self.prepared = [o.contiguous() for o in outputs]
-                    self.held = [(p, p._version) for p in parameters]
+                    if self.prepare is not None:
+                        parameters = [args[p] for p in self.positions]
+                        with torch.no_grad():
+                            outputs = self.prepare(*parameters)
+                        self.prepared = [o.contiguous() for o in outputs]
+                    if self.invalidate is not None:
+                        self.invalidate()
+                    self.held = [(args[p], args[p]._version) for p in self.watched]
         return self.call(*args, *self.prepared)

@@ -226,7 +226,7 @@ def _empty_output(shape, dtype):
     return _OUTPUTS.empty(shape, dtype)
 
 
-def _graph_key(gm: torch.fx.GraphModule, example_inputs, options) -> str:
+def _graph_key(gm: torch.fx.GraphModule, example_inputs, options, static_positions=()) -> str:
     specs = [
         (tuple(t.shape), str(t.dtype), tuple(t.stride())) if isinstance(t, torch.Tensor) else repr(t)
         for t in example_inputs
@@ -235,7 +235,10 @@ def _graph_key(gm: torch.fx.GraphModule, example_inputs, options) -> str:
     for name, buffer in sorted(list(gm.named_buffers()) + list(gm.named_parameters())):
         digest.update(name.encode())
         digest.update(buffer.detach().contiguous().cpu().numpy().tobytes())
-    return cache.key("torch", gm.code, repr(specs), digest.hexdigest(), options.cache_key())
+    parts = ["torch", gm.code, repr(specs), digest.hexdigest(), options.cache_key()]
+    if static_positions:
+        parts.append(f"static={list(static_positions)}")
+    return cache.key(*parts)
 
 
 def _output_specs(gm: torch.fx.GraphModule):
@@ -264,13 +267,19 @@ def _import(gm: torch.fx.GraphModule, keep_locations: bool = False) -> str:
     return torch_lowering.lower(module.operation.get_asm(enable_debug_info=True), keep_locations)
 
 
-def _compile_whole(gm, example_inputs, options) -> CompiledGraph:
-    """Compiles all of `gm` or raises (engine.CompileError, import errors)."""
+def _compile_whole(gm, example_inputs, options, static_positions=()) -> CompiledGraph:
+    """Compiles all of `gm` or raises (engine.CompileError, import errors).
+    `static_positions`: inputs that change only when the caller says so
+    (`CompiledGraph.function.invalidate_prepared`): parameters, whose packed
+    copies the compiled code then keeps between calls."""
     specs = _output_specs(gm)
     if specs is None:
         raise engine.CompileError("the graph returns non-tensor values")
-    key = _graph_key(gm, example_inputs, options)
-    return CompiledGraph(jit_common.build_cached(key, lambda: _import(gm, options.profile), options, "graph"), specs)
+    static_positions = sorted(set(static_positions))
+    key = _graph_key(gm, example_inputs, options, static_positions)
+    extra = (f"--static-args={','.join(map(str, static_positions))}",) if static_positions else ()
+    library = jit_common.build_cached(key, lambda: _import(gm, options.profile), options, "graph", extra)
+    return CompiledGraph(library, specs)
 
 
 def _probe(node, options) -> bool:
@@ -403,14 +412,29 @@ def _compile_graph(gm, example_inputs, options, trusted: bool, inference: bool):
     once per parameter version (`torch_parameters`)."""
     from . import torch_parameters
 
-    parts = torch_parameters.split(gm, _parameter_indices()) if inference else None
+    # Parameters (and the tensors prepared from them) are static inputs of
+    # inference graphs: the engine keeps their packed copies between calls,
+    # prepared again when one is another tensor or has a new version.
+    parameters = _parameter_indices() if inference else []
+    parameters = [p for p in parameters if p < len(example_inputs) and isinstance(example_inputs[p], torch.Tensor)]
+    parts = torch_parameters.split(gm, parameters) if inference else None
+    if not options.get("prepack_weights"):
+        static = []
+    elif parts is None:
+        static = parameters
+    else:
+        static = [*parameters, *range(len(example_inputs), len(example_inputs) + len(parts.prepared_examples))]
     if parts is None:
-        compiled = _compile_whole(gm, example_inputs, options)
-        return compiled.for_guarded_examples(example_inputs) if trusted else compiled
+        compiled = _compile_whole(gm, example_inputs, options, static)
+        call = compiled.for_guarded_examples(example_inputs) if trusted else compiled
+        if not compiled.function.prepares:
+            return call
+        return torch_parameters.WithPreparedParameters(None, [], call, parameters, compiled.function.invalidate_prepared)
     examples = [*example_inputs, *parts.prepared_examples]
-    compiled = _compile_whole(parts.main, examples, options)
+    compiled = _compile_whole(parts.main, examples, options, static)
     call = compiled.for_guarded_examples(examples) if trusted else compiled
-    return torch_parameters.WithPreparedParameters(parts.prepare, parts.parameter_positions, call)
+    watched, invalidate = (parameters, compiled.function.invalidate_prepared) if compiled.function.prepares else ([], None)
+    return torch_parameters.WithPreparedParameters(parts.prepare, parts.parameter_positions, call, watched, invalidate)
 
 
 def make_backend(compile_options: dict | None = None):

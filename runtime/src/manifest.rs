@@ -51,6 +51,13 @@ pub struct Function {
     pub args: Vec<Arg>,
     /// Bytes the caller must provide as the trailing pool, with `-aot-user-memory`.
     pub user_memory_bytes: Option<u64>,
+    /// Offset in the pool of a 32-bit word the caller sets to 0 when the
+    /// inputs compiled as static (`--static-args`) are new: the function
+    /// then prepares what it keeps from them (packed weights) again, and
+    /// sets the word to 1. A fresh pool must start with it 0. `None`:
+    /// nothing is kept between calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepared_flag: Option<u64>,
 }
 
 impl Function {

@@ -236,3 +236,64 @@ pub fn constant_int(value: melior::ir::Value) -> Option<i64> {
     let attribute = op.attribute("value").ok().filter(|a| a.is_integer())?;
     melior::ir::attribute::IntegerAttribute::try_from(attribute).ok().map(|a| a.value())
 }
+
+/// The unit attribute a driver puts on a public function's argument whose
+/// contents change only between calls that the caller announces: a
+/// model's parameter. Passes may keep work derived from it between calls
+/// (`pb-register-tile`'s prepacked weights).
+pub const STATIC_ARGUMENT: &str = "pb.static";
+
+/// Does argument `index` of `func.func` `func` carry attribute `name`?
+pub fn argument_has_attribute(func: OperationRef, index: usize, name: &str) -> bool {
+    argument_attributes(func, index).is_some_and(|entry| entry.element_by_name(name).is_some())
+}
+
+/// The attribute dictionary of argument `index` of `func.func` `func`.
+fn argument_attributes<'c>(func: OperationRef<'c, '_>, index: usize) -> Option<melior::ir::attribute::DictionaryAttribute<'c>> {
+    use melior::ir::attribute::{ArrayAttribute, DictionaryAttribute};
+    let array = ArrayAttribute::try_from(func.attribute("arg_attrs").ok()?).ok()?;
+    DictionaryAttribute::try_from(array.element(index).ok()?).ok()
+}
+
+/// Is `value` an argument of a function's entry block marked
+/// [`STATIC_ARGUMENT`], or a view of one ([`is_view_op`]: a weight read
+/// through a reshape)?
+pub fn is_static_argument(value: melior::ir::Value) -> bool {
+    let mut value = value;
+    while let Some(op) = crate::ffi::defining_op(value) {
+        match crate::ffi::operand(op, 0) {
+            Some(source) if is_view_op(op) => value = source,
+            _ => return false,
+        }
+    }
+    let Some(argument) = crate::ffi::block_argument(value) else { return false };
+    let block = argument.owner();
+    let Some(func) = block.parent_operation().filter(|op| is_named(*op, "func.func")) else { return false };
+    let is_entry = func.region(0).ok().and_then(|r| r.first_block()).is_some_and(|entry| entry == block);
+    is_entry && argument_has_attribute(func, argument.argument_number(), STATIC_ARGUMENT)
+}
+
+/// Adds the unit attribute `name` to argument `index` of `func` (keeping
+/// its other argument attributes); `false` when there is no such argument.
+pub fn add_argument_attribute<'c>(context: &'c melior::Context, func: OperationRef<'c, '_>, index: usize, name: &str) -> bool {
+    use melior::ir::{
+        attribute::{ArrayAttribute, Attribute, DictionaryAttribute},
+        Identifier,
+    };
+    let Some(function_type) = function_type(func) else { return false };
+    let count = function_type.input_count();
+    if index >= count {
+        return false;
+    }
+    let items: Vec<Attribute> = (0..count)
+        .map(|k| {
+            let mut entries: Vec<_> = argument_attributes(func, k).map_or_else(Vec::new, |d| (0..d.len()).filter_map(|e| d.element(e).ok()).collect());
+            if k == index && !entries.iter().any(|(id, _)| id.as_string_ref().as_str() == Ok(name)) {
+                entries.push((Identifier::new(context, name), Attribute::unit(context)));
+            }
+            DictionaryAttribute::new(context, &entries).into()
+        })
+        .collect();
+    crate::ffi::set_attribute(func, "arg_attrs", ArrayAttribute::new(context, &items).into());
+    true
+}

@@ -118,3 +118,61 @@ def test_a_second_module_with_the_same_forward_is_split_too(tmp_path, monkeypatc
         second[0].weight.mul_(-2.0)
         torch.testing.assert_close(compiled(y), second(y))
         assert counted["prepare"] == splits + 2, counted
+
+
+class Mlp(torch.nn.Module):
+    """Large enough for register-tiled products (the kernels that pack B)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(96, 160)
+        self.fc2 = torch.nn.Linear(160, 70)
+
+    def forward(self, x):
+        return self.fc2(torch.nn.functional.gelu(self.fc1(x)))
+
+
+@pytest.mark.parametrize("prepack", [True, False])
+def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, capfd, prepack):
+    """With `prepack_weights` the engine keeps each Linear weight packed
+    between calls; every way a parameter changes (in place, a new state, a
+    new tensor) must reach the next call, in every thread's pool."""
+    import threading
+
+    monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path))
+    torch.manual_seed(0)
+    model = Mlp().eval()
+    compiled = polyblocks_jit_torch(model, compile_options={"report": True, "prepack_weights": prepack})
+    x = torch.randn(40, 96)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+        report = capfd.readouterr().err
+        assert ("B packed once per parameter version" in report) == prepack, report
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+        model.fc1.weight.mul_(-2.0)
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+        model.load_state_dict(Mlp().state_dict())
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+        model.fc2.weight = torch.nn.Parameter(torch.randn(70, 160))
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+
+        # Other threads have pools of their own: packed on their first
+        # call, and again after an update made in the main thread.
+        errors = []
+
+        def check():
+            try:
+                for _ in range(2):
+                    torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+            except AssertionError as error:
+                errors.append(error)
+
+        for _ in range(2):
+            threads = [threading.Thread(target=check) for _ in range(3)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            model.fc2.weight.add_(0.5)
+            torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+        assert not errors, errors[0]

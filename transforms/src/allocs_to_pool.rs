@@ -36,6 +36,14 @@
 //! no buffer live at the same time (first fit, in program order). The
 //! body's ops run one after another (parallel loops join inside them), so
 //! a buffer written after another's last use may take its place.
+//!
+//! Two kinds of allocation live from one call to the next (the JIT keeps
+//! each thread's pool): a `memref<i32>` marked `pb.prepared_flag` takes
+//! offset 0 (recorded as `pb.prepared_flag_offset`; the caller zeroes it
+//! when the function's static arguments change), and buffers marked
+//! `pb.persistent` (`pb-register-tile`'s prepacked weights) take bytes no
+//! other buffer shares. Neither may be left a heap allocation, even
+//! without `strict`: its contents would not outlive the call.
 
 use melior::{
     ir::{
@@ -70,6 +78,18 @@ with false they stay heap allocations (the JIT's pools are an optimization, not 
     id: &ID,
     create,
 };
+
+/// Marks an allocation whose contents live from one call to the next (a
+/// parameter's packed copy, `pb-register-tile`'s `prepacked`): it gets
+/// bytes of its own in the pool, shared with no other buffer.
+pub const PERSISTENT: &str = "pb.persistent";
+
+/// Marks a function's `memref<i32>` prepared flag: 0 when the persistent
+/// buffers are to be filled again (the caller's static arguments are new),
+/// set to 1 by the function before it returns. It takes the pool's first
+/// bytes (offset 0, recorded as `pb.prepared_flag_offset`), which the
+/// caller zeroes: a fresh pool, or new parameters.
+pub const PREPARED_FLAG: &str = "pb.prepared_flag";
 
 /// Offsets in the pool are multiples of this (a cache line, AVX-512 width).
 pub const ALIGNMENT: u64 = 64;
@@ -163,6 +183,15 @@ fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>, strict: b
         positions.insert(op.to_raw().ptr as usize, positions.len());
         current = op.next_in_block();
     }
+    // The prepared flag first (offset 0, where the caller finds it), then
+    // the persistent buffers (live for good), then the temporaries.
+    let rank = |op: &OperationRef| match (op.attribute(PREPARED_FLAG).is_ok(), op.attribute(PERSISTENT).is_ok()) {
+        (true, _) => 0,
+        (_, true) => 1,
+        _ => 2,
+    };
+    allocs.sort_by_key(rank);
+    let has_flag = allocs.first().is_some_and(|op| rank(op) == 0);
     let mut buffers = Vec::new();
     let mut ok = true;
     let mut kept = Vec::new();
@@ -172,11 +201,13 @@ fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>, strict: b
         let placed = alloc.parent_operation().is_some_and(|parent| parent == func);
         match alloc_bytes(*alloc).and_then(|bytes| if placed { Ok(bytes) } else { Err("it is inside a loop".into()) }) {
             Ok(bytes) => {
-                let (start, end) = live_range(*alloc, entry, &positions);
+                let (start, end) = if rank(alloc) < 2 { (0, usize::MAX) } else { live_range(*alloc, entry, &positions) };
                 buffers.push(Buffer { bytes: bytes.div_ceil(ALIGNMENT) * ALIGNMENT, start, end });
                 kept.push(*alloc);
             }
-            Err(_) if !strict => {}
+            // A buffer kept between calls or the flag saying it is
+            // filled means nothing outside the pool: never left behind.
+            Err(_) if !strict && rank(alloc) == 2 => {}
             Err(reason) => {
                 ffi::emit_error(
                     alloc.location(),
@@ -201,6 +232,10 @@ fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>, strict: b
         ir::set_function_inputs(context, func, &inputs);
         let bytes = IntegerAttribute::new(IntegerType::new(context, 64).into(), total as i64);
         ffi::set_attribute(func, "pb.user_memory_bytes", bytes.into());
+        if has_flag {
+            let offset = IntegerAttribute::new(IntegerType::new(context, 64).into(), 0);
+            ffi::set_attribute(func, "pb.prepared_flag_offset", offset.into());
+        }
         extend_arg_attrs(context, func, inputs.len());
     }
 

@@ -42,6 +42,14 @@
 //! thread) and `MC` is bounded by L2 alone: attention's two batched products
 //! ran 23% faster.
 //!
+//! With `prepacked`, a `B` that is a function argument marked `pb.static`
+//! (a model's weight, see `pb_support::ir::STATIC_ARGUMENT`), shared by
+//! every matrix of the outer loops and unscaled, is packed once, whole,
+//! into a `pb.persistent` buffer (all column panels in the order the tiles
+//! read them, the last zero-padded) under `scf.if` on the function's
+//! prepared flag, and the tiles read their `B` vectors from it: no packing
+//! per call (see `pb-allocs-to-pool` for the flag and the buffer's bytes).
+//!
 //! Legality: each `C` element keeps its reduction updates in their original
 //! order (`k` loops stay in order inside a tile); only the order between
 //! different `C` elements changes, which no dependence constrains when `C` is
@@ -56,7 +64,7 @@ use melior::{
     Context,
 };
 use pb_polyhedral::{scop::Statement, Aff, Scop};
-use pb_support::{ffi, ir::{ancestor_in, is_named}, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::{ffi, ir::{ancestor_in, is_named, is_static_argument}, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -76,6 +84,14 @@ accumulators read elsewhere, written operands.",
         PassOption { name: "l1-ways", kind: OptionKind::UInt, default: "12", help: "L1 data cache associativity" },
         PassOption { name: "l2-bytes", kind: OptionKind::UInt, default: "2097152", help: "L2 cache per core" },
         PassOption { name: "cores", kind: OptionKind::UInt, default: "1", help: "Cores sharing the row blocks" },
+        PassOption {
+            name: "prepacked",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "Pack B operands that are function arguments marked `pb.static` once into buffers kept \
+between calls (`pb.persistent` allocations, which need pb-allocs-to-pool), packing again when the \
+pool's prepared flag is 0",
+        },
         PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
     ],
     id: &ID,
@@ -90,6 +106,7 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
         l1_ways: options.uint("l1-ways").max(1) as i64,
         l2: options.uint("l2-bytes").max(4096) as i64,
         cores: options.uint("cores").max(1) as i64,
+        prepacked: options.bool("prepacked"),
         report: options.bool("report"),
     })
 }
@@ -102,6 +119,7 @@ struct RegisterTile {
     l1_ways: i64,
     l2: i64,
     cores: i64,
+    prepacked: bool,
     report: bool,
 }
 
@@ -319,12 +337,25 @@ impl RegisterTile {
         // A zero fill of all of C just before is absorbed: the kernel's
         // first KC block stores every element (tails included).
         let fill = zero_fill_before(nest, &contraction);
-        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some() };
+        // B read from a parameter (an argument the caller marks static: a
+        // weight) is packed once, whole, into a buffer kept between calls,
+        // panel after panel in the order the kernel reads them; each call
+        // then streams it instead of gathering rows a stride apart (the
+        // per-call packing was a quarter of BERT's linear layers' time:
+        // each 256-byte panel row is a memory access of its own). Only a
+        // B that every matrix of the outer loops shares, unscaled.
+        let b_access = &statement.accesses[contraction.b];
+        let prepacked = self.prepacked
+            && contraction.collapsed.is_none()
+            && contraction.b_scale.is_none()
+            && !contraction.roles.outer.iter().any(|d| b_access.indices.iter().any(|e| e.uses_dim(*d)))
+            && b_access.op.operand(0).is_ok_and(is_static_argument);
+        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked };
         let text = kernel_text(&contraction, &shape)?;
-        splice(context, nest, &contraction, &text, fill)?;
+        splice(context, nest, &contraction, &text, fill, prepacked.then(|| prepacked_type(&contraction, nr)))?;
         Ok(Some(format!(
             "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators){}, cache tile {mc} rows x {kc} \
-reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)",
+reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){}",
             width,
             mr * nv,
             match (contraction.collapsed, contraction.row_group.len()) {
@@ -333,11 +364,16 @@ reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2)"
                 _ => String::new(),
             },
             kc * nr * 4 * inner_trips / 1024,
-            if pack { ", packed" } else { "" },
+            if prepacked { ", prepacked" } else if pack { ", packed" } else { "" },
             self.l1 / 1024,
             mc * kc * inner_trips * 4 / 1024,
             if pack_a { ", packed" } else { "" },
-            self.l2 / 1024
+            self.l2 / 1024,
+            if prepacked {
+                format!("; B packed once per parameter version ({} KiB kept)", prepacked_elements(&contraction, nr) * 4 / 1024)
+            } else {
+                String::new()
+            }
         )))
     }
 }
@@ -698,6 +734,9 @@ struct Shape {
     /// remainder nests compute): the first KC block stores its sums
     /// instead of adding them to C.
     first_block_stores: bool,
+    /// B is read from its copy packed once (`%BP`, all panels in order,
+    /// the last zero-padded), filled when `%stale` (see `prepacked_type`).
+    prepacked: bool,
 }
 
 /// Which loop of the kernel runs in parallel.
@@ -719,7 +758,9 @@ enum Parallel {
 const ROW_SEGMENT: i64 = -2;
 
 fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
-    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores } = *shape;
+    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores, prepacked } = *shape;
+    // A prepacked B needs no packing per call.
+    let pack = pack && !prepacked;
     let s = c.statement;
     let depth = s.loops.len();
     let Roles { i, j, reductions, outer } = &c.roles;
@@ -799,7 +840,9 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             extra.push_str(&format!(", %V{n}: {}", v.r#type()));
         }
     }
-    t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}, %sb: f32{extra}) {{\n"));
+    let bp_type = prepacked_type(c, nr);
+    let prepacked_args = if prepacked { format!(", %BP: {bp_type}, %stale: i1") } else { String::new() };
+    t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}, %sb: f32{prepacked_args}{extra}) {{\n"));
     if c.collapsed.is_some() {
         let rank = s.accesses[c.c_write].indices.len();
         let groups: Vec<String> = (0..rank - 2).map(|d| format!("[{d}]")).chain(std::iter::once(format!("[{}, {}]", rank - 2, rank - 1))).collect();
@@ -811,6 +854,73 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // 12-layer GPT-2 (175 KiB per packed A block) overflowed the 8 MiB
     // stack.
     t.push_str("memref.alloca_scope {\n");
+    // The prepacked B's position of the panel at `%jr`, reduction step
+    // `%k0, %k1..` and panel column `column`.
+    let (k_lo, k_hi) = c.bounds[reductions[0]];
+    let bp_at = |column: &str| -> String {
+        let mut parts = vec![format!("(%jr - {j_lo}) floordiv {nr}"), format!("%k0 - {k_lo}")];
+        for (p, k) in reductions[1..].iter().enumerate() {
+            parts.push(format!("%k{} - {}", p + 1, c.bounds[*k].0));
+        }
+        parts.push(column.to_string());
+        parts.join(", ")
+    };
+    if prepacked {
+        // Packs all of B when the caller's parameters are new (the pool's
+        // prepared flag is 0): each panel's columns, the last panel's
+        // missing ones as zeros.
+        t.push_str("scf.if %stale {\n");
+        if parallel == Parallel::None {
+            t.push_str(&format!("affine.for %jr = {j_lo} to {j_hi} step {nr} {{\n"));
+        } else {
+            t.push_str(&format!("affine.parallel (%jr) = ({j_lo}) to ({j_hi}) step ({nr}) {{\n"));
+        }
+        t.push_str(&format!("affine.for %k0 = {k_lo} to {k_hi} {{\n"));
+        for (p, k) in reductions[1..].iter().enumerate() {
+            let (lo, hi) = c.bounds[*k];
+            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
+        }
+        let columns = if col_tail > 0 { format!("min affine_map<(d0) -> ({nr}, {j_hi} - d0)>(%jr)") } else { nr.to_string() };
+        t.push_str(&format!("affine.for %jj = 0 to {columns} {{\n"));
+        t.push_str(&format!("%p0 = affine.load %B[{}] : {tb}\n", index(c.b, 0, -1)));
+        t.push_str(&format!("affine.store %p0, %BP[{}] : {bp_type}\n}}\n", bp_at("%jj")));
+        if col_tail > 0 {
+            t.push_str(&format!("affine.for %jj = max affine_map<(d0) -> (0, {j_hi} - d0)>(%jr) to {nr} {{\n"));
+            t.push_str(&format!("%pz = arith.constant 0.000000e+00 : f32\naffine.store %pz, %BP[{}] : {bp_type}\n}}\n", bp_at("%jj")));
+        }
+        t.push_str(&"}\n".repeat(reductions.len() + 2));
+    }
+    // The prepacked B comes from memory (a model's weights outgrow the
+    // caches): the first register tile of each panel block would wait on
+    // all of it. Each tile's reduction steps ask for one vector of the
+    // next block the kernel reads (the same panel's next KC block when the
+    // panels are the outer loop, else the next panel's): tile `t` for
+    // vector `t mod NV` of every step, so the first NV tiles of a block
+    // fetch all of the next one, through the flattened copy (`%BPf`).
+    let mut bp_prefetch = String::new();
+    if prepacked {
+        let mut shape = vec![(j_hi - j_lo + nr - 1) / nr];
+        shape.extend(reductions.iter().map(|k| trip(c.bounds[*k])));
+        shape.push(nr);
+        let total: i64 = shape.iter().product();
+        let dims: Vec<String> = (0..shape.len()).map(|d| d.to_string()).collect();
+        t.push_str(&format!("%BPf = memref.collapse_shape %BP [[{}]] : {bp_type} into memref<{total}xf32>\n", dims.join(", ")));
+        // The linear position of (panel, steps.., column), then the
+        // distance to the next block.
+        let mut terms = vec![format!("((%jr - {j_lo}) floordiv {nr}) * {}", total / shape[0])];
+        for (p, k) in reductions.iter().enumerate() {
+            let stride: i64 = shape[p + 2..].iter().product();
+            terms.push(format!("(%k{p} - {}) * {stride}", c.bounds[*k].0));
+        }
+        terms.push(format!("(((%ir - %ib) floordiv {mr}) mod {nv}) * {width}"));
+        let step: i64 = shape[2..].iter().product();
+        let panels_outer = parallel == Parallel::Columns && !pack_a;
+        let distance = if panels_outer { kc * step } else { total / shape[0] };
+        bp_prefetch = format!(
+            "affine.prefetch %BPf[{} + {distance}], read, locality<2>, data : memref<{total}xf32>\n",
+            terms.join(" + ")
+        );
+    }
     let kernel_top = t.len();
     let mut parallel_region = None;
     for d in outer {
@@ -822,7 +932,6 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             t.push_str(&format!("affine.for %o{d} = {lo} to {hi} {{\n"));
         }
     }
-    let (k_lo, k_hi) = c.bounds[reductions[0]];
     let mut allocas = String::new();
     let inner: Vec<(i64, i64)> = reductions[1..].iter().map(|k| c.bounds[*k]).collect();
     let panel_shape: Vec<String> =
@@ -830,7 +939,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let panel_type = format!("memref<{}xf32>", panel_shape.join("x"));
     // The B panel and the column tail's buffer: per thread.
     let mut panel_allocas = String::new();
-    if pack || col_tail > 0 {
+    if (pack || col_tail > 0) && !prepacked {
         panel_allocas.push_str(&format!("%P = memref.alloca() {{alignment = 64 : i64}} : {panel_type}\n"));
     }
     // The column tail's sums, before the valid columns go to C.
@@ -1063,11 +1172,16 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         }
         let last = levels - 1;
         for v in 0..vectors {
-            if from_panel {
+            if from_panel && prepacked {
+                t.push_str(&format!("%b{v} = affine.vector_load %BP[{}] : {bp_type}, {vector}\n", bp_at(&(v * width).to_string())));
+            } else if from_panel {
                 t.push_str(&format!("%b{v} = affine.vector_load %P[{}] : {panel_type}, {vector}\n", panel_index(v)));
             } else {
                 t.push_str(&format!("%b{v} = affine.vector_load %B[{}] : {tb}, {vector}\n", index(c.b, 0, v)));
             }
+        }
+        if from_panel && prepacked {
+            t.push_str(&bp_prefetch);
         }
         for r in 0..rows {
             if pack_a {
@@ -1168,12 +1282,14 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             }
             t.push_str(&"}\n".repeat(inner.len() + 1));
         }
-        panel_tiles(t, nv, pack, None)
+        panel_tiles(t, nv, pack || prepacked, None)
     };
     // The column tail's panel at %jr: gathered into a zero-padded panel.
     // (Tail columns that fill whole vectors are stored as they are.)
     let tail_panel = |t: &mut String| -> Result<(), String> {
-        pack_b_scalar(t, col_tail, nv_tail * width);
+        if !prepacked {
+            pack_b_scalar(t, col_tail, nv_tail * width);
+        }
         panel_tiles(t, nv_tail, true, (col_tail % width != 0).then_some(col_tail))
     };
     if hoisted {
@@ -1214,6 +1330,25 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     }
     t.push_str("}\nreturn\n}\n");
     Ok(t)
+}
+
+/// Elements of B's packed copy: the column panels (the last padded to a
+/// whole panel) x the reduction steps x `nr` columns.
+fn prepacked_elements(c: &Contraction, nr: i64) -> i64 {
+    let (j_lo, j_hi) = c.columns();
+    let panels = (j_hi - j_lo + nr - 1) / nr;
+    panels * c.roles.reductions.iter().map(|k| trip(c.bounds[*k])).product::<i64>() * nr
+}
+
+/// The type of B's packed copy, `memref<panels x K0 x K1.. x nr x f32>`:
+/// panel `p` holds columns `p*nr..` for every reduction step, contiguous,
+/// in the order the register tiles read them.
+fn prepacked_type(c: &Contraction, nr: i64) -> String {
+    let (j_lo, j_hi) = c.columns();
+    let mut shape = vec![(j_hi - j_lo + nr - 1) / nr];
+    shape.extend(c.roles.reductions.iter().map(|k| trip(c.bounds[*k])));
+    shape.push(nr);
+    format!("memref<{}xf32>", shape.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("x"))
 }
 
 /// `value` times `factor` (when there is one) as a new SSA value; the name
@@ -1319,10 +1454,18 @@ fn splice<'c>(
     c: &Contraction,
     text: &str,
     fill: Option<OperationRef<'c, '_>>,
+    prepacked: Option<String>,
 ) -> Result<(), String> {
     let s = c.statement;
     let parent = nest.block().ok_or("nest outside a block")?;
     text_kernel::splice(context, nest, text, INFO.argument, |body| {
+        let mut extra = 4;
+        if let Some(ty) = &prepacked {
+            let (buffer, stale) = persistent_buffer(context, nest, ty)?;
+            text_kernel::bind_argument(body, 4, buffer)?;
+            text_kernel::bind_argument(body, 5, stale)?;
+            extra = 6;
+        }
         for (position, k) in [c.a, c.b, c.c_write].into_iter().enumerate() {
             let a = &s.accesses[k];
             let memref = a.op.operand(if a.write { 1 } else { 0 }).map_err(|e| e.to_string())?;
@@ -1344,7 +1487,7 @@ fn splice<'c>(
             let memrefs = expr.loads.iter().map(|k| s.accesses[*k].op.operand(0));
             let values = expr.outside.iter().map(|v| Ok(*v));
             for (position, value) in memrefs.chain(values).enumerate() {
-                text_kernel::bind_argument(body, 4 + position, value.map_err(|e: melior::Error| e.to_string())?)?;
+                text_kernel::bind_argument(body, extra + position, value.map_err(|e: melior::Error| e.to_string())?)?;
             }
         }
         if let Some(fill) = fill {
@@ -1352,6 +1495,68 @@ fn splice<'c>(
         }
         Ok(())
     })
+}
+
+/// A buffer of type `ty` (text) kept between calls: a `pb.persistent`
+/// allocation at the top of the function holding `nest`, which
+/// `pb-allocs-to-pool` places in the pool for good; and an `i1` read just
+/// before `nest`, true when the pool's prepared flag (one `memref<i32>`
+/// marked `pb.prepared_flag` per function, set to 1 before it returns) is
+/// 0: the caller's static arguments are new, the buffer is to be filled.
+fn persistent_buffer<'c, 'a>(
+    context: &'c Context,
+    nest: OperationRef<'c, 'a>,
+    ty: &str,
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
+    use crate::allocs_to_pool::{PERSISTENT, PREPARED_FLAG};
+    use melior::ir::{
+        attribute::IntegerAttribute,
+        r#type::{IntegerType, MemRefType},
+        Attribute, Type,
+    };
+    use pb_support::builder::build_operation;
+    let body = nest.block().ok_or("nest outside a block")?;
+    let func = body.parent_operation().filter(|op| is_named(*op, "func.func")).ok_or("nest outside a function's body")?;
+    let location = nest.location();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let constant = |value: i64| {
+        build_operation(context, location, "arith.constant", &[], &[i32_type], &[("value", IntegerAttribute::new(i32_type, value).into())], vec![])
+    };
+    let memref_type = Type::parse(context, ty).ok_or_else(|| format!("internal error: bad buffer type {ty}"))?;
+    let alignment: Attribute = IntegerAttribute::new(i64_type, 64).into();
+    let unit = Attribute::unit(context);
+    let first = body.first_operation().ok_or("empty function")?;
+    let alloc = build_operation(context, location, "memref.alloc", &[], &[memref_type], &[("alignment", alignment), (PERSISTENT, unit)], vec![]);
+    let buffer = body.insert_operation_before(first, alloc);
+    let existing = pb_support::ir::body_ops(func)
+        .into_iter()
+        .find(|op| is_named(*op, "memref.alloc") && op.attribute(PREPARED_FLAG).is_ok());
+    let flag = match existing {
+        Some(flag) => flag,
+        None => {
+            let flag_type: Type = MemRefType::new(i32_type, &[], None, None).into();
+            let alloc = build_operation(context, location, "memref.alloc", &[], &[flag_type], &[(PREPARED_FLAG, unit)], vec![]);
+            let flag = body.insert_operation_before(buffer, alloc);
+            let flag_value: Value = flag.result(0).map_err(|e| e.to_string())?.into();
+            for ret in pb_support::ir::body_ops(func).into_iter().filter(|op| is_named(*op, "func.return")) {
+                let one = body.insert_operation_before(ret, constant(1));
+                let one: Value = one.result(0).map_err(|e| e.to_string())?.into();
+                body.insert_operation_before(ret, build_operation(context, location, "memref.store", &[one, flag_value], &[], &[], vec![]));
+            }
+            flag
+        }
+    };
+    let flag_value: Value = flag.result(0).map_err(|e| e.to_string())?.into();
+    let read = body.insert_operation_before(nest, build_operation(context, location, "memref.load", &[flag_value], &[i32_type], &[], vec![]));
+    let zero = body.insert_operation_before(nest, constant(0));
+    let operands: [Value; 2] = [read.result(0).map_err(|e| e.to_string())?.into(), zero.result(0).map_err(|e| e.to_string())?.into()];
+    let i1_type: Type = IntegerType::new(context, 1).into();
+    let stale = body.insert_operation_before(
+        nest,
+        build_operation(context, location, "arith.cmpi", &operands, &[i1_type], &[("predicate", IntegerAttribute::new(i64_type, 0).into())], vec![]),
+    );
+    Ok((buffer.result(0).map_err(|e| e.to_string())?.into(), stale.result(0).map_err(|e| e.to_string())?.into()))
 }
 
 /// Whether a memref type (as text) has the identity layout (contiguous,

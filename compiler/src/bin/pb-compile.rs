@@ -37,6 +37,9 @@ USAGE: pb-compile <input.mlir> [options]
                         in the manifest's profile entry (what compile_options profile=True uses)
   --no-outline          Keep every kernel in its function (no pb-outline-kernels: slower compiles)
   --report              Explain fusion and tiling decisions per loop nest (stderr)
+  --static-args=<i,j..> With --pool: these input positions change only between calls the caller
+                        announces (model parameters); weights read from them are packed once into
+                        the pool, again when the caller zeroes the manifest's prepared_flag word
   --pool                Temporaries (those the pool can take) from a trailing pool argument that
                         the caller keeps between calls (what the Python runtime does)
   --upstream-affine     For comparison: loop optimization by upstream MLIR passes only
@@ -91,6 +94,14 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "aot-name" => parsed.aot_name = Some(value(arg, &mut iter, "-aot-name")?),
             "aot-user-memory" => parsed.options.pipeline.user_memory = true,
             "pool" => parsed.options.pipeline.pool = true,
+            "static-args" => {
+                let list = value(arg, &mut iter, "--static-args")?;
+                parsed.options.static_args = list
+                    .split(',')
+                    .filter(|p| !p.is_empty())
+                    .map(|p| p.trim().parse().map_err(|_| format!("invalid static argument position '{p}' in '{list}'")))
+                    .collect::<Result<_, _>>()?;
+            }
             "target" => parsed.options.pipeline.target.apply_overrides(&value(arg, &mut iter, "--target")?)?,
             "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
             "timing" => parsed.timing = true,
@@ -142,6 +153,9 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
     parsed.input = input.ok_or("no input file (see pb-compile --help)")?;
     if parsed.options.pipeline.user_memory && !parsed.aot {
         return Err("'-aot-user-memory' needs '-aot'".into());
+    }
+    if !parsed.options.static_args.is_empty() && !parsed.options.pipeline.pool {
+        return Err("'--static-args' needs '--pool' (what is prepared from them is kept in the pool)".into());
     }
     if parsed.options.pipeline.emulate && parsed.options.pipeline.gpu.is_none() {
         return Err("'--emulate' needs '--gpu'".into());
