@@ -121,15 +121,19 @@ def test_a_second_module_with_the_same_forward_is_split_too(tmp_path, monkeypatc
 
 
 class Mlp(torch.nn.Module):
-    """Large enough for register-tiled products (the kernels that pack B)."""
+    """Large enough for register-tiled products: a convolution whose
+    weights are the broadcast operand (A) and linear layers whose weights
+    are the vector operand (B), both packed once per parameter version."""
 
     def __init__(self):
         super().__init__()
+        self.conv = torch.nn.Conv2d(6, 20, 3, padding=1)
         self.fc1 = torch.nn.Linear(96, 160)
         self.fc2 = torch.nn.Linear(160, 70)
 
     def forward(self, x):
-        return self.fc2(torch.nn.functional.gelu(self.fc1(x)))
+        y = torch.relu(self.conv(x.reshape(2, 6, 20, 16)))
+        return self.fc2(torch.nn.functional.gelu(self.fc1(x + y.sum(1).reshape(40, 16).repeat(1, 6))))
 
 
 @pytest.mark.parametrize("prepack", [True, False])
@@ -148,8 +152,11 @@ def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, capfd
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
         report = capfd.readouterr().err
         assert ("B packed once per parameter version" in report) == prepack, report
+        assert ("A packed once per parameter version" in report) == prepack, report
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
         model.fc1.weight.mul_(-2.0)
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+        model.conv.weight.add_(0.25)
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
         model.load_state_dict(Mlp().state_dict())
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)

@@ -49,6 +49,8 @@
 //! read them, the last zero-padded) under `scf.if` on the function's
 //! prepared flag, and the tiles read their `B` vectors from it: no packing
 //! per call (see `pb-allocs-to-pool` for the flag and the buffer's bytes).
+//! An `A` read plainly from such an argument (a convolution's weights) is
+//! likewise packed once into register-tile order, all row tiles.
 //!
 //! Legality: each `C` element keeps its reduction updates in their original
 //! order (`k` loops stay in order inside a tile); only the order between
@@ -88,7 +90,7 @@ accumulators read elsewhere, written operands.",
             name: "prepacked",
             kind: OptionKind::Bool,
             default: "false",
-            help: "Pack B operands that are function arguments marked `pb.static` once into buffers kept \
+            help: "Pack A and B operands that are function arguments marked `pb.static` once into buffers kept \
 between calls (`pb.persistent` allocations, which need pb-allocs-to-pool), packing again when the \
 pool's prepared flag is 0",
         },
@@ -350,9 +352,25 @@ impl RegisterTile {
             && contraction.b_scale.is_none()
             && !contraction.roles.outer.iter().any(|d| b_access.indices.iter().any(|e| e.uses_dim(*d)))
             && b_access.op.operand(0).is_ok_and(is_static_argument);
-        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked };
+        // Likewise A read from a parameter (a convolution's weights): packed
+        // once into register-tile order, all row tiles, every reduction
+        // step (no per-call A packing, whether it would pack or read in
+        // place). Only a plain load of A (no expression, no flattened
+        // rows) that every matrix of the outer loops shares.
+        let a_access = &statement.accesses[contraction.a];
+        let prepacked_a = self.prepacked
+            && contraction.a_expr.is_none()
+            && contraction.row_group.is_empty()
+            && !contraction.roles.outer.iter().any(|d| a_access.indices.iter().any(|e| e.uses_dim(*d)))
+            && a_access.op.operand(0).is_ok_and(is_static_argument);
+        let pack_a = pack_a && !prepacked_a;
+        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a };
         let text = kernel_text(&contraction, &shape)?;
-        splice(context, nest, &contraction, &text, fill, prepacked.then(|| prepacked_type(&contraction, nr)))?;
+        let kept = Prepacked {
+            b: prepacked.then(|| prepacked_type(&contraction, nr)),
+            a: prepacked_a.then(|| prepacked_a_type(&contraction, mr)),
+        };
+        splice(context, nest, &contraction, &text, fill, kept)?;
         Ok(Some(format!(
             "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators){}, cache tile {mc} rows x {kc} \
 reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){}",
@@ -367,12 +385,19 @@ reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){
             if prepacked { ", prepacked" } else if pack { ", packed" } else { "" },
             self.l1 / 1024,
             mc * kc * inner_trips * 4 / 1024,
-            if pack_a { ", packed" } else { "" },
+            if prepacked_a { ", prepacked" } else if pack_a { ", packed" } else { "" },
             self.l2 / 1024,
-            if prepacked {
-                format!("; B packed once per parameter version ({} KiB kept)", prepacked_elements(&contraction, nr) * 4 / 1024)
-            } else {
-                String::new()
+            match (prepacked, prepacked_a) {
+                (false, false) => String::new(),
+                (b, a) => format!(
+                    "; {} packed once per parameter version ({} KiB kept)",
+                    match (b, a) {
+                        (true, true) => "A and B",
+                        (true, false) => "B",
+                        _ => "A",
+                    },
+                    (if b { prepacked_elements(&contraction, nr) } else { 0 } + if a { prepacked_a_elements(&contraction, mr) } else { 0 }) * 4 / 1024
+                ),
             }
         )))
     }
@@ -737,6 +762,16 @@ struct Shape {
     /// B is read from its copy packed once (`%BP`, all panels in order,
     /// the last zero-padded), filled when `%stale` (see `prepacked_type`).
     prepacked: bool,
+    /// A likewise (`%AP`, all row tiles in register-tile order; see
+    /// `prepacked_a_type`). `pack_a` is then false.
+    prepacked_a: bool,
+}
+
+/// The types (text) of the buffers kept between calls that a kernel
+/// reads, when it has them: B's and A's packed copies.
+struct Prepacked {
+    b: Option<String>,
+    a: Option<String>,
 }
 
 /// Which loop of the kernel runs in parallel.
@@ -758,7 +793,7 @@ enum Parallel {
 const ROW_SEGMENT: i64 = -2;
 
 fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
-    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores, prepacked } = *shape;
+    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores, prepacked, prepacked_a } = *shape;
     // A prepacked B needs no packing per call.
     let pack = pack && !prepacked;
     let s = c.statement;
@@ -841,7 +876,17 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         }
     }
     let bp_type = prepacked_type(c, nr);
-    let prepacked_args = if prepacked { format!(", %BP: {bp_type}, %stale: i1") } else { String::new() };
+    let ap_type = prepacked_a_type(c, mr);
+    let mut prepacked_args = String::new();
+    if prepacked {
+        prepacked_args.push_str(&format!(", %BP: {bp_type}"));
+    }
+    if prepacked_a {
+        prepacked_args.push_str(&format!(", %AP: {ap_type}"));
+    }
+    if prepacked || prepacked_a {
+        prepacked_args.push_str(", %stale: i1");
+    }
     t.push_str(&format!("func.func @pb_kernel(%A: {ta}, %B: {tb}, %C: {tc}, %sb: f32{prepacked_args}{extra}) {{\n"));
     if c.collapsed.is_some() {
         let rank = s.accesses[c.c_write].indices.len();
@@ -889,6 +934,47 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             t.push_str(&format!("%pz = arith.constant 0.000000e+00 : f32\naffine.store %pz, %BP[{}] : {bp_type}\n}}\n", bp_at("%jj")));
         }
         t.push_str(&"}\n".repeat(reductions.len() + 2));
+    }
+    // A's packed copy at row tile `%ir`, reduction step `%k0, %k1..`, row
+    // `r` of the tile.
+    let ap_at = |r: i64| -> String {
+        let mut parts = vec![format!("(%ir - {i_lo}) floordiv {mr}"), format!("%k0 - {k_lo}")];
+        for (p, k) in reductions[1..].iter().enumerate() {
+            parts.push(format!("%k{p1} - {lo}", p1 = p + 1, lo = c.bounds[*k].0));
+        }
+        parts.push(r.to_string());
+        parts.join(", ")
+    };
+    if prepacked_a {
+        // Packs all of A when the caller's parameters are new: each row
+        // tile's rows for every reduction step (the row tail's tile only
+        // its rows; the kernel reads no others).
+        t.push_str("scf.if %stale {\n");
+        let mut tiles = vec![(i_lo, m_main, mr)];
+        if row_tail > 0 {
+            tiles.push((m_main, i_hi, row_tail));
+        }
+        for (lo, hi, rows) in tiles {
+            if lo >= hi {
+                continue;
+            }
+            if parallel == Parallel::None || rows < mr {
+                t.push_str(&format!("affine.for %ir = {lo} to {hi} step {mr} {{\n"));
+            } else {
+                t.push_str(&format!("affine.parallel (%ir) = ({lo}) to ({hi}) step ({mr}) {{\n"));
+            }
+            t.push_str(&format!("affine.for %k0 = {k_lo} to {k_hi} {{\n"));
+            for (p, k) in reductions[1..].iter().enumerate() {
+                let (lo, hi) = c.bounds[*k];
+                t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
+            }
+            for r in 0..rows {
+                t.push_str(&format!("%pa{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
+                t.push_str(&format!("affine.store %pa{r}, %AP[{}] : {ap_type}\n", ap_at(r)));
+            }
+            t.push_str(&"}\n".repeat(reductions.len() + 1));
+        }
+        t.push_str("}\n");
     }
     // The prepacked B comes from memory (a model's weights outgrow the
     // caches): the first register tile of each panel block would wait on
@@ -1184,7 +1270,9 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             t.push_str(&bp_prefetch);
         }
         for r in 0..rows {
-            if pack_a {
+            if prepacked_a {
+                t.push_str(&format!("%x{r} = affine.load %AP[{}] : {ap_type}\n", ap_at(r)));
+            } else if pack_a {
                 t.push_str(&format!("%x{r} = affine.load %PA[{}] : {a_type}\n", a_index(r)));
             } else {
                 t.push_str(&format!("%x{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
@@ -1351,6 +1439,25 @@ fn prepacked_type(c: &Contraction, nr: i64) -> String {
     format!("memref<{}xf32>", shape.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("x"))
 }
 
+/// Elements of A's packed copy: the row tiles (the last one whole) x the
+/// reduction steps x `mr` rows.
+fn prepacked_a_elements(c: &Contraction, mr: i64) -> i64 {
+    let (i_lo, i_hi) = c.rows();
+    let tiles = (i_hi - i_lo + mr - 1) / mr;
+    tiles * c.roles.reductions.iter().map(|k| trip(c.bounds[*k])).product::<i64>() * mr
+}
+
+/// The type of A's packed copy, `memref<tiles x K0 x K1.. x mr x f32>`:
+/// row tile `t` holds rows `t*mr..` for every reduction step, the `mr`
+/// values a register tile broadcasts at one step contiguous.
+fn prepacked_a_type(c: &Contraction, mr: i64) -> String {
+    let (i_lo, i_hi) = c.rows();
+    let mut shape = vec![(i_hi - i_lo + mr - 1) / mr];
+    shape.extend(c.roles.reductions.iter().map(|k| trip(c.bounds[*k])));
+    shape.push(mr);
+    format!("memref<{}xf32>", shape.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("x"))
+}
+
 /// `value` times `factor` (when there is one) as a new SSA value; the name
 /// to use.
 fn scaled(t: &mut String, value: &str, factor: Option<&str>, ty: &str) -> String {
@@ -1454,17 +1561,23 @@ fn splice<'c>(
     c: &Contraction,
     text: &str,
     fill: Option<OperationRef<'c, '_>>,
-    prepacked: Option<String>,
+    prepacked: Prepacked,
 ) -> Result<(), String> {
     let s = c.statement;
     let parent = nest.block().ok_or("nest outside a block")?;
     text_kernel::splice(context, nest, text, INFO.argument, |body| {
+        // The kept buffers (B's, A's), then the flag saying to fill them.
         let mut extra = 4;
-        if let Some(ty) = &prepacked {
-            let (buffer, stale) = persistent_buffer(context, nest, ty)?;
-            text_kernel::bind_argument(body, 4, buffer)?;
-            text_kernel::bind_argument(body, 5, stale)?;
-            extra = 6;
+        let mut stale = None;
+        for ty in [&prepacked.b, &prepacked.a].into_iter().flatten() {
+            let (buffer, flag) = persistent_buffer(context, nest, ty)?;
+            text_kernel::bind_argument(body, extra, buffer)?;
+            stale.get_or_insert(flag);
+            extra += 1;
+        }
+        if let Some(stale) = stale {
+            text_kernel::bind_argument(body, extra, stale)?;
+            extra += 1;
         }
         for (position, k) in [c.a, c.b, c.c_write].into_iter().enumerate() {
             let a = &s.accesses[k];

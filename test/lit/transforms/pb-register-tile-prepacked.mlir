@@ -107,3 +107,51 @@ func.func @batched(%a: memref<4x64x200xf32>, %b: memref<4x200x70xf32> {pb.static
   }
   return
 }
+
+// A convolution's weights are A (the broadcast operand): packed once into
+// register-tile order, 6 rows of each tile contiguous per reduction step
+// (20 output channels: 3 tiles of 6 and a tail tile of 2, which the
+// packing fills with its 2 rows only), and the register tiles broadcast
+// from that copy.
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: %[[CFLAG:.*]] = memref.alloc() {pb.prepared_flag} : memref<i32>
+// CHECK-DAG: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<4x16x3x3x6xf32>
+// CHECK: scf.if
+// CHECK: affine.parallel (%[[IR:.*]]) = (0) to (18) step (6) {
+// CHECK: %[[W0:.*]] = affine.load %arg1[%[[IR]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<20x16x3x3xf32>
+// CHECK: affine.store %[[W0]], %[[AP]][%[[IR]] floordiv 6, %{{.*}}, %{{.*}}, %{{.*}}, 0]
+// CHECK: affine.store %{{.*}}, %[[AP]][%[[IR]] floordiv 6, %{{.*}}, %{{.*}}, %{{.*}}, 5]
+// CHECK: affine.for %{{.*}} = 18 to 20 step 6 {
+// CHECK: affine.store %{{.*}}, %[[AP]][3, %{{.*}}, %{{.*}}, %{{.*}}, 1]
+// CHECK-NOT: affine.store %{{.*}}, %[[AP]]
+// CHECK: affine.parallel
+// CHECK-NOT: affine.load %arg1
+// CHECK: affine.load %[[AP]][%{{.*}} floordiv 6, %{{.*}}, %{{.*}}, %{{.*}}, 0] : memref<4x16x3x3x6xf32>
+// CHECK: vector.broadcast
+// CHECK-NOT: affine.load %arg1
+// CHECK: memref.store %{{.*}}, %[[CFLAG]][] : memref<i32>
+// CHECK-NEXT: return
+// REPORT: prepacked.mlir:{{[0-9]+}}:{{[0-9]+}}: note: [pb-register-tile] {{.*}}A block 13 KiB, prepacked of 512 KiB L2); A packed once per parameter version (13 KiB kept)
+func.func @conv(%x: memref<1x16x10x10xf32>, %w: memref<20x16x3x3xf32> {pb.static}, %y: memref<1x20x8x8xf32>) {
+  affine.for %n = 0 to 1 {
+    affine.for %co = 0 to 20 {
+      affine.for %h = 0 to 8 {
+        affine.for %v = 0 to 8 {
+          affine.for %ci = 0 to 16 {
+            affine.for %kh = 0 to 3 {
+              affine.for %kw = 0 to 3 {
+                %a = affine.load %x[%n, %ci, %h + %kh, %v + %kw] : memref<1x16x10x10xf32>
+                %b = affine.load %w[%co, %ci, %kh, %kw] : memref<20x16x3x3xf32>
+                %o = affine.load %y[%n, %co, %h, %v] : memref<1x20x8x8xf32>
+                %p = arith.mulf %b, %a : f32
+                %s = arith.addf %o, %p : f32
+                affine.store %s, %y[%n, %co, %h, %v] : memref<1x20x8x8xf32>
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return
+}
