@@ -27,14 +27,17 @@ class CompileError(RuntimeError):
 
 
 def engine_binary() -> pathlib.Path:
-    """Path of `pb-compile`: $POLYBLOCKS_COMPILE, else the workspace build."""
+    """Path of `pb-compile`: $POLYBLOCKS_COMPILE, else the newest of the
+    workspace's release and dev builds (the set-up builds the dev one; a
+    developer who rebuilds only one of them gets that one, never a stale
+    other)."""
     override = os.environ.get("POLYBLOCKS_COMPILE")
     if override:
         return pathlib.Path(override)
-    for profile in ("release", "debug"):
-        candidate = _REPO / "target" / profile / "pb-compile"
-        if candidate.exists():
-            return candidate
+    candidates = [_REPO / "target" / profile / "pb-compile" for profile in ("release", "debug")]
+    built = [c for c in candidates if c.exists()]
+    if built:
+        return max(built, key=lambda c: c.stat().st_mtime_ns)
     raise CompileError("pb-compile not found: run scripts/setup.sh (or set POLYBLOCKS_COMPILE)")
 
 

@@ -985,9 +985,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // fetch all of the next one, through the flattened copy (`%BPf`).
     let mut bp_prefetch = String::new();
     if prepacked {
-        let mut shape = vec![(j_hi - j_lo + nr - 1) / nr];
-        shape.extend(reductions.iter().map(|k| trip(c.bounds[*k])));
-        shape.push(nr);
+        let shape = prepacked_shape(c, c.columns(), nr);
         let total: i64 = shape.iter().product();
         let dims: Vec<String> = (0..shape.len()).map(|d| d.to_string()).collect();
         t.push_str(&format!("%BPf = memref.collapse_shape %BP [[{}]] : {bp_type} into memref<{total}xf32>\n", dims.join(", ")));
@@ -1420,42 +1418,41 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     Ok(t)
 }
 
-/// Elements of B's packed copy: the column panels (the last padded to a
-/// whole panel) x the reduction steps x `nr` columns.
+/// The shape of a packed copy kept between calls: the blocks of `block`
+/// rows or columns over `(lo, hi)` (the last padded to a whole block) x
+/// every reduction step x `block` values, contiguous. B's: column panels
+/// of `nr` (panel `p` holds columns `p*nr..` in the order the register
+/// tiles read them); A's: row tiles of `mr` (the `mr` values a tile
+/// broadcasts at one step together).
+fn prepacked_shape(c: &Contraction, (lo, hi): (i64, i64), block: i64) -> Vec<i64> {
+    let mut shape = vec![(hi - lo + block - 1) / block];
+    shape.extend(c.roles.reductions.iter().map(|k| trip(c.bounds[*k])));
+    shape.push(block);
+    shape
+}
+
+fn memref_f32(shape: &[i64]) -> String {
+    format!("memref<{}xf32>", shape.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("x"))
+}
+
+/// Elements of B's packed copy (see `prepacked_shape`).
 fn prepacked_elements(c: &Contraction, nr: i64) -> i64 {
-    let (j_lo, j_hi) = c.columns();
-    let panels = (j_hi - j_lo + nr - 1) / nr;
-    panels * c.roles.reductions.iter().map(|k| trip(c.bounds[*k])).product::<i64>() * nr
+    prepacked_shape(c, c.columns(), nr).iter().product()
 }
 
-/// The type of B's packed copy, `memref<panels x K0 x K1.. x nr x f32>`:
-/// panel `p` holds columns `p*nr..` for every reduction step, contiguous,
-/// in the order the register tiles read them.
+/// The type of B's packed copy, `memref<panels x K0 x K1.. x nr x f32>`.
 fn prepacked_type(c: &Contraction, nr: i64) -> String {
-    let (j_lo, j_hi) = c.columns();
-    let mut shape = vec![(j_hi - j_lo + nr - 1) / nr];
-    shape.extend(c.roles.reductions.iter().map(|k| trip(c.bounds[*k])));
-    shape.push(nr);
-    format!("memref<{}xf32>", shape.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("x"))
+    memref_f32(&prepacked_shape(c, c.columns(), nr))
 }
 
-/// Elements of A's packed copy: the row tiles (the last one whole) x the
-/// reduction steps x `mr` rows.
+/// Elements of A's packed copy (see `prepacked_shape`).
 fn prepacked_a_elements(c: &Contraction, mr: i64) -> i64 {
-    let (i_lo, i_hi) = c.rows();
-    let tiles = (i_hi - i_lo + mr - 1) / mr;
-    tiles * c.roles.reductions.iter().map(|k| trip(c.bounds[*k])).product::<i64>() * mr
+    prepacked_shape(c, c.rows(), mr).iter().product()
 }
 
-/// The type of A's packed copy, `memref<tiles x K0 x K1.. x mr x f32>`:
-/// row tile `t` holds rows `t*mr..` for every reduction step, the `mr`
-/// values a register tile broadcasts at one step contiguous.
+/// The type of A's packed copy, `memref<tiles x K0 x K1.. x mr x f32>`.
 fn prepacked_a_type(c: &Contraction, mr: i64) -> String {
-    let (i_lo, i_hi) = c.rows();
-    let mut shape = vec![(i_hi - i_lo + mr - 1) / mr];
-    shape.extend(c.roles.reductions.iter().map(|k| trip(c.bounds[*k])));
-    shape.push(mr);
-    format!("memref<{}xf32>", shape.iter().map(|n| n.to_string()).collect::<Vec<_>>().join("x"))
+    memref_f32(&prepacked_shape(c, c.rows(), mr))
 }
 
 /// `value` times `factor` (when there is one) as a new SSA value; the name
