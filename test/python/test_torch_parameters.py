@@ -183,3 +183,53 @@ def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, capfd
             model.fc2.weight.add_(0.5)
             torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
         assert not errors, errors[0]
+
+
+MATMUL = """
+func.func @linear(%x: tensor<40x96xf32>, %w: tensor<96x70xf32>) -> tensor<40x70xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<40x70xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<40x70xf32>) -> tensor<40x70xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<40x96xf32>, tensor<96x70xf32>) outs(%init : tensor<40x70xf32>) -> tensor<40x70xf32>
+  return %y : tensor<40x70xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--static-args=1"], "'--static-args' needs '--pool'"),
+        (["--pool", "--static-args=1,x"], "invalid static argument position 'x'"),
+        (["--pool", "--static-args=5"], "static argument 5: @linear has no input 5"),
+        (["--pool", "--static-args=1", "-aot"], "'--static-args' is for JIT libraries"),
+    ],
+)
+def test_static_arguments_misused_are_clear_errors(tmp_path, flags, message):
+    import subprocess
+
+    from polyblocks import engine
+
+    source = tmp_path / "linear.mlir"
+    source.write_text(MATMUL)
+    run = subprocess.run([str(engine.engine_binary()), str(source), *flags, "-o", str(tmp_path / "out.so")], capture_output=True, text=True)
+    assert run.returncode != 0 and run.returncode > 0, run
+    assert message in run.stderr, run.stderr
+
+
+def test_static_weight_is_described_in_the_manifest(tmp_path):
+    """A JIT library with a prepacked weight tells its caller where the
+    prepared flag is; the same program without static inputs has none."""
+    import json
+    import subprocess
+
+    from polyblocks import engine
+
+    source = tmp_path / "linear.mlir"
+    source.write_text(MATMUL)
+    flags = {}
+    for name, extra in (("static", ["--static-args=1"]), ("plain", [])):
+        subprocess.run([str(engine.engine_binary()), str(source), "--pool", *extra, "-o", str(tmp_path / f"{name}.so")], check=True, capture_output=True)
+        manifest = json.loads((tmp_path / f"{name}.json").read_text())
+        flags[name] = [f.get("prepared_flag") for f in manifest["functions"]]
+    assert flags == {"static": [0], "plain": [None]}, flags

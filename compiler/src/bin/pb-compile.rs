@@ -157,6 +157,10 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
     if !parsed.options.static_args.is_empty() && !parsed.options.pipeline.pool {
         return Err("'--static-args' needs '--pool' (what is prepared from them is kept in the pool)".into());
     }
+    if !parsed.options.static_args.is_empty() && parsed.aot {
+        // The C header does not describe the pool's prepared flag yet.
+        return Err("'--static-args' is for JIT libraries, not '-aot' objects (yet)".into());
+    }
     if parsed.options.pipeline.emulate && parsed.options.pipeline.gpu.is_none() {
         return Err("'--emulate' needs '--gpu'".into());
     }
