@@ -902,13 +902,26 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // The prepacked B's position of the panel at `%jr`, reduction step
     // `%k0, %k1..` and panel column `column`.
     let (k_lo, k_hi) = c.bounds[reductions[0]];
-    let bp_at = |column: &str| -> String {
-        let mut parts = vec![format!("(%jr - {j_lo}) floordiv {nr}"), format!("%k0 - {k_lo}")];
+    // The position in a packed copy (`prepacked_shape`) of the block
+    // starting at `iv` (blocks of `block` from `lo`), reduction step `%k0,
+    // %k1..` and place `within` the block.
+    let packed_at = |iv: &str, lo: i64, block: i64, within: &str| -> String {
+        let mut parts = vec![format!("({iv} - {lo}) floordiv {block}"), format!("%k0 - {k_lo}")];
         for (p, k) in reductions[1..].iter().enumerate() {
             parts.push(format!("%k{} - {}", p + 1, c.bounds[*k].0));
         }
-        parts.push(column.to_string());
+        parts.push(within.to_string());
         parts.join(", ")
+    };
+    let bp_at = |column: &str| packed_at("%jr", j_lo, nr, column);
+    // Opens loops over every reduction step (`%k0, %k1..`): the packing
+    // copies of whole operands.
+    let every_step = |t: &mut String| {
+        t.push_str(&format!("affine.for %k0 = {k_lo} to {k_hi} {{\n"));
+        for (p, k) in reductions[1..].iter().enumerate() {
+            let (lo, hi) = c.bounds[*k];
+            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
+        }
     };
     if prepacked {
         // Packs all of B when the caller's parameters are new (the pool's
@@ -920,11 +933,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         } else {
             t.push_str(&format!("affine.parallel (%jr) = ({j_lo}) to ({j_hi}) step ({nr}) {{\n"));
         }
-        t.push_str(&format!("affine.for %k0 = {k_lo} to {k_hi} {{\n"));
-        for (p, k) in reductions[1..].iter().enumerate() {
-            let (lo, hi) = c.bounds[*k];
-            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
-        }
+        every_step(&mut t);
         let columns = if col_tail > 0 { format!("min affine_map<(d0) -> ({nr}, {j_hi} - d0)>(%jr)") } else { nr.to_string() };
         t.push_str(&format!("affine.for %jj = 0 to {columns} {{\n"));
         t.push_str(&format!("%p0 = affine.load %B[{}] : {tb}\n", index(c.b, 0, -1)));
@@ -937,14 +946,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     }
     // A's packed copy at row tile `%ir`, reduction step `%k0, %k1..`, row
     // `r` of the tile.
-    let ap_at = |r: i64| -> String {
-        let mut parts = vec![format!("(%ir - {i_lo}) floordiv {mr}"), format!("%k0 - {k_lo}")];
-        for (p, k) in reductions[1..].iter().enumerate() {
-            parts.push(format!("%k{p1} - {lo}", p1 = p + 1, lo = c.bounds[*k].0));
-        }
-        parts.push(r.to_string());
-        parts.join(", ")
-    };
+    let ap_at = |r: i64| packed_at("%ir", i_lo, mr, &r.to_string());
     if prepacked_a {
         // Packs all of A when the caller's parameters are new: each row
         // tile's rows for every reduction step (the row tail's tile only
@@ -963,11 +965,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             } else {
                 t.push_str(&format!("affine.parallel (%ir) = ({lo}) to ({hi}) step ({mr}) {{\n"));
             }
-            t.push_str(&format!("affine.for %k0 = {k_lo} to {k_hi} {{\n"));
-            for (p, k) in reductions[1..].iter().enumerate() {
-                let (lo, hi) = c.bounds[*k];
-                t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
-            }
+            every_step(&mut t);
             for r in 0..rows {
                 t.push_str(&format!("%pa{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
                 t.push_str(&format!("affine.store %pa{r}, %AP[{}] : {ap_type}\n", ap_at(r)));
