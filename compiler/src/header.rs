@@ -39,6 +39,16 @@ fn render_function(function: &Function) -> String {
             c_exponent(bytes as f64 / (1u64 << 20) as f64)
         ));
     }
+    if let Some(offset) = function.prepared_flag {
+        out.push_str(&format!(
+            "/// Inputs compiled as static (model parameters) are prepared once (weights packed) into\n\
+             /// that memory, which must be kept between calls: set the 32-bit word at byte offset\n\
+             /// {name}_PREPARED_FLAG_OFFSET of it to 0 before the first call and whenever a static\n\
+             /// input changes (the function sets it to 1).\n\
+             #define {name}_PREPARED_FLAG_OFFSET {offset}\n",
+            name = function.name.to_uppercase()
+        ));
+    }
     for arg in &function.args {
         out.push_str(&format!("/// Type/shape of {} is {}.\n", arg.name, arg.mlir_type));
     }

@@ -318,9 +318,11 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                     target.caches.iter().find(|c| c.level == 1).map_or(8, |c| c.ways),
                     target.cache_bytes(2).unwrap_or(1024 * 1024),
                     target.cores.max(1),
-                    // Kept between calls in the JIT's pools (the AOT user's
-                    // pool would need zeroing: not offered there yet).
-                    options.pool,
+                    // Kept between calls in the pool: the JIT's per-thread
+                    // pools, or the AOT caller's memory (whose header says
+                    // to zero the prepared flag). Only arguments marked
+                    // static (`--static-args`) are packed once.
+                    options.pool || options.user_memory,
                     options.report
                 ));
                 // Reductions with no operand to reuse across output rows

@@ -80,3 +80,36 @@ def test_runs_clean_under_valgrind(tmp_path, user_memory):
         capture_output=True, text=True, env={"OMP_NUM_THREADS": "2"},
     )
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+LINEAR = """
+func.func @linear(%x: tensor<40x96xf32>, %w: tensor<96x70xf32>) -> tensor<40x70xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<40x70xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<40x70xf32>) -> tensor<40x70xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<40x96xf32>, tensor<96x70xf32>) outs(%init : tensor<40x70xf32>) -> tensor<40x70xf32>
+  return %y : tensor<40x70xf32>
+}
+"""
+
+
+def test_static_weight_is_kept_in_the_callers_memory(tmp_path):
+    """`--static-args` with `-aot-user-memory`: the header names the
+    prepared flag's offset, and a C program sees the weight packed once,
+    kept while unannounced changes happen, and packed again after it zeroes
+    the flag."""
+    source = tmp_path / "linear.mlir"
+    source.write_text(LINEAR)
+    pb_compile(source, "-aot", "-aot-name", "linear", "-aot-user-memory", "--static-args=1", "-o", tmp_path)
+    header = (tmp_path / "linear.h").read_text()
+    assert "#define LINEAR_PREPARED_FLAG_OFFSET 0" in header, header
+    pool = int(re.search(r"Requires (\d+) bytes", header).group(1))
+    assert pool >= 96 * 70 * 4, "the packed weight lives in the caller's memory"
+    exe = tmp_path / "driver"
+    subprocess.run(
+        [CLANG, "-O1", f"-DLINEAR_POOL_BYTES={pool}", "-I", tmp_path, REPO / "test" / "aot" / "linear_driver.c", tmp_path / "linear.o",
+         "-fopenmp", "-lm", "-o", exe],
+        check=True,
+    )
+    result = subprocess.run([exe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

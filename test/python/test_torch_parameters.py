@@ -199,10 +199,10 @@ func.func @linear(%x: tensor<40x96xf32>, %w: tensor<96x70xf32>) -> tensor<40x70x
 @pytest.mark.parametrize(
     "flags, message",
     [
-        (["--static-args=1"], "'--static-args' needs '--pool'"),
+        (["--static-args=1"], "'--static-args' needs a pool"),
         (["--pool", "--static-args=1,x"], "invalid static argument position 'x'"),
         (["--pool", "--static-args=5"], "static argument 5: @linear has no input 5"),
-        (["--pool", "--static-args=1", "-aot"], "'--static-args' is for JIT libraries"),
+        (["--static-args=1", "-aot"], "'--static-args' needs a pool"),
     ],
 )
 def test_static_arguments_misused_are_clear_errors(tmp_path, flags, message):

@@ -37,9 +37,10 @@ USAGE: pb-compile <input.mlir> [options]
                         in the manifest's profile entry (what compile_options profile=True uses)
   --no-outline          Keep every kernel in its function (no pb-outline-kernels: slower compiles)
   --report              Explain fusion and tiling decisions per loop nest (stderr)
-  --static-args=<i,j..> With --pool: these input positions change only between calls the caller
-                        announces (model parameters); weights read from them are packed once into
-                        the pool, again when the caller zeroes the manifest's prepared_flag word
+  --static-args=<i,j..> With --pool or -aot-user-memory: these input positions change only between
+                        calls the caller announces (model parameters); weights read from them are
+                        packed once into the pool, again when the caller zeroes the prepared flag
+                        (its offset: the manifest's prepared_flag, the header's _PREPARED_FLAG_OFFSET)
   --pool                Temporaries (those the pool can take) from a trailing pool argument that
                         the caller keeps between calls (what the Python runtime does)
   --upstream-affine     For comparison: loop optimization by upstream MLIR passes only
@@ -154,12 +155,11 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
     if parsed.options.pipeline.user_memory && !parsed.aot {
         return Err("'-aot-user-memory' needs '-aot'".into());
     }
-    if !parsed.options.static_args.is_empty() && !parsed.options.pipeline.pool {
-        return Err("'--static-args' needs '--pool' (what is prepared from them is kept in the pool)".into());
-    }
-    if !parsed.options.static_args.is_empty() && parsed.aot {
-        // The C header does not describe the pool's prepared flag yet.
-        return Err("'--static-args' is for JIT libraries, not '-aot' objects (yet)".into());
+    // What is prepared from static inputs is kept in the pool: the JIT
+    // runtime's, or the memory an AOT caller supplies.
+    let pooled = if parsed.aot { parsed.options.pipeline.user_memory } else { parsed.options.pipeline.pool };
+    if !parsed.options.static_args.is_empty() && !pooled {
+        return Err("'--static-args' needs a pool to keep what is prepared from them: '--pool', or with '-aot' '-aot-user-memory'".into());
     }
     if parsed.options.pipeline.emulate && parsed.options.pipeline.gpu.is_none() {
         return Err("'--emulate' needs '--gpu'".into());
