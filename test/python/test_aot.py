@@ -82,15 +82,6 @@ def test_runs_clean_under_valgrind(tmp_path, user_memory):
     assert result.returncode == 0, result.stderr[-3000:]
 
 
-LINEAR = """
-func.func @linear(%x: tensor<40x96xf32>, %w: tensor<96x70xf32>) -> tensor<40x70xf32> {
-  %zero = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<40x70xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<40x70xf32>) -> tensor<40x70xf32>
-  %y = linalg.matmul ins(%x, %w : tensor<40x96xf32>, tensor<96x70xf32>) outs(%init : tensor<40x70xf32>) -> tensor<40x70xf32>
-  return %y : tensor<40x70xf32>
-}
-"""
 
 
 def test_static_weight_is_kept_in_the_callers_memory(tmp_path):
@@ -98,8 +89,7 @@ def test_static_weight_is_kept_in_the_callers_memory(tmp_path):
     prepared flag's offset, and a C program sees the weight packed once,
     kept while unannounced changes happen, and packed again after it zeroes
     the flag."""
-    source = tmp_path / "linear.mlir"
-    source.write_text(LINEAR)
+    source = REPO / "test" / "aot" / "linear.mlir"
     pb_compile(source, "-aot", "-aot-name", "linear", "-aot-user-memory", "--static-args=1", "-o", tmp_path)
     header = (tmp_path / "linear.h").read_text()
     assert "#define LINEAR_PREPARED_FLAG_OFFSET 0" in header, header

@@ -1,6 +1,8 @@
 """Work on parameters alone (weight transposes, folded batch-norm scales) is
 done once per parameter version, not per call (`torch_parameters`)."""
 
+import pathlib
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -185,15 +187,6 @@ def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, capfd
         assert not errors, errors[0]
 
 
-MATMUL = """
-func.func @linear(%x: tensor<40x96xf32>, %w: tensor<96x70xf32>) -> tensor<40x70xf32> {
-  %zero = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<40x70xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<40x70xf32>) -> tensor<40x70xf32>
-  %y = linalg.matmul ins(%x, %w : tensor<40x96xf32>, tensor<96x70xf32>) outs(%init : tensor<40x70xf32>) -> tensor<40x70xf32>
-  return %y : tensor<40x70xf32>
-}
-"""
 
 
 @pytest.mark.parametrize(
@@ -210,8 +203,7 @@ def test_static_arguments_misused_are_clear_errors(tmp_path, flags, message):
 
     from polyblocks import engine
 
-    source = tmp_path / "linear.mlir"
-    source.write_text(MATMUL)
+    source = pathlib.Path(__file__).resolve().parents[1] / "aot" / "linear.mlir"
     run = subprocess.run([str(engine.engine_binary()), str(source), *flags, "-o", str(tmp_path / "out.so")], capture_output=True, text=True)
     assert run.returncode != 0 and run.returncode > 0, run
     assert message in run.stderr, run.stderr
@@ -225,8 +217,7 @@ def test_static_weight_is_described_in_the_manifest(tmp_path):
 
     from polyblocks import engine
 
-    source = tmp_path / "linear.mlir"
-    source.write_text(MATMUL)
+    source = pathlib.Path(__file__).resolve().parents[1] / "aot" / "linear.mlir"
     flags = {}
     for name, extra in (("static", ["--static-args=1"]), ("plain", [])):
         subprocess.run([str(engine.engine_binary()), str(source), "--pool", *extra, "-o", str(tmp_path / f"{name}.so")], check=True, capture_output=True)

@@ -346,23 +346,21 @@ impl RegisterTile {
         // per-call packing was a quarter of BERT's linear layers' time:
         // each 256-byte panel row is a memory access of its own). Only a
         // B that every matrix of the outer loops shares, unscaled.
-        let b_access = &statement.accesses[contraction.b];
-        let prepacked = self.prepacked
-            && contraction.collapsed.is_none()
-            && contraction.b_scale.is_none()
-            && !contraction.roles.outer.iter().any(|d| b_access.indices.iter().any(|e| e.uses_dim(*d)))
-            && b_access.op.operand(0).is_ok_and(is_static_argument);
+        // (An operand read from a static argument, the same for every
+        // matrix of the outer loops.)
+        let parameter = |k: usize| {
+            let access = &statement.accesses[k];
+            self.prepacked
+                && !contraction.roles.outer.iter().any(|d| access.indices.iter().any(|e| e.uses_dim(*d)))
+                && access.op.operand(0).is_ok_and(is_static_argument)
+        };
+        let prepacked = parameter(contraction.b) && contraction.collapsed.is_none() && contraction.b_scale.is_none();
         // Likewise A read from a parameter (a convolution's weights): packed
         // once into register-tile order, all row tiles, every reduction
         // step (no per-call A packing, whether it would pack or read in
         // place). Only a plain load of A (no expression, no flattened
         // rows) that every matrix of the outer loops shares.
-        let a_access = &statement.accesses[contraction.a];
-        let prepacked_a = self.prepacked
-            && contraction.a_expr.is_none()
-            && contraction.row_group.is_empty()
-            && !contraction.roles.outer.iter().any(|d| a_access.indices.iter().any(|e| e.uses_dim(*d)))
-            && a_access.op.operand(0).is_ok_and(is_static_argument);
+        let prepacked_a = parameter(contraction.a) && contraction.a_expr.is_none() && contraction.row_group.is_empty();
         let pack_a = pack_a && !prepacked_a;
         let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a };
         let text = kernel_text(&contraction, &shape)?;
