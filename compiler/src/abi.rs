@@ -72,7 +72,7 @@ pub fn function_abi(func: OperationRef, inputs: usize, user_memory: bool) -> Opt
     }
     let user_memory_bytes = user_memory.then(|| args.last().map(Arg::bytes).unwrap_or(0));
     let prepared_flag = func
-        .attribute("pb.prepared_flag_offset")
+        .attribute(pb_transforms::allocs_to_pool::PREPARED_FLAG_OFFSET)
         .ok()
         .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
         .map(|offset| offset.value() as u64);

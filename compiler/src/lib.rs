@@ -180,12 +180,15 @@ fn lower_then<R>(
         .into_iter()
         .map(|f| (pb_support::ir::symbol_name(f), pb_support::ir::function_type(f).map_or(0, |t| t.input_count())))
         .collect();
-    for func in pb_support::ir::public_functions(module.as_operation()) {
-        for &position in &options.static_args {
-            if !pb_support::ir::add_argument_attribute(&context, func, position, pb_support::ir::STATIC_ARGUMENT) {
+    if !options.static_args.is_empty() {
+        for func in pb_support::ir::public_functions(module.as_operation()) {
+            let count = pb_support::ir::function_type(func).map_or(0, |t| t.input_count());
+            if let Some(position) = options.static_args.iter().find(|p| **p >= count) {
                 let name = pb_support::ir::symbol_name(func);
                 return Err(CompileError::Input(format!("static argument {position}: @{name} has no input {position}")));
             }
+            let unit = melior::ir::Attribute::unit(&context);
+            pb_support::ir::add_argument_attribute(&context, func, pb_support::ir::STATIC_ARGUMENT, unit, |k| options.static_args.contains(&k));
         }
     }
 

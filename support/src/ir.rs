@@ -273,27 +273,29 @@ pub fn is_static_argument(value: melior::ir::Value) -> bool {
     is_entry && argument_has_attribute(func, argument.argument_number(), STATIC_ARGUMENT)
 }
 
-/// Adds the unit attribute `name` to argument `index` of `func` (keeping
-/// its other argument attributes); `false` when there is no such argument.
-pub fn add_argument_attribute<'c>(context: &'c melior::Context, func: OperationRef<'c, '_>, index: usize, name: &str) -> bool {
+/// Adds attribute `name` = `value` to each argument `k` of `func` for
+/// which `which(k)` holds and that has no `name` yet, keeping the
+/// arguments' other attributes (one new `arg_attrs`, built, not parsed).
+pub fn add_argument_attribute<'c>(
+    context: &'c melior::Context,
+    func: OperationRef<'c, '_>,
+    name: &str,
+    value: melior::ir::Attribute<'c>,
+    which: impl Fn(usize) -> bool,
+) {
     use melior::ir::{
         attribute::{ArrayAttribute, Attribute, DictionaryAttribute},
         Identifier,
     };
-    let Some(function_type) = function_type(func) else { return false };
-    let count = function_type.input_count();
-    if index >= count {
-        return false;
-    }
-    let items: Vec<Attribute> = (0..count)
+    let Some(function_type) = function_type(func) else { return };
+    let items: Vec<Attribute> = (0..function_type.input_count())
         .map(|k| {
             let mut entries: Vec<_> = argument_attributes(func, k).map_or_else(Vec::new, |d| (0..d.len()).filter_map(|e| d.element(e).ok()).collect());
-            if k == index && !entries.iter().any(|(id, _)| id.as_string_ref().as_str() == Ok(name)) {
-                entries.push((Identifier::new(context, name), Attribute::unit(context)));
+            if which(k) && !entries.iter().any(|(id, _)| id.as_string_ref().as_str() == Ok(name)) {
+                entries.push((Identifier::new(context, name), value));
             }
             DictionaryAttribute::new(context, &entries).into()
         })
         .collect();
     crate::ffi::set_attribute(func, "arg_attrs", ArrayAttribute::new(context, &items).into());
-    true
 }

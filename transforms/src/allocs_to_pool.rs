@@ -91,6 +91,10 @@ pub const PERSISTENT: &str = "pb.persistent";
 /// caller zeroes: a fresh pool, or new parameters.
 pub const PREPARED_FLAG: &str = "pb.prepared_flag";
 
+/// The function attribute recording the prepared flag's byte offset in
+/// the pool (for the manifest and the C header).
+pub const PREPARED_FLAG_OFFSET: &str = "pb.prepared_flag_offset";
+
 /// Offsets in the pool are multiples of this (a cache line, AVX-512 width).
 pub const ALIGNMENT: u64 = 64;
 
@@ -234,7 +238,7 @@ fn pool_function<'c>(context: &'c Context, func: OperationRef<'c, '_>, strict: b
         ffi::set_attribute(func, "pb.user_memory_bytes", bytes.into());
         if has_flag {
             let offset = IntegerAttribute::new(IntegerType::new(context, 64).into(), 0);
-            ffi::set_attribute(func, "pb.prepared_flag_offset", offset.into());
+            ffi::set_attribute(func, PREPARED_FLAG_OFFSET, offset.into());
         }
         extend_arg_attrs(context, func, inputs.len());
     }

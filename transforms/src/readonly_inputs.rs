@@ -17,7 +17,7 @@
 //! ```
 
 use melior::{
-    ir::{attribute::ArrayAttribute, operation::OperationLike, Attribute, OperationRef, TypeLike},
+    ir::{attribute::BoolAttribute, OperationRef, TypeLike},
     Context,
 };
 use pb_support::{ffi, ir, PassFailed, PassId, PassInfo, RustPass};
@@ -50,25 +50,6 @@ impl RustPass for ReadonlyInputs {
 
 fn mark<'c>(context: &'c Context, func: OperationRef<'c, '_>) {
     let Some(function_type) = ir::function_type(func) else { return };
-    let existing: Vec<String> = func
-        .attribute("arg_attrs")
-        .ok()
-        .and_then(|a| ArrayAttribute::try_from(a).ok())
-        .map(|array| (0..array.len()).filter_map(|k| array.element(k).ok()).map(|a| a.to_string()).collect())
-        .unwrap_or_default();
-    let mut items = Vec::new();
-    for k in 0..function_type.input_count() {
-        let current = existing.get(k).cloned().unwrap_or_else(|| "{}".to_string());
-        let is_tensor = function_type.input(k).map(|t| t.is_ranked_tensor() || t.is_tensor()).unwrap_or(false);
-        let text = if !is_tensor || current.contains("bufferization.writable") {
-            current
-        } else if current.trim() == "{}" {
-            "{bufferization.writable = false}".to_string()
-        } else {
-            format!("{}, bufferization.writable = false}}", current.trim().trim_end_matches('}'))
-        };
-        let Some(attribute) = Attribute::parse(context, &text) else { return };
-        items.push(attribute);
-    }
-    ffi::set_attribute(func, "arg_attrs", ArrayAttribute::new(context, &items).into());
+    let is_tensor = |k: usize| function_type.input(k).map(|t| t.is_ranked_tensor() || t.is_tensor()).unwrap_or(false);
+    ir::add_argument_attribute(context, func, "bufferization.writable", BoolAttribute::new(context, false).into(), is_tensor);
 }
