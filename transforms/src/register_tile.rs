@@ -339,27 +339,25 @@ impl RegisterTile {
         // A zero fill of all of C just before is absorbed: the kernel's
         // first KC block stores every element (tails included).
         let fill = zero_fill_before(nest, &contraction);
-        // B read from a parameter (an argument the caller marks static: a
-        // weight) is packed once, whole, into a buffer kept between calls,
-        // panel after panel in the order the kernel reads them; each call
-        // then streams it instead of gathering rows a stride apart (the
-        // per-call packing was a quarter of BERT's linear layers' time:
-        // each 256-byte panel row is a memory access of its own). Only a
-        // B that every matrix of the outer loops shares, unscaled.
-        // (An operand read from a static argument, the same for every
-        // matrix of the outer loops.)
+        // An operand read from a parameter (an argument the caller marks
+        // static: a weight), the same for every matrix of the outer loops,
+        // is packed once, whole, into a buffer kept between calls.
         let parameter = |k: usize| {
             let access = &statement.accesses[k];
             self.prepacked
                 && !contraction.roles.outer.iter().any(|d| access.indices.iter().any(|e| e.uses_dim(*d)))
                 && access.op.operand(0).is_ok_and(is_static_argument)
         };
+        // B (a Linear weight): panel after panel in the order the kernel
+        // reads them; each call then streams it instead of gathering rows a
+        // stride apart (the per-call packing was a quarter of BERT's linear
+        // layers' time: each 256-byte panel row is a memory access of its
+        // own). Only an unscaled B over unflattened columns.
         let prepacked = parameter(contraction.b) && contraction.collapsed.is_none() && contraction.b_scale.is_none();
-        // Likewise A read from a parameter (a convolution's weights): packed
-        // once into register-tile order, all row tiles, every reduction
-        // step (no per-call A packing, whether it would pack or read in
-        // place). Only a plain load of A (no expression, no flattened
-        // rows) that every matrix of the outer loops shares.
+        // A (a convolution's weights): into register-tile order, all row
+        // tiles, every reduction step (no per-call A packing, whether it
+        // would pack or read in place). Only a plain load of A (no
+        // expression, no flattened rows).
         let prepacked_a = parameter(contraction.a) && contraction.a_expr.is_none() && contraction.row_group.is_empty();
         let pack_a = pack_a && !prepacked_a;
         let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a };
@@ -897,8 +895,6 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // 12-layer GPT-2 (175 KiB per packed A block) overflowed the 8 MiB
     // stack.
     t.push_str("memref.alloca_scope {\n");
-    // The prepacked B's position of the panel at `%jr`, reduction step
-    // `%k0, %k1..` and panel column `column`.
     let (k_lo, k_hi) = c.bounds[reductions[0]];
     // The position in a packed copy (`prepacked_shape`) of the block
     // starting at `iv` (blocks of `block` from `lo`), reduction step `%k0,
@@ -911,6 +907,8 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         parts.push(within.to_string());
         parts.join(", ")
     };
+    // The prepacked B's position of the panel at `%jr`, panel column
+    // `column`.
     let bp_at = |column: &str| packed_at("%jr", j_lo, nr, column);
     // Opens loops over every reduction step (`%k0, %k1..`): the packing
     // copies of whole operands.
@@ -1561,15 +1559,13 @@ fn splice<'c>(
     text_kernel::splice(context, nest, text, INFO.argument, |body| {
         // The kept buffers (B's, A's), then the flag saying to fill them.
         let mut extra = 4;
-        let mut stale = None;
-        for ty in [&prepacked.b, &prepacked.a].into_iter().flatten() {
-            let (buffer, flag) = persistent_buffer(context, nest, ty)?;
-            text_kernel::bind_argument(body, extra, buffer)?;
-            stale.get_or_insert(flag);
+        let kept: Vec<&String> = [&prepacked.b, &prepacked.a].into_iter().flatten().collect();
+        for ty in &kept {
+            text_kernel::bind_argument(body, extra, persistent_buffer(context, nest, ty)?)?;
             extra += 1;
         }
-        if let Some(stale) = stale {
-            text_kernel::bind_argument(body, extra, stale)?;
+        if !kept.is_empty() {
+            text_kernel::bind_argument(body, extra, stale_flag(context, nest)?)?;
             extra += 1;
         }
         for (position, k) in [c.a, c.b, c.c_write].into_iter().enumerate() {
@@ -1605,16 +1601,25 @@ fn splice<'c>(
 
 /// A buffer of type `ty` (text) kept between calls: a `pb.persistent`
 /// allocation at the top of the function holding `nest`, which
-/// `pb-allocs-to-pool` places in the pool for good; and an `i1` read just
-/// before `nest`, true when the pool's prepared flag (one `memref<i32>`
-/// marked `pb.prepared_flag` per function, set to 1 before it returns) is
-/// 0: the caller's static arguments are new, the buffer is to be filled.
-fn persistent_buffer<'c, 'a>(
-    context: &'c Context,
-    nest: OperationRef<'c, 'a>,
-    ty: &str,
-) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
-    use crate::allocs_to_pool::{PERSISTENT, PREPARED_FLAG};
+/// `pb-allocs-to-pool` places in the pool for good.
+fn persistent_buffer<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, ty: &str) -> Result<Value<'c, 'a>, String> {
+    use melior::ir::{attribute::IntegerAttribute, r#type::IntegerType, Attribute, Type};
+    let body = nest.block().ok_or("nest outside a block")?;
+    let memref_type = Type::parse(context, ty).ok_or_else(|| format!("internal error: bad buffer type {ty}"))?;
+    let alignment: Attribute = IntegerAttribute::new(IntegerType::new(context, 64).into(), 64).into();
+    let attributes = [("alignment", alignment), (crate::allocs_to_pool::PERSISTENT, Attribute::unit(context))];
+    let alloc = pb_support::builder::build_operation(context, nest.location(), "memref.alloc", &[], &[memref_type], &attributes, vec![]);
+    let buffer = body.insert_operation_before(body.first_operation().ok_or("empty function")?, alloc);
+    Ok(buffer.result(0).map_err(|e| e.to_string())?.into())
+}
+
+/// An `i1` read just before `nest`, true when the function's prepared flag
+/// (one `memref<i32>` marked `pb.prepared_flag` per function, made here
+/// on first use at the top of the body and set to 1 before each return)
+/// is 0: the caller's static arguments are new, the kept buffers are to be
+/// filled.
+fn stale_flag<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    use crate::allocs_to_pool::PREPARED_FLAG;
     use melior::ir::{
         attribute::IntegerAttribute,
         r#type::{IntegerType, MemRefType},
@@ -1629,12 +1634,6 @@ fn persistent_buffer<'c, 'a>(
     let constant = |value: i64| {
         build_operation(context, location, "arith.constant", &[], &[i32_type], &[("value", IntegerAttribute::new(i32_type, value).into())], vec![])
     };
-    let memref_type = Type::parse(context, ty).ok_or_else(|| format!("internal error: bad buffer type {ty}"))?;
-    let alignment: Attribute = IntegerAttribute::new(i64_type, 64).into();
-    let unit = Attribute::unit(context);
-    let first = body.first_operation().ok_or("empty function")?;
-    let alloc = build_operation(context, location, "memref.alloc", &[], &[memref_type], &[("alignment", alignment), (PERSISTENT, unit)], vec![]);
-    let buffer = body.insert_operation_before(first, alloc);
     let existing = pb_support::ir::body_ops(func)
         .into_iter()
         .find(|op| is_named(*op, "memref.alloc") && op.attribute(PREPARED_FLAG).is_ok());
@@ -1642,8 +1641,8 @@ fn persistent_buffer<'c, 'a>(
         Some(flag) => flag,
         None => {
             let flag_type: Type = MemRefType::new(i32_type, &[], None, None).into();
-            let alloc = build_operation(context, location, "memref.alloc", &[], &[flag_type], &[(PREPARED_FLAG, unit)], vec![]);
-            let flag = body.insert_operation_before(buffer, alloc);
+            let alloc = build_operation(context, location, "memref.alloc", &[], &[flag_type], &[(PREPARED_FLAG, Attribute::unit(context))], vec![]);
+            let flag = body.insert_operation_before(body.first_operation().ok_or("empty function")?, alloc);
             let flag_value: Value = flag.result(0).map_err(|e| e.to_string())?.into();
             for ret in pb_support::ir::body_ops(func).into_iter().filter(|op| is_named(*op, "func.return")) {
                 let one = body.insert_operation_before(ret, constant(1));
@@ -1662,7 +1661,7 @@ fn persistent_buffer<'c, 'a>(
         nest,
         build_operation(context, location, "arith.cmpi", &operands, &[i1_type], &[("predicate", IntegerAttribute::new(i64_type, 0).into())], vec![]),
     );
-    Ok((buffer.result(0).map_err(|e| e.to_string())?.into(), stale.result(0).map_err(|e| e.to_string())?.into()))
+    Ok(stale.result(0).map_err(|e| e.to_string())?.into())
 }
 
 /// Whether a memref type (as text) has the identity layout (contiguous,
