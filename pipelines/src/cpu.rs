@@ -108,6 +108,9 @@ pub struct CpuOptions {
     /// Products may fuse with the add or subtract using them (one FMA, one
     /// rounding: `pb-fp-contract`); on by default.
     pub fp_contract: bool,
+    /// Feature maps of convolutions stored channels-last
+    /// (`pb-channels-last`, start of the `graph` stage); on by default.
+    pub channels_last: bool,
     /// Time every kernel into an exported counter table
     /// (`pb-profile-kernels`, end of the `affine` stage); off by default.
     pub profile: bool,
@@ -145,6 +148,7 @@ impl CpuOptions {
             upstream_affine: false,
             avx512,
             fp_contract: true,
+            channels_last: true,
             profile: false,
             outline: true,
             deadline_ms: 0,
@@ -220,6 +224,12 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             if options.profile {
                 // Before fusion: each operator still has its own op.
                 passes.push("pb-profile-names".to_string());
+            }
+            if options.channels_last {
+                // Convolutions' feature maps channels-last: vector lanes
+                // along the channels, pixels as rows, no input gathering
+                // (before fusion, which then merges the boundary copies).
+                passes.push("func.func(pb-channels-last)".to_string());
             }
             passes.extend([
                 // An output's init read by an elementwise body is an input:

@@ -21,6 +21,7 @@ VALID_OPTIONS = {
     "opt_level": ("LLVM optimization level 0-3", 3),
     "vectorize": ("vectorize innermost loops", True),
     "fp_contract": ("fuse a product with the add or subtract using it (one FMA, one rounding, as C compilers do)", True),
+    "channels_last": ("store convolutions' feature maps channels-last (N x H x W x C) inside the compiled graph, converted only where it enters or leaves that layout (inputs and outputs keep the framework's layout)", True),
     "prepack_weights": ("PyTorch inference: the matrices of a model's parameters are packed into the layout the contraction kernels read once per parameter version and kept between calls (more memory: about one more copy of those weights), instead of packed on every call", True),
     "threads": ("OpenMP threads for compiled code (default: all cores)", None),
     "static_argnums": ("JAX: indices of arguments treated as compile-time constants", ()),
@@ -70,6 +71,8 @@ class CompileOptions:
             args.append("--no-vectorize")
         if not self.get("fp_contract"):
             args.append("--no-fp-contract")
+        if not self.get("channels_last"):
+            args.append("--no-channels-last")
         if self.get("report"):
             args.append("--report")
         if self.profile:
@@ -85,7 +88,7 @@ class CompileOptions:
         """The options that change generated code, as text."""
         # A compile cut short by its budget is cached under that budget: a
         # larger one compiles again.
-        relevant = ("target", "opt_level", "vectorize", "fp_contract", "user_memory", "compile_budget", "emulate")
+        relevant = ("target", "opt_level", "vectorize", "fp_contract", "channels_last", "user_memory", "compile_budget", "emulate")
         key = ",".join(f"{k}={self.get(k)!r}" for k in relevant) + (",profile" if self.profile else "")
         return key + (f",gpu={self.gpu_chip}" if self.get("target") == "nvgpu" else "")
 

@@ -467,3 +467,28 @@ pub fn defining_block<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Option<melior
         melior::ir::BlockRef::from_option_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()))
     }
 }
+
+/// Changes the type of `value` in place (an op result or block argument).
+/// The caller makes every user agree with the new type before the IR is
+/// verified again.
+pub fn set_type(value: melior::ir::Value, ty: melior::ir::Type) {
+    use melior::ir::{TypeLike, ValueLike};
+    // SAFETY: value and type are alive in the same context; MLIR only
+    // records the type (users are the caller's contract, checked by the
+    // verifier after the pass).
+    unsafe { mlir_sys::mlirValueSetType(value.to_raw(), ty.to_raw()) }
+}
+
+/// Moves the blocks of `source` (left empty) into `target` (emptied first).
+pub fn take_body(target: &melior::ir::Region, source: melior::ir::RegionRef) {
+    use melior::ir::RegionLike;
+    // SAFETY: both regions are alive; MLIR splices the block list.
+    unsafe { mlir_sys::mlirRegionTakeBody(target.to_raw(), source.to_raw()) }
+}
+
+/// `expr` with each dimension `d_i` replaced by result `i` of `map` (and
+/// symbols by the map's symbols): MLIR's `AffineExpr::compose`.
+pub fn compose_expr<'c>(expr: melior::ir::AffineExpr<'c>, map: melior::ir::AffineMap<'c>) -> melior::ir::AffineExpr<'c> {
+    // SAFETY: both are uniqued in the same live context; the result is too.
+    unsafe { melior::ir::AffineExpr::from_raw(mlir_sys::mlirAffineExprCompose(expr.to_raw(), map.to_raw())) }
+}

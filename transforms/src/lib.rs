@@ -15,6 +15,7 @@ mod operand_expr;
 pub mod accumulate_tile;
 pub mod allocs_to_pool;
 pub mod amx_permission;
+pub mod channels_last;
 pub mod check_cpu_input;
 pub mod clamp_gathers;
 pub mod compose_insert_slices;
@@ -56,7 +57,7 @@ use pb_support::PassInfo;
 
 /// Every transformation pass, alphabetical by argument.
 pub static PASSES: &[&PassInfo] =
-    &[&accumulate_tile::INFO, &allocs_to_pool::INFO, &amx_permission::INFO, &check_cpu_input::INFO,
+    &[&accumulate_tile::INFO, &allocs_to_pool::INFO, &amx_permission::INFO, &channels_last::INFO, &check_cpu_input::INFO,
     &clamp_gathers::INFO,
     &compose_insert_slices::INFO,
     &concat_empty_operands::INFO,

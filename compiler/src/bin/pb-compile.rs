@@ -33,6 +33,7 @@ USAGE: pb-compile <input.mlir> [options]
   --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
   --no-fuse             No producer-consumer fusion (pb-fuse)
   --no-fp-contract      Keep each product and the sum using it separately rounded (no FMA contraction)
+  --no-channels-last    Keep convolutions' feature maps in NCHW order (no pb-channels-last)
   --profile             Time every kernel: counters in the exported global pb_profile_ns, described
                         in the manifest's profile entry (what compile_options profile=True uses)
   --no-outline          Keep every kernel in its function (no pb-outline-kernels: slower compiles)
@@ -119,6 +120,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "no-vectorize" => parsed.options.pipeline.vectorize = false,
             "no-fuse" => parsed.options.pipeline.fuse = false,
             "no-fp-contract" => parsed.options.pipeline.fp_contract = false,
+            "no-channels-last" => parsed.options.pipeline.channels_last = false,
             "report" => parsed.options.pipeline.report = true,
             "profile" => parsed.options.pipeline.profile = true,
             "no-outline" => parsed.options.pipeline.outline = false,
