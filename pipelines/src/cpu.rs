@@ -225,12 +225,6 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // Before fusion: each operator still has its own op.
                 passes.push("pb-profile-names".to_string());
             }
-            if options.channels_last {
-                // Convolutions' feature maps channels-last: vector lanes
-                // along the channels, pixels as rows, no input gathering
-                // (before fusion, which then merges the boundary copies).
-                passes.push("func.func(pb-channels-last)".to_string());
-            }
             passes.extend([
                 // An output's init read by an elementwise body is an input:
                 // fused into a broadcasting consumer, a read-modify-write of
@@ -239,6 +233,17 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "func.func(linalg-fuse-elementwise-ops)".into(),
                 "canonicalize".into(),
                 "cse".into(),
+            ]);
+            if options.channels_last {
+                // Convolutions' feature maps channels-last: vector lanes
+                // along the channels, pixels as rows, no input gathering.
+                // After elementwise fusion: as generics, the convolutions
+                // would take their elementwise producers in (recomputed
+                // per use, and no longer a plain contraction).
+                let registers = if options.target.vector_bits >= 512 { 32 } else { 16 };
+                passes.push(format!("func.func(pb-channels-last{{width={lanes} registers={registers} all={}}})", std::env::var("PB_CL_ALL").is_ok()));
+            }
+            passes.extend([
                 // Slice assignments through several slicing steps: one
                 // update of the whole tensor (one copy, not one per level).
                 "func.func(pb-compose-insert-slices)".into(),

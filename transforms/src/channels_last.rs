@@ -52,7 +52,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
-use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, RustPass};
+use pb_support::{builder::Emitter, ffi, ir, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 use crate::linalg_ops::segments;
 
@@ -68,13 +68,54 @@ as N x H x W x C: the indexing maps of every generic that accesses them are perm
 initial values are rebuilt in the new layout, and any other use reads a transposing copy. The \
 values computed are unchanged.",
     anchor: "func.func",
-    options: &[],
+    options: &[
+        PassOption { name: "width", kind: OptionKind::UInt, default: "16", help: "f32 lanes of a vector register" },
+        PassOption { name: "registers", kind: OptionKind::UInt, default: "32", help: "Vector registers (32 on AVX-512, 16 on AVX2)" },
+        PassOption { name: "all", kind: OptionKind::Bool, default: "false", help: "Every convolution, not only those the model expects to gain" },
+    ],
     id: &ID,
-    create: pb_support::create_default::<ChannelsLast>,
+    create,
 };
 
-#[derive(Clone, Default)]
-struct ChannelsLast;
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(ChannelsLast {
+        width: options.uint("width").max(1) as i64,
+        registers: options.uint("registers").max(8) as i64,
+        all: options.bool("all"),
+    })
+}
+
+#[derive(Clone)]
+struct ChannelsLast {
+    width: i64,
+    registers: i64,
+    all: bool,
+}
+
+impl ChannelsLast {
+    /// The share of issued vector FMAs that do useful work in
+    /// `pb-register-tile`'s kernel for `n` output columns (its tile shape:
+    /// `NV = min(n / width, registers / 8)` vectors by `3 registers / 4 / NV`
+    /// rows; the last panel's tile has fewer vectors and is bound by its
+    /// loads, one per row and vector, when those outnumber its FMAs).
+    fn lane_efficiency(&self, n: i64) -> f64 {
+        let nv = (n / self.width).clamp(1, (self.registers / 8).max(1));
+        let mr = (self.registers * 3 / 4 / nv).max(1);
+        let nr = nv * self.width;
+        let tail = n % nr;
+        let tail_vectors = (tail + self.width - 1) / self.width;
+        let issued = (n / nr) * mr * nv + if tail > 0 { (mr * tail_vectors).max(mr + tail_vectors) } else { 0 };
+        (n * mr) as f64 / self.width as f64 / issued.max(1) as f64
+    }
+
+    /// Whether a convolution writing `channels` x `height` x `width` maps
+    /// is expected to run faster channels-last: its vectors then run along
+    /// the channels instead of a map row (or the whole map, flattened).
+    fn gains(&self, channels: i64, height: i64, width: i64) -> bool {
+        let nchw = self.lane_efficiency(width).max(self.lane_efficiency(height * width));
+        self.all || self.lane_efficiency(channels) > nchw
+    }
+}
 
 /// Stored dimension `i` holds logical (NCHW) dimension `STORED[i]`.
 const STORED: [usize; 4] = [0, 2, 3, 1];
@@ -88,7 +129,8 @@ impl RustPass for ChannelsLast {
             for op in ir::body_ops(func) {
                 let name = op_name(op);
                 if let Some(generic) = generalize(context, op, &name) {
-                    if name == "linalg.conv_2d_nchw_fchw" {
+                    let shape = generic.result(0).ok().and_then(|r| static_shape(r.into())).unwrap_or_default();
+                    if name == "linalg.conv_2d_nchw_fchw" && self.gains(shape[1], shape[2], shape[3]) {
                         convolutions.insert(generic.to_raw().ptr as usize);
                     }
                 }
@@ -356,6 +398,7 @@ fn relayout(context: &Context, func: OperationRef, stored: &HashSet<usize>) {
         let first_stored = (0..op.result_count()).find(|r| op.result(*r).is_ok_and(|v| stored.contains(&value_key(v.into()))));
         if let Some(r) = first_stored {
             reorder_loops(context, op, r);
+            channel_innermost_operands(context, op, r, stored);
         }
     }
     // Then every use.
@@ -490,31 +533,7 @@ fn broadcast_dimensions(broadcast: OperationRef) -> Option<Vec<i64>> {
 /// Operand `index` of `user` becomes a copy of rank-4 `value` made just
 /// before it: into channels-last order (`to_stored`) from NCHW, or back.
 fn insert_transposed<'c>(context: &'c Context, user: OperationRef<'c, '_>, index: usize, value: Value<'c, '_>, to_stored: bool) {
-    let shape = static_shape(value).expect("rank-4 static");
-    let element = RankedTensorType::try_from(value.r#type()).expect("tensor").element();
-    // The copy's loops run over its result's dimensions: result dimension i
-    // is input dimension order[i].
-    let order = if to_stored { STORED } else { POSITION };
-    let result_shape: Vec<u64> = order.iter().map(|d| shape[*d] as u64).collect();
-    let result_type: Type = RankedTensorType::new(&result_shape, element, None).into();
-    let input: Vec<String> = (0..4).map(|j| format!("d{}", order.iter().position(|d| *d == j).expect("permutation"))).collect();
-    let rewriter = IrRewriter::from_op(user);
-    let rewriter = rewriter.as_rewriter_base();
-    rewriter.set_insertion_point_before(user);
-    let emitter = Emitter { context, rewriter: &rewriter, location: user.location() };
-    let init = emitter.value("tensor.empty", &[], result_type, &[]);
-    let generic = emitter.generic(
-        &[value],
-        &[init],
-        &[format!("affine_map<(d0, d1, d2, d3) -> ({})>", input.join(", ")), "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>".into()],
-        &[true; 4],
-        &[result_type],
-        &[element, element],
-    );
-    let body = generic.region(0).ok().and_then(|r| r.first_block()).expect("body");
-    let element_value: Value = body.argument(0).expect("input element").into();
-    emitter.op("linalg.yield", &[element_value], &[], &[], vec![]);
-    ffi::set_operand(user, index, generic.result(0).expect("result").into());
+    insert_permuted_copy(context, user, index, value, if to_stored { &STORED } else { &POSITION });
 }
 
 /// Renumbers the loops of a generic so that output `r` (stored
@@ -568,4 +587,73 @@ fn reorder_loops(context: &Context, generic: OperationRef, r: usize) {
             ffi::set_attribute(index, "dim", melior::ir::attribute::IntegerAttribute::new(ty, position(old) as i64).into());
         }
     }
+}
+
+/// The other operands of a generic writing output `r` channels-last that
+/// the channel loop walks with a stride (a depthwise convolution's weights,
+/// `W[c, kh, kw]`) are read from a copy with that dimension last (`W[kh,
+/// kw, c]`), so that a vector of channels is one load: `pb-accumulate-tile`
+/// refuses strided operands, and ConvNeXt's and MobileNet's depthwise
+/// convolutions ran 3-7x slower reading them in place. The copies are of
+/// weights (a few thousand elements), made once per call.
+fn channel_innermost_operands(context: &Context, generic: OperationRef, r: usize, stored: &HashSet<usize>) {
+    let Some((inputs, _)) = segments(generic) else { return };
+    let Some(maps) = maps_of(generic) else { return };
+    let output = maps[inputs + r];
+    let Ok(channel) = output.result(output.result_count() - 1) else { return };
+    for i in 0..inputs {
+        let Some(operand) = ffi::operand(generic, i) else { continue };
+        let Some(shape) = static_shape(operand) else { continue };
+        if stored.contains(&value_key(operand)) || shape.len() < 2 || maps[i].result_count() != shape.len() {
+            continue;
+        }
+        let Some(p) = (0..shape.len()).find(|p| maps[i].result(*p).is_ok_and(|e| e == channel)) else { continue };
+        // Already contiguous along the channels (what follows is unit
+        // dimensions), or read as a whole image: nothing to gain.
+        if shape[p + 1..].iter().all(|n| *n == 1) || shape.len() == 4 {
+            continue;
+        }
+        let mut order: Vec<usize> = (0..shape.len()).filter(|d| *d != p).collect();
+        order.push(p);
+        insert_permuted_copy(context, generic, i, operand, &order);
+        let mut all = maps_of(generic).expect("maps");
+        let map = all[i];
+        let results: Vec<AffineExpr> = order.iter().map(|d| map.result(*d).expect("result")).collect();
+        all[i] = AffineMap::new(context, map.dim_count(), map.symbol_count(), &results);
+        let attributes: Vec<Attribute> = all.iter().map(|m| ffi::affine_map_attribute(*m)).collect();
+        ffi::set_attribute(generic, "indexing_maps", ArrayAttribute::new(context, &attributes).into());
+    }
+}
+
+/// Operand `index` of `user` becomes a copy of static `value` with its
+/// dimensions in `order` (copy dimension `i` is `value`'s `order[i]`),
+/// made just before it.
+fn insert_permuted_copy<'c>(context: &'c Context, user: OperationRef<'c, '_>, index: usize, value: Value<'c, '_>, order: &[usize]) {
+    let shape = static_shape(value).expect("static");
+    let element = RankedTensorType::try_from(value.r#type()).expect("tensor").element();
+    let rank = shape.len();
+    let result_shape: Vec<u64> = order.iter().map(|d| shape[*d] as u64).collect();
+    let result_type: Type = RankedTensorType::new(&result_shape, element, None).into();
+    let dims: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
+    let input: Vec<String> = (0..rank).map(|j| format!("d{}", order.iter().position(|d| *d == j).expect("permutation"))).collect();
+    let rewriter = IrRewriter::from_op(user);
+    let rewriter = rewriter.as_rewriter_base();
+    rewriter.set_insertion_point_before(user);
+    let emitter = Emitter { context, rewriter: &rewriter, location: user.location() };
+    let init = emitter.value("tensor.empty", &[], result_type, &[]);
+    let generic = emitter.generic(
+        &[value],
+        &[init],
+        &[
+            format!("affine_map<({}) -> ({})>", dims.join(", "), input.join(", ")),
+            format!("affine_map<({0}) -> ({0})>", dims.join(", ")),
+        ],
+        &vec![true; rank],
+        &[result_type],
+        &[element, element],
+    );
+    let body = generic.region(0).ok().and_then(|r| r.first_block()).expect("body");
+    let element_value: Value = body.argument(0).expect("input element").into();
+    emitter.op("linalg.yield", &[element_value], &[], &[], vec![]);
+    ffi::set_operand(user, index, generic.result(0).expect("result").into());
 }
