@@ -240,8 +240,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // After elementwise fusion: as generics, the convolutions
                 // would take their elementwise producers in (recomputed
                 // per use, and no longer a plain contraction).
-                let registers = if options.target.vector_bits >= 512 { 32 } else { 16 };
-                passes.push(format!("func.func(pb-channels-last{{width={lanes} registers={registers} all={}}})", std::env::var("PB_CL_ALL").is_ok()));
+                passes.push("func.func(pb-channels-last)".to_string());
             }
             passes.extend([
                 // Slice assignments through several slicing steps: one

@@ -455,7 +455,12 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
     }
 
     fn visit_loop(&mut self, loop_op: OperationRef<'c, 'a>) -> Result<(), NotAffine> {
-        if loop_op.result_count() != 0 {
+        // Values carried from one iteration to the next (`iter_args`: a
+        // reduction kept in registers) are not memory: the analysis reads
+        // the loop's accesses as any other's, and its users keep such a
+        // loop sequential (`pb-parallelize`). A transformation of the SCoP
+        // would have to carry them, so it refuses the loop.
+        if loop_op.result_count() != 0 && !self.analysis {
             return Err(NotAffine("affine.for with iter_args".into()));
         }
         let bounds = self.loop_bounds(loop_op)?;
@@ -507,10 +512,15 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
         let (Some(lower_map), Some(upper_map)) = (lower_map, upper_map) else {
             return Err(NotAffine("loop bounds are not affine maps".into()));
         };
+        // Bound operands, then the initial values of iter_args.
         let operands: Vec<Value> = loop_op.operands().collect();
         let lower_count = lower_map.input_count();
+        let upper_count = upper_map.input_count();
+        if operands.len() < lower_count + upper_count {
+            return Err(NotAffine("loop bounds without their operands".into()));
+        }
         let lower = self.map_results(lower_map, &operands[..lower_count])?;
-        let upper = self.map_results(upper_map, &operands[lower_count..])?;
+        let upper = self.map_results(upper_map, &operands[lower_count..lower_count + upper_count])?;
         if step != 1 && lower.len() != 1 {
             return Err(NotAffine("strided loop with a max lower bound".into()));
         }
