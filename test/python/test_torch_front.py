@@ -153,6 +153,47 @@ def test_sequence_first_attention_projections():
         check(polyblocks_jit_torch()(attend), attend, x, rtol=1e-4, atol=1e-4)
 
 
+class SmallResNet(torch.nn.Module):
+    """ResNet's ops at odd sizes: a strided stem, batch norm, max pool, a
+    residual block with a strided 1x1 downsample, global average pool,
+    flatten and a linear layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 16, 5, stride=2, padding=2, bias=False)
+        self.bn = torch.nn.BatchNorm2d(16)
+        self.pool = torch.nn.MaxPool2d(3, stride=2, padding=1)
+        self.conv1 = torch.nn.Conv2d(16, 24, 3, stride=2, padding=1, bias=False)
+        self.bn1 = torch.nn.BatchNorm2d(24)
+        self.conv2 = torch.nn.Conv2d(24, 24, 3, padding=1)
+        self.down = torch.nn.Conv2d(16, 24, 1, stride=2)
+        self.fc = torch.nn.Linear(24, 10)
+        for bn in (self.bn, self.bn1):
+            bn.running_mean.uniform_(-0.5, 0.5)
+            bn.running_var.uniform_(0.5, 2.0)
+
+    def forward(self, x):
+        x = self.pool(torch.relu(self.bn(self.stem(x))))
+        y = self.conv2(torch.relu(self.bn1(self.conv1(x))))
+        x = torch.relu(y + self.down(x))
+        return self.fc(torch.flatten(torch.nn.functional.adaptive_avg_pool2d(x, 1), 1))
+
+
+@pytest.mark.parametrize("channels_last", [True, False])
+def test_convolution_network_in_either_layout(channels_last, tmp_path):
+    # pb-channels-last stores the feature maps N x H x W x C inside the
+    # graph (the default); the result is eager's either way, and the graph
+    # stage shows which layout ran.
+    model = SmallResNet().eval()
+    options = {"channels_last": channels_last, "debug": True, "debug_dir": str(tmp_path / "dump")}
+    compiled = polyblocks_jit_torch(compile_options=options)(model)
+    check(compiled, model, torch.randn(2, 3, 29, 31), rtol=1e-4, atol=1e-4)
+    graph = "".join(path.read_text() for path in (tmp_path / "dump").rglob("2-graph.mlir"))
+    # The stem's output: 2 x 16 x 15 x 16 in NCHW, 2 x 15 x 16 x 16 stored channels-last.
+    assert ("memref<2x15x16x16xf32>" in graph) == channels_last
+    assert "memref<2x16x15x16xf32>" in graph or channels_last
+
+
 def test_strided_and_transposed_contractions():
     # Stride-2 convolution (B gathered by the packing copy) and x @ w.T
     # (B transposed), at odd sizes.

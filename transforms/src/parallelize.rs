@@ -14,7 +14,11 @@
 //! chosen are those upstream chooses with `max-nested=1`: in each nest, the
 //! outermost parallel loops, none inside another; loops carrying values
 //! (`iter_args`) stay sequential, as upstream leaves them without
-//! `parallel-reductions`. Unlike upstream, a vector access covers all its
+//! `parallel-reductions`, but the loops around them are analysed with the
+//! rest of the nest (the values they carry are not memory): the
+//! register-kept reductions of `pb-accumulate-tile` (a depthwise
+//! convolution channels-last, a global pool) used to leave their whole nest
+//! on one thread. Unlike upstream, a vector access covers all its
 //! lanes (upstream's test reads `affine.vector_load %a[16 * j + 1]` as one
 //! element, and would run a loop in parallel whose iterations overlap).
 //!
