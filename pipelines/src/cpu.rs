@@ -240,7 +240,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // After elementwise fusion: as generics, the convolutions
                 // would take their elementwise producers in (recomputed
                 // per use, and no longer a plain contraction).
-                passes.push("func.func(pb-channels-last)".to_string());
+                passes.push(format!("func.func(pb-channels-last{{width={lanes}}})"));
             }
             passes.extend([
                 // Slice assignments through several slicing steps: one

@@ -138,8 +138,9 @@ class Mlp(torch.nn.Module):
         return self.fc2(torch.nn.functional.gelu(self.fc1(x + y.sum(1).reshape(40, 16).repeat(1, 6))))
 
 
+@pytest.mark.parametrize("channels_last", [True, False])
 @pytest.mark.parametrize("prepack", [True, False])
-def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, capfd, prepack):
+def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, capfd, prepack, channels_last):
     """With `prepack_weights` the engine keeps each Linear weight packed
     between calls; every way a parameter changes (in place, a new state, a
     new tensor) must reach the next call, in every thread's pool."""
@@ -148,13 +149,16 @@ def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, capfd
     monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path))
     torch.manual_seed(0)
     model = Mlp().eval()
-    compiled = polyblocks_jit_torch(model, compile_options={"report": True, "prepack_weights": prepack})
+    options = {"report": True, "prepack_weights": prepack, "channels_last": channels_last}
+    compiled = polyblocks_jit_torch(model, compile_options=options)
     x = torch.randn(40, 96)
     with torch.no_grad():
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
         report = capfd.readouterr().err
-        assert ("B packed once per parameter version" in report) == prepack, report
-        assert ("A packed once per parameter version" in report) == prepack, report
+        # The Linear weights are B; the convolution's weights are A in
+        # NCHW, B channels-last (its lanes along the output channels).
+        assert report.count("B packed once per parameter version") == prepack * (2 + channels_last), report
+        assert ("A packed once per parameter version" in report) == (prepack and not channels_last), report
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
         model.fc1.weight.mul_(-2.0)
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)

@@ -52,7 +52,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
-use pb_support::{builder::Emitter, ffi, ir, PassFailed, PassId, PassInfo, RustPass};
+use pb_support::{builder::Emitter, ffi, ir, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 use crate::linalg_ops::segments;
 
@@ -68,13 +68,24 @@ as N x H x W x C: the indexing maps of every generic that accesses them are perm
 initial values are rebuilt in the new layout, and any other use reads a transposing copy. The \
 values computed are unchanged.",
     anchor: "func.func",
-    options: &[],
+    options: &[PassOption {
+        name: "width",
+        kind: OptionKind::UInt,
+        default: "16",
+        help: "f32 lanes of a vector register: convolutions with fewer output channels keep NCHW",
+    }],
     id: &ID,
-    create: pb_support::create_default::<ChannelsLast>,
+    create,
 };
 
-#[derive(Clone, Default)]
-struct ChannelsLast;
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(ChannelsLast { width: options.uint("width").max(1) as i64 })
+}
+
+#[derive(Clone)]
+struct ChannelsLast {
+    width: i64,
+}
 
 /// Stored dimension `i` holds logical (NCHW) dimension `STORED[i]`.
 const STORED: [usize; 4] = [0, 2, 3, 1];
@@ -102,7 +113,11 @@ impl RustPass for ChannelsLast {
             for op in ops {
                 let name = op_name(op);
                 if let Some(generic) = generalize(context, op, &name) {
-                    if name == "linalg.conv_2d_nchw_fchw" {
+                    // Lanes along the channels need a vector's worth of
+                    // them: a filter over single-channel images (a blur
+                    // written as conv2d) keeps its maps as rows.
+                    let channels = generic.result(0).ok().and_then(|r| static_shape(r.into())).map_or(0, |s| s[1]);
+                    if name == "linalg.conv_2d_nchw_fchw" && channels >= self.width {
                         convolutions.insert(generic.to_raw().ptr as usize);
                     }
                 }

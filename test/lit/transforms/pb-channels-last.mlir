@@ -1,4 +1,10 @@
 // RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(pb-channels-last))' | FileCheck %s
+// Fewer output channels (16) than the lanes of a vector (32): NCHW kept.
+// RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(pb-channels-last{width=32}))' | FileCheck %s --check-prefix=NARROW
+// NARROW-LABEL: func.func @block
+// NARROW-COUNT-2: linalg.conv_2d_nchw_fchw
+// NARROW-NOT: tensor<1x6x6x16xf32>
+// NARROW-LABEL: func.func @depthwise
 
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1)>

@@ -109,6 +109,48 @@ func.func @carried_value(%a: memref<16xf32>, %out: memref<1xf32>) {
 
 // -----
 
+// Around such a loop, the nest is analysed whole: each row's sum kept in a
+// register (pb-accumulate-tile's form) leaves the rows parallel, the
+// reduction sequential.
+// CHECK-LABEL: func.func @rows_of_carried_sums
+// CHECK: affine.parallel (%[[I:.*]]) = (0) to (8)
+// CHECK-NEXT: %{{.*}} = affine.for %{{.*}} = 0 to 16 iter_args
+// CHECK: affine.store %{{.*}}, %{{.*}}[%[[I]]]
+func.func @rows_of_carried_sums(%a: memref<8x16xf32>, %out: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 8 {
+    %sum = affine.for %j = 0 to 16 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%i, %j] : memref<8x16xf32>
+      %y = arith.addf %acc, %x : f32
+      affine.yield %y : f32
+    }
+    affine.store %sum, %out[%i] : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
+// The same with every row's sum stored into one element: the rows depend
+// on each other (a write after write), the loop stays sequential.
+// CHECK-LABEL: func.func @rows_of_carried_sums_one_output
+// CHECK-NOT: affine.parallel
+// CHECK: return
+func.func @rows_of_carried_sums_one_output(%a: memref<8x16xf32>, %out: memref<1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 8 {
+    %sum = affine.for %j = 0 to 16 iter_args(%acc = %zero) -> (f32) {
+      %x = affine.load %a[%i, %j] : memref<8x16xf32>
+      %y = arith.addf %acc, %x : f32
+      affine.yield %y : f32
+    }
+    affine.store %sum, %out[0] : memref<1xf32>
+  }
+  return
+}
+
+// -----
+
 // A buffer allocated in the loop body is a new one per iteration: it
 // carries nothing between iterations of that loop (the outer loop is
 // parallel), while the inner loops reading it reversed are analysed with it.
