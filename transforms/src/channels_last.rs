@@ -109,15 +109,22 @@ impl RustPass for ChannelsLast {
             if ops.iter().map(|op| op_name(*op)).any(|name| convolution(&name) && name != "linalg.conv_2d_nchw_fchw") {
                 return;
             }
+            // Lanes along the channels need a vector's worth of them: a
+            // filter over single-channel images (a blur written as conv2d)
+            // keeps its maps as rows. Nothing changes without such a
+            // convolution.
+            let wide = |op: OperationRef| {
+                op_name(op) == "linalg.conv_2d_nchw_fchw"
+                    && op.result(0).ok().and_then(|r| static_shape(r.into())).is_some_and(|s| s.len() == 4 && s[1] >= self.width)
+            };
+            if !ops.iter().any(|op| wide(*op)) {
+                return;
+            }
             let mut convolutions = HashSet::new();
             for op in ops {
-                let name = op_name(op);
-                if let Some(generic) = generalize(context, op, &name) {
-                    // Lanes along the channels need a vector's worth of
-                    // them: a filter over single-channel images (a blur
-                    // written as conv2d) keeps its maps as rows.
-                    let channels = generic.result(0).ok().and_then(|r| static_shape(r.into())).map_or(0, |s| s[1]);
-                    if name == "linalg.conv_2d_nchw_fchw" && channels >= self.width {
+                let seed = wide(op);
+                if let Some(generic) = generalize(context, op, &op_name(op)) {
+                    if seed {
                         convolutions.insert(generic.to_raw().ptr as usize);
                     }
                 }
