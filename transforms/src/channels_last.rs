@@ -172,7 +172,7 @@ fn stored_type<'c>(ty: Type<'c>) -> Type<'c> {
     let shape: Vec<u64> = STORED
         .iter()
         .map(|d| match tensor.dim_size(*d) {
-            Ok(melior::ir::r#type::DimSize::Static(n)) => n as u64,
+            Ok(melior::ir::r#type::DimSize::Static(n)) => n,
             _ => unreachable!("static shape checked"),
         })
         .collect();
@@ -281,7 +281,7 @@ fn generalize<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>, name: &str
         &[
             ("indexing_maps", ArrayAttribute::new(context, &map_attributes).into()),
             ("iterator_types", Attribute::parse(context, &format!("[{}]", iterators.join(", ")))?),
-            ("operandSegmentSizes", DenseI32::new(context, &[inputs as i32, outputs as i32])),
+            ("operandSegmentSizes", dense_i32(context, &[inputs as i32, outputs as i32])),
         ],
         vec![region],
     );
@@ -292,14 +292,10 @@ fn generalize<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>, name: &str
     Some(generic)
 }
 
-/// `array<i32: ...>` attributes (melior has a wrapper for i64 arrays only).
-struct DenseI32;
-
-impl DenseI32 {
-    fn new<'c>(context: &'c Context, values: &[i32]) -> Attribute<'c> {
-        let text: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-        Attribute::parse(context, &format!("array<i32: {}>", text.join(", "))).expect("i32 array attribute")
-    }
+/// An `array<i32: ...>` attribute (melior wraps i64 arrays only).
+fn dense_i32<'c>(context: &'c Context, values: &[i32]) -> Attribute<'c> {
+    let text: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    Attribute::parse(context, &format!("array<i32: {}>", text.join(", "))).expect("i32 array attribute")
 }
 
 /// The indexing maps of a generic.
@@ -329,11 +325,11 @@ fn decide(func: OperationRef, convolutions: &HashSet<usize>) -> HashSet<usize> {
                     let chosen = convolutions.contains(&(op.to_raw().ptr as usize)) || {
                         let (channel, width) = (output_map.result(1).ok(), output_map.result(3).ok());
                         let mut votes = 0i32;
-                        for i in 0..inputs {
+                        for (i, map) in maps.iter().enumerate().take(inputs) {
                             let Some(input) = ffi::operand(op, i).filter(|v| is_image(*v)) else { continue };
                             // The loop running along the input's innermost
                             // stored dimension.
-                            let innermost = maps[i].result(if stored.contains(&value_key(input)) { 1 } else { 3 }).ok();
+                            let innermost = map.result(if stored.contains(&value_key(input)) { 1 } else { 3 }).ok();
                             votes += i32::from(innermost == channel) - i32::from(innermost == width);
                         }
                         votes > 0
@@ -418,7 +414,7 @@ fn retype_generic_result(context: &Context, generic: OperationRef, r: usize, sto
         return;
     }
     let body = generic.region(0).ok().and_then(|region| region.first_block()).expect("body");
-    let read = body.argument(index).map(|a| ffi::has_uses(a)).unwrap_or(true);
+    let read = body.argument(index).map(ffi::has_uses).unwrap_or(true);
     if read {
         rebuild_init(context, generic, index, init);
     } else {
