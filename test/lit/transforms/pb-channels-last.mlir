@@ -90,3 +90,21 @@ func.func @permute(%x: tensor<1x8x6x6xf32>, %w1: tensor<16x8x1x1xf32>) -> tensor
   %t = linalg.transpose ins(%c : tensor<1x16x6x6xf32>) outs(%e2 : tensor<1x6x6x16xf32>) permutation = [0, 2, 3, 1]
   return %t : tensor<1x6x6x16xf32>
 }
+
+// A table the channel loop reads with a stride (T[c, 1]) is read from a
+// copy with the channels last: one vector load per 16 channels.
+// CHECK-LABEL: func.func @table
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<16x3xf32>) outs(%{{.*}} : tensor<3x16xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[T]] : tensor<1x6x6x16xf32>, tensor<3x16xf32>) outs(%{{.*}} : tensor<1x6x6x16xf32>)
+func.func @table(%x: tensor<1x8x6x6xf32>, %w1: tensor<16x8x1x1xf32>, %t: tensor<16x3xf32>) -> tensor<1x16x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x6x6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x8x6x6xf32>, tensor<16x8x1x1xf32>) outs(%f : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %r = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1, d2, d3) -> (d1, 1)>, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %t : tensor<1x16x6x6xf32>, tensor<16x3xf32>) outs(%e : tensor<1x16x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x6x6xf32>
+  return %r : tensor<1x16x6x6xf32>
+}
