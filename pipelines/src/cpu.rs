@@ -109,7 +109,8 @@ pub struct CpuOptions {
     /// rounding: `pb-fp-contract`); on by default.
     pub fp_contract: bool,
     /// Feature maps of convolutions stored channels-last
-    /// (`pb-channels-last`, start of the `graph` stage); on by default.
+    /// (`pb-channels-last`, `graph` stage, after elementwise fusion); on by
+    /// default.
     pub channels_last: bool,
     /// Time every kernel into an exported counter table
     /// (`pb-profile-kernels`, end of the `affine` stage); off by default.

@@ -6,7 +6,8 @@
 //!
 //! A *statement* is a maximal run of consecutive non-loop ops in one loop
 //! body. What is representable:
-//! - loops: `affine.for` without `iter_args`, constant step, bounds whose
+//! - loops: `affine.for` without `iter_args` (with them only for
+//!   [`Scop::extract_accesses`]'s dependence analysis), constant step, bounds whose
 //!   operands are enclosing induction variables or values defined outside
 //!   the nests (ISL parameters); a step other than 1 needs a single lower
 //!   bound;

@@ -111,25 +111,19 @@ impl<'c> Emitter<'c, '_> {
         elements: &[Type<'c>],
     ) -> OperationRef<'c, '_> {
         use melior::ir::{operation::OperationLike, Block, RegionLike};
-        let iterators: Vec<&str> = parallel
-            .iter()
-            .map(|p| if *p { "#linalg.iterator_type<parallel>" } else { "#linalg.iterator_type<reduction>" })
-            .collect();
         let region = Region::new();
         let arguments: Vec<(Type<'c>, Location<'c>)> = elements.iter().map(|t| (*t, self.location)).collect();
         region.append_block(Block::new(&arguments));
-        let operands: Vec<Value<'c, '_>> = inputs.iter().chain(outputs).copied().collect();
-        let generic = self.op(
-            "linalg.generic",
-            &operands,
+        let maps: Vec<Attribute<'c>> = maps.iter().map(|map| self.attribute(map)).collect();
+        let generic = self.rewriter.insert(generic_operation(
+            self.context,
+            self.location,
+            (inputs, outputs),
+            &maps,
+            parallel,
             results,
-            &[
-                ("indexing_maps", self.attribute(&format!("[{}]", maps.join(", ")))),
-                ("iterator_types", self.attribute(&format!("[{}]", iterators.join(", ")))),
-                ("operandSegmentSizes", self.attribute(&format!("array<i32: {}, {}>", inputs.len(), outputs.len()))),
-            ],
-            vec![region],
-        );
+            region,
+        ));
         let body = generic.region(0).expect("one region").first_block().expect("one block");
         self.rewriter.set_insertion_point_to_end(body);
         generic
@@ -138,6 +132,40 @@ impl<'c> Emitter<'c, '_> {
     pub fn i64_type(&self) -> Type<'c> {
         IntegerType::new(self.context, 64).into()
     }
+}
+
+/// A detached `linalg.generic` reading `inputs` and writing `outputs`
+/// through `maps` (affine map attributes, inputs then outputs), with one
+/// loop per entry of `parallel` (`false`: a reduction), tensor `results`
+/// (none on memrefs) and `body` as its region.
+pub fn generic_operation<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    (inputs, outputs): (&[Value<'c, '_>], &[Value<'c, '_>]),
+    maps: &[Attribute<'c>],
+    parallel: &[bool],
+    results: &[Type<'c>],
+    body: Region<'c>,
+) -> melior::ir::Operation<'c> {
+    let iterators: Vec<&str> = parallel
+        .iter()
+        .map(|p| if *p { "#linalg.iterator_type<parallel>" } else { "#linalg.iterator_type<reduction>" })
+        .collect();
+    let parse = |text: String| Attribute::parse(context, &text).expect("linalg.generic attribute");
+    let operands: Vec<Value<'c, '_>> = inputs.iter().chain(outputs).copied().collect();
+    build_operation(
+        context,
+        location,
+        "linalg.generic",
+        &operands,
+        results,
+        &[
+            ("indexing_maps", melior::ir::attribute::ArrayAttribute::new(context, maps).into()),
+            ("iterator_types", parse(format!("[{}]", iterators.join(", ")))),
+            ("operandSegmentSizes", parse(format!("array<i32: {}, {}>", inputs.len(), outputs.len()))),
+        ],
+        vec![body],
+    )
 }
 
 /// A detached `affine.for` with bound maps `lower`/`upper` (both applied to

@@ -8,6 +8,11 @@ use melior::ir::{
     OperationRef, RegionLike,
 };
 
+/// The name of `op` (e.g. `"affine.for"`).
+pub fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
 /// Is `op` named `name` (e.g. `"affine.for"`)?
 pub fn is_named(op: OperationRef, name: &str) -> bool {
     op.name().as_string_ref().as_str() == Ok(name)

@@ -58,9 +58,9 @@ use melior::{
     },
     Context, IrRewriter,
 };
-use pb_support::{builder::Emitter, ffi, ir, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::{builder::Emitter, ffi, ir, ir::op_name, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
-use crate::linalg_ops::segments;
+use crate::linalg_ops::{integers, segments};
 
 static ID: PassId = PassId::new();
 
@@ -139,10 +139,8 @@ impl RustPass for ChannelsLast {
             if convolutions.is_empty() {
                 return;
             }
+            // (Never empty: every convolution's result is stored.)
             let stored = decide(func, &convolutions);
-            if stored.is_empty() {
-                return;
-            }
             relayout(context, func, &stored);
         });
         Ok(())
@@ -154,19 +152,9 @@ fn value_key(value: Value) -> usize {
     value.to_raw().ptr as usize
 }
 
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
-}
-
 /// The static shape of a ranked tensor value.
 fn static_shape(value: Value) -> Option<Vec<i64>> {
-    let ty = RankedTensorType::try_from(value.r#type()).ok()?;
-    (0..ty.rank())
-        .map(|d| match ty.dim_size(d) {
-            Ok(melior::ir::r#type::DimSize::Static(n)) => Some(n as i64),
-            _ => None,
-        })
-        .collect()
+    pb_dialects::type_utils::static_shape(value.r#type())
 }
 
 fn is_image(value: Value) -> bool {
@@ -176,23 +164,15 @@ fn is_image(value: Value) -> bool {
 /// The channels-last type of a rank-4 tensor type.
 fn stored_type<'c>(ty: Type<'c>) -> Type<'c> {
     let tensor = RankedTensorType::try_from(ty).expect("ranked tensor");
-    let shape: Vec<u64> = STORED
-        .iter()
-        .map(|d| match tensor.dim_size(*d) {
-            Ok(melior::ir::r#type::DimSize::Static(n)) => n,
-            _ => unreachable!("static shape checked"),
-        })
-        .collect();
-    RankedTensorType::new(&shape, tensor.element(), None).into()
+    let shape = pb_dialects::type_utils::static_shape(ty).expect("static shape checked");
+    let stored: Vec<u64> = STORED.iter().map(|d| shape[*d] as u64).collect();
+    RankedTensorType::new(&stored, tensor.element(), None).into()
 }
 
 /// The two values of a 2-D `strides`/`dilations` attribute
 /// (`dense<2> : vector<2xi64>` or `dense<[2, 1]> : ...`).
 fn pair(op: OperationRef, name: &str) -> Option<(i64, i64)> {
-    let text = op.attribute(name).ok()?.to_string();
-    let inner = text.strip_prefix("dense<")?.split('>').next()?;
-    let values: Vec<i64> = inner.trim_matches(|c| c == '[' || c == ']').split(',').map(|v| v.trim().parse().ok()).collect::<Option<_>>()?;
-    match values[..] {
+    match integers(op.attribute(name).ok()?)?[..] {
         [v] => Some((v, v)),
         [a, b] => Some((a, b)),
         _ => None,
@@ -262,35 +242,23 @@ fn generalize<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>, name: &str
     if !is_image(result.into()) || !operands.iter().all(|v| static_shape(*v).is_some()) {
         return None;
     }
-    let iterators: Vec<&str> =
-        parallel.iter().map(|p| if *p { "#linalg.iterator_type<parallel>" } else { "#linalg.iterator_type<reduction>" }).collect();
     let map_attributes: Vec<Attribute> = maps.iter().map(|m| ffi::affine_map_attribute(*m)).collect();
     let region = Region::new();
     ffi::take_body(&region, op.region(0).ok()?);
-    let generic = pb_support::builder::build_operation(
+    let generic = pb_support::builder::generic_operation(
         context,
         op.location(),
-        "linalg.generic",
-        &operands,
+        (&operands[..inputs], &operands[inputs..]),
+        &map_attributes,
+        &parallel,
         &[result.r#type()],
-        &[
-            ("indexing_maps", ArrayAttribute::new(context, &map_attributes).into()),
-            ("iterator_types", Attribute::parse(context, &format!("[{}]", iterators.join(", ")))?),
-            ("operandSegmentSizes", dense_i32(context, &[inputs as i32, outputs as i32])),
-        ],
-        vec![region],
+        region,
     );
     let block = op.block()?;
     let generic = block.insert_operation_before(op, generic);
     ffi::replace_all_uses(result.into(), generic.result(0).ok()?.into());
     ffi::erase(op);
     Some(generic)
-}
-
-/// An `array<i32: ...>` attribute (melior wraps i64 arrays only).
-fn dense_i32<'c>(context: &'c Context, values: &[i32]) -> Attribute<'c> {
-    let text: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-    Attribute::parse(context, &format!("array<i32: {}>", text.join(", "))).expect("i32 array attribute")
 }
 
 /// The indexing maps of a generic.
@@ -401,7 +369,7 @@ fn relayout(context: &Context, func: OperationRef, stored: &HashSet<usize>) {
 fn retype_generic_result(context: &Context, generic: OperationRef, r: usize, stored: &HashSet<usize>) {
     let (inputs, _) = segments(generic).expect("checked by decide");
     let index = inputs + r;
-    permute_map(context, generic, index);
+    permute_map(context, generic, index, &STORED);
     let result: Value = generic.result(r).expect("result").into();
     ffi::set_type(result, stored_type(result.r#type()));
     let init = ffi::operand(generic, index).expect("output operand");
@@ -435,7 +403,7 @@ fn rewrite_use(context: &Context, user: OperationRef, index: usize, stored: &Has
         "linalg.generic" => {
             let Some((inputs, outputs)) = segments(user) else { return false };
             if index < inputs {
-                permute_map(context, user, index);
+                permute_map(context, user, index, &STORED);
                 true
             } else {
                 // An initial value: fine where the result is stored too.
@@ -448,12 +416,13 @@ fn rewrite_use(context: &Context, user: OperationRef, index: usize, stored: &Has
     }
 }
 
-/// Permutes the results of a generic's map `index` (an operand now stored
-/// channels-last).
-fn permute_map(context: &Context, generic: OperationRef, index: usize) {
+/// Puts the results of a generic's map `index` in `order` (result `i` is
+/// the old result `order[i]`): the operand is now stored with its
+/// dimensions in that order (`STORED`: channels-last).
+fn permute_map(context: &Context, generic: OperationRef, index: usize, order: &[usize]) {
     let mut maps = maps_of(generic).expect("generic maps");
     let map = maps[index];
-    let results: Vec<AffineExpr> = STORED.iter().map(|d| map.result(*d).expect("rank-4 map")).collect();
+    let results: Vec<AffineExpr> = order.iter().map(|d| map.result(*d).expect("a result per dimension")).collect();
     maps[index] = AffineMap::new(context, map.dim_count(), map.symbol_count(), &results);
     let attributes: Vec<Attribute> = maps.iter().map(|m| ffi::affine_map_attribute(*m)).collect();
     ffi::set_attribute(generic, "indexing_maps", ArrayAttribute::new(context, &attributes).into());
@@ -587,13 +556,13 @@ fn channel_innermost_operands(context: &Context, generic: OperationRef, r: usize
     let Some(maps) = maps_of(generic) else { return };
     let output = maps[inputs + r];
     let Ok(channel) = output.result(output.result_count() - 1) else { return };
-    for i in 0..inputs {
+    for (i, map) in maps.iter().enumerate().take(inputs) {
         let Some(operand) = ffi::operand(generic, i) else { continue };
         let Some(shape) = static_shape(operand) else { continue };
-        if stored.contains(&value_key(operand)) || shape.len() < 2 || maps[i].result_count() != shape.len() {
+        if stored.contains(&value_key(operand)) || shape.len() < 2 || map.result_count() != shape.len() {
             continue;
         }
-        let Some(p) = (0..shape.len()).find(|p| maps[i].result(*p).is_ok_and(|e| e == channel)) else { continue };
+        let Some(p) = (0..shape.len()).find(|p| map.result(*p).is_ok_and(|e| e == channel)) else { continue };
         // Already contiguous along the channels (what follows is unit
         // dimensions), or read as a whole image: nothing to gain.
         if shape[p + 1..].iter().all(|n| *n == 1) || shape.len() == 4 {
@@ -602,12 +571,7 @@ fn channel_innermost_operands(context: &Context, generic: OperationRef, r: usize
         let mut order: Vec<usize> = (0..shape.len()).filter(|d| *d != p).collect();
         order.push(p);
         insert_permuted_copy(context, generic, i, operand, &order);
-        let mut all = maps_of(generic).expect("maps");
-        let map = all[i];
-        let results: Vec<AffineExpr> = order.iter().map(|d| map.result(*d).expect("result")).collect();
-        all[i] = AffineMap::new(context, map.dim_count(), map.symbol_count(), &results);
-        let attributes: Vec<Attribute> = all.iter().map(|m| ffi::affine_map_attribute(*m)).collect();
-        ffi::set_attribute(generic, "indexing_maps", ArrayAttribute::new(context, &attributes).into());
+        permute_map(context, generic, i, &order);
     }
 }
 

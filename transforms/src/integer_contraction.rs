@@ -56,6 +56,7 @@ use melior::{
     Context,
 };
 use pb_dialects::type_utils::{shape_and_element, signless_int_width};
+use crate::linalg_ops::integers;
 use pb_polyhedral::{aff::mlir_map, Aff};
 use pb_support::{
     builder::{emit_before, Emitter},
@@ -168,18 +169,6 @@ fn static_shape(value: Value) -> Option<Vec<i64>> {
 
 fn element<'c>(value: Value<'c, '_>) -> Type<'c> {
     shape_and_element(value.r#type()).1
-}
-
-/// `array<i64: ...>` (dense arrays) or `dense<...> : vector<..>` as numbers.
-fn integers(attribute: melior::ir::Attribute) -> Option<Vec<i64>> {
-    let text = attribute.to_string();
-    let inner = if let Some(rest) = text.strip_prefix("array<i64") {
-        rest.trim_start_matches(':').trim_end_matches('>').to_string()
-    } else {
-        let body = text.strip_prefix("dense<")?.split('>').next()?.to_string();
-        body.trim_matches(|c| c == '[' || c == ']').to_string()
-    };
-    inner.split(',').filter(|s| !s.trim().is_empty()).map(|s| s.trim().parse().ok()).collect()
 }
 
 /// The multiply-accumulate statement of a body: `out + in0 * in1` (any

@@ -1,5 +1,6 @@
-//! Queries on linalg ops shared by the passes that rewrite their operands
-//! (`pb-inits-as-inputs`, `pb-split-empty-tensors`).
+//! Queries on linalg ops shared by the passes that read or rewrite them
+//! (`pb-inits-as-inputs`, `pb-split-empty-tensors`, `pb-integer-contraction`,
+//! `pb-channels-last`).
 
 use melior::ir::{attribute::ArrayAttribute, operation::OperationLike, OperationRef};
 
@@ -26,4 +27,17 @@ pub fn segments(op: OperationRef) -> Option<(usize, usize)> {
         [inputs, outputs] => Some((inputs, outputs)),
         _ => None,
     }
+}
+
+/// `array<i64: ...>` (dense arrays) or `dense<...> : vector<..>` as numbers
+/// (a splat `dense<2>` as one).
+pub fn integers(attribute: melior::ir::Attribute) -> Option<Vec<i64>> {
+    let text = attribute.to_string();
+    let inner = if let Some(rest) = text.strip_prefix("array<i64") {
+        rest.trim_start_matches(':').trim_end_matches('>').to_string()
+    } else {
+        let body = text.strip_prefix("dense<")?.split('>').next()?.to_string();
+        body.trim_matches(|c| c == '[' || c == ']').to_string()
+    };
+    inner.split(',').filter(|s| !s.trim().is_empty()).map(|s| s.trim().parse().ok()).collect()
 }

@@ -21,7 +21,7 @@ use melior::ir::{
     operation::{OperationLike, WalkOrder},
     Location, OperationRef,
 };
-use pb_support::{ffi, PassFailed, PassId, PassInfo, RustPass};
+use pb_support::{ffi, ir::op_name, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -54,10 +54,6 @@ impl RustPass for ProfileNames {
         }
         Ok(())
     }
-}
-
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
 }
 
 /// `matmul`, `conv_2d_nchw_fchw`, `generic:erf,exp` (the body's math ops
