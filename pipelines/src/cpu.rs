@@ -227,10 +227,14 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 passes.push("pb-profile-names".to_string());
             }
             passes.extend([
+                // Filters by a fixed window (a blur or Sobel written as
+                // conv2d) as sums of shifted reads: the form the image
+                // pipeline path fuses and vectorizes.
+                "func.func(pb-unroll-filters)".to_string(),
                 // An output's init read by an elementwise body is an input:
                 // fused into a broadcasting consumer, a read-modify-write of
                 // it would run once per consumer iteration.
-                "func.func(pb-inits-as-inputs)".to_string(),
+                "func.func(pb-inits-as-inputs)".into(),
                 "func.func(linalg-fuse-elementwise-ops)".into(),
                 "canonicalize".into(),
                 "cse".into(),

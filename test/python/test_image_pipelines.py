@@ -120,3 +120,51 @@ def test_jacobi_2d(shape):
     # engine's bufferization wrote into a dead input's buffer): check()
     # also checks that the input is unchanged.
     check(bench.jacobi_2d, torch.rand(*shape))
+
+
+def test_filter_weights_passed_in():
+    """A 3x3 filter whose weights are an argument (pb-unroll-filters reads
+    them once per call): a second call with other weights gives that call's
+    result, not the first call's."""
+
+    def filtered(img, kernel):
+        return torch.nn.functional.conv2d(img, kernel) * 2.0
+
+    img = torch.rand(2, 1, 29, 33)
+    first, second = torch.rand(1, 1, 3, 3), torch.rand(1, 1, 3, 3)
+    with torch.no_grad():
+        compiled = polyblocks_jit_torch(compile_options={"target": "cpu"})(filtered)
+        for kernel in (first, second):
+            report = validate_outputs(compiled(img, kernel), filtered(img, kernel), rtol=1e-4, atol=1e-5, verbose=False)
+            assert report.ok, f"max abs {report.max_abs_error}"
+
+
+def test_strided_padded_filter_chain():
+    """A 5x5 blur with zero padding and stride 2 (one pyramid level), then a
+    3x3 box filter: windows through strided slices of a padded image."""
+    gauss = torch.tensor([1.0, 4.0, 6.0, 4.0, 1.0]) / 16
+
+    def pyramid_level(img):
+        kernel = (gauss[:, None] * gauss[None, :]).view(1, 1, 5, 5)
+        down = torch.nn.functional.conv2d(img, kernel, stride=2, padding=2)
+        return torch.nn.functional.conv2d(down, torch.ones(1, 1, 3, 3) / 9)
+
+    check(pyramid_level, torch.rand(3, 1, 67, 45))
+
+
+def test_conv2d_filters_become_elementwise_sums(tmp_path):
+    """The graph stage holds no convolution for filters written as conv2d
+    with a fixed kernel: they are sums of shifted reads, as in the slice
+    form, and the whole blur is one kernel."""
+    with torch.no_grad():
+        compiled = polyblocks_jit_torch(
+            compile_options={"target": "cpu", "debug": True, "debug_dir": str(tmp_path), "cache": False}
+        )(bench.blur_x_blur_y_conv)
+        # Large enough that the model fuses (the temporary outgrows the caches).
+        img = torch.rand(3, 1024, 1030)
+        report = validate_outputs(compiled(img), bench.blur_x_blur_y_conv(img), rtol=1e-4, atol=1e-5, verbose=False)
+    assert report.ok
+    graph = next(tmp_path.rglob("2-graph.mlir")).read_text()
+    assert "linalg.conv_2d" not in graph
+    affine = next(tmp_path.rglob("3-affine.mlir")).read_text()
+    assert affine.count("pb.kernel}") == 1, "both blur stages fused into one kernel"

@@ -51,6 +51,7 @@ pub mod simplify_quant;
 pub mod split_empty_tensors;
 pub mod strict_half_rounding;
 pub mod transpose_tile;
+pub mod unroll_filters;
 pub mod vectorize;
 
 use pb_support::PassInfo;
@@ -80,4 +81,5 @@ pub static PASSES: &[&PassInfo] =
     &simplify_quant::INFO,
     &split_empty_tensors::INFO,
     &strict_half_rounding::INFO,
-    &transpose_tile::INFO, &vectorize::INFO];
+    &transpose_tile::INFO,
+    &unroll_filters::INFO, &vectorize::INFO];

@@ -1,8 +1,17 @@
 //! Queries on linalg ops shared by the passes that read or rewrite them
 //! (`pb-inits-as-inputs`, `pb-split-empty-tensors`, `pb-integer-contraction`,
-//! `pb-channels-last`).
+//! `pb-channels-last`, `pb-unroll-filters`).
 
-use melior::ir::{attribute::ArrayAttribute, operation::OperationLike, OperationRef};
+use melior::{
+    ir::{
+        attribute::{ArrayAttribute, DenseI64ArrayAttribute},
+        block::BlockLike,
+        operation::OperationLike,
+        AffineExpr, AffineMap, Attribute, OperationRef, Region, Value, ValueLike,
+    },
+    Context,
+};
+use pb_support::{ffi, ir::op_name};
 
 /// True for an op of the linalg dialect.
 pub fn is_linalg(op: OperationRef) -> bool {
@@ -40,4 +49,96 @@ pub fn integers(attribute: melior::ir::Attribute) -> Option<Vec<i64>> {
         body.trim_matches(|c| c == '[' || c == ']').to_string()
     };
     inner.split(',').filter(|s| !s.trim().is_empty()).map(|s| s.trim().parse().ok()).collect()
+}
+
+/// The two values of a 2-D `strides`/`dilations` attribute
+/// (`dense<2> : vector<2xi64>` or `dense<[2, 1]> : ...`).
+fn pair(op: OperationRef, name: &str) -> Option<(i64, i64)> {
+    match integers(op.attribute(name).ok()?)?[..] {
+        [v] => Some((v, v)),
+        [a, b] => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// Indexing maps and loop kinds (true: parallel) of the named ops
+/// [`generalize`] rewrites.
+pub fn named_maps<'c>(context: &'c Context, op: OperationRef<'c, '_>, name: &str) -> Option<(Vec<AffineMap<'c>>, Vec<bool>)> {
+    let d = |i: usize| AffineExpr::dim(context, i);
+    let k = |v: i64| AffineExpr::constant(context, v);
+    let map = |dims: usize, results: &[AffineExpr<'c>]| AffineMap::new(context, dims, 0, results);
+    // The input rows and columns a window reads: `o * stride + w * dilation`.
+    let window = |o: usize, w: usize, (s, dl): (i64, i64)| d(o) * k(s) + d(w) * k(dl);
+    let geometry = || Some((pair(op, "strides")?, pair(op, "dilations")?));
+    match name {
+        "linalg.conv_2d_nchw_fchw" => {
+            // (n, f, oh, ow, c, kh, kw)
+            let ((sh, sw), (dh, dw)) = geometry()?;
+            Some((
+                vec![
+                    map(7, &[d(0), d(4), window(2, 5, (sh, dh)), window(3, 6, (sw, dw))]),
+                    map(7, &[d(1), d(4), d(5), d(6)]),
+                    map(7, &[d(0), d(1), d(2), d(3)]),
+                ],
+                vec![true, true, true, true, false, false, false],
+            ))
+        }
+        "linalg.pooling_nchw_max" | "linalg.pooling_nchw_sum" => {
+            // (n, c, oh, ow, kh, kw)
+            let ((sh, sw), (dh, dw)) = geometry()?;
+            Some((
+                vec![
+                    map(6, &[d(0), d(1), window(2, 4, (sh, dh)), window(3, 5, (sw, dw))]),
+                    map(6, &[d(4), d(5)]),
+                    map(6, &[d(0), d(1), d(2), d(3)]),
+                ],
+                vec![true, true, true, true, false, false],
+            ))
+        }
+        "linalg.transpose" => {
+            // Result dimension i is input dimension permutation[i].
+            let permutation = DenseI64ArrayAttribute::try_from(op.attribute("permutation").ok()?).ok()?;
+            let rank = permutation.len();
+            let mut input = vec![d(0); rank];
+            for i in 0..rank {
+                input[usize::try_from(permutation.element(i).ok()?).ok().filter(|p| *p < rank)?] = d(i);
+            }
+            let output: Vec<AffineExpr> = (0..rank).map(d).collect();
+            Some((vec![map(rank, &input), map(rank, &output)], vec![true; rank]))
+        }
+        _ => None,
+    }
+}
+
+/// `op` as an equivalent `linalg.generic` (its body region moved over), or
+/// `None` when it is not one of the ops [`named_maps`] knows, or an
+/// operand is not a statically shaped tensor.
+pub fn generalize<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let (maps, parallel) = named_maps(context, op, &op_name(op))?;
+    let operands: Vec<Value> = (0..op.operand_count()).filter_map(|i| ffi::operand(op, i)).collect();
+    let (inputs, outputs) = segments(op).unwrap_or((operands.len().saturating_sub(1), 1));
+    if op.result_count() != 1 || outputs != 1 || inputs + outputs != operands.len() || maps.len() != operands.len() {
+        return None;
+    }
+    let result = op.result(0).ok()?;
+    if !operands.iter().all(|v| pb_dialects::type_utils::static_shape(v.r#type()).is_some()) {
+        return None;
+    }
+    let map_attributes: Vec<Attribute> = maps.iter().map(|m| ffi::affine_map_attribute(*m)).collect();
+    let region = Region::new();
+    ffi::take_body(&region, op.region(0).ok()?);
+    let generic = pb_support::builder::generic_operation(
+        context,
+        op.location(),
+        (&operands[..inputs], &operands[inputs..]),
+        &map_attributes,
+        &parallel,
+        &[result.r#type()],
+        region,
+    );
+    let block = op.block()?;
+    let generic = block.insert_operation_before(op, generic);
+    ffi::replace_all_uses(result.into(), generic.result(0).ok()?.into());
+    ffi::erase(op);
+    Some(generic)
 }

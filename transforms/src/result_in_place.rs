@@ -12,8 +12,11 @@
 //!
 //! Legal when the out-parameter is used by the copy alone (nothing reads
 //! or writes it before), the temporary is used only through that one view
-//! (or directly), every use precedes the copy in its block, and after the
+//! or directly, every use precedes the copy in its block, and after the
 //! copy it is only deallocated; the view's type equals the out-parameter's.
+//! Direct uses of a temporary copied through a view (a filter computed on
+//! `N x 1 x H x W` and returned as `N x H x W`) get the out-parameter seen
+//! through the inverse view (an `expand_shape` for a `collapse_shape`).
 //!
 //! ```mlir
 //! %t = memref.alloc() : memref<12x512x512xf32>
@@ -36,7 +39,8 @@ pub static INFO: PassInfo = PassInfo {
     description: "For each `memref.copy` of a temporary allocation (directly or through one \
 expand_shape/collapse_shape view of it) into a function argument that nothing else uses, when every \
 use of the temporary precedes the copy and it is only deallocated after, replaces the temporary's \
-uses by the argument and erases the copy, the view, the allocation and its deallocation.",
+uses by the argument (direct uses of a temporary copied through a view: by the argument through the \
+inverse view) and erases the copy, the view, the allocation and its deallocation.",
     anchor: "func.func",
     options: &[],
     id: &ID,
@@ -49,11 +53,13 @@ struct ResultInPlace;
 impl RustPass for ResultInPlace {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let copies = ffi::collect_ops(func, melior::ir::operation::WalkOrder::PreOrder, |op| ir::is_named(op, "memref.copy"));
-        for copy in copies {
-            if let Some(plan) = plan(func, copy) {
-                apply(plan);
+        ffi::with_context(func, |context| {
+            for copy in copies {
+                if let Some(plan) = plan(func, copy) {
+                    apply(context, plan);
+                }
             }
-        }
+        });
         Ok(())
     }
 }
@@ -68,6 +74,10 @@ struct Plan<'c, 'a> {
     view: Option<OperationRef<'c, 'a>>,
     alloc: OperationRef<'c, 'a>,
     deallocs: Vec<OperationRef<'c, 'a>>,
+    /// The allocation is also used directly (a result written in one shape
+    /// and returned in another): those uses get the destination seen
+    /// through the inverse view.
+    direct_uses: bool,
 }
 
 fn plan<'c, 'a>(func: OperationRef<'c, 'a>, copy: OperationRef<'c, 'a>) -> Option<Plan<'c, 'a>> {
@@ -98,25 +108,43 @@ fn plan<'c, 'a>(func: OperationRef<'c, 'a>, copy: OperationRef<'c, 'a>) -> Optio
     }
     let allocated: Value = alloc.result(0).ok()?.into();
     let mut deallocs = Vec::new();
+    let mut direct = Vec::new();
     for user in ffi::users(allocated) {
         if ir::is_named(user, "memref.dealloc") && user.block() == Some(block) && is_after(user, copy) {
             deallocs.push(user);
         } else if view.is_none_or(|v| user != v) {
-            return None; // another use of the allocation itself
+            // Another use of the allocation itself: with a view, the
+            // destination seen through the inverse view serves it.
+            if view.is_none() {
+                return None;
+            }
+            direct.push(user);
         }
     }
-    // Every other use of the source (the temporary or its view) before the copy.
+    // Every other use of the source (the temporary or its view), and every
+    // direct use of the allocation, before the copy.
     let before = ffi::users(source)
         .into_iter()
         .filter(|u| *u != copy && !deallocs.contains(u))
+        .chain(direct.iter().copied())
         .all(|u| ir::ancestor_in(u, block).is_some_and(|top| is_after(copy, top)));
     if !before {
         return None;
     }
-    Some(Plan { copy, source, destination, view, alloc, deallocs })
+    Some(Plan { copy, source, destination, view, alloc, deallocs, direct_uses: !direct.is_empty() })
 }
 
-fn apply(plan: Plan) {
+fn apply<'c>(context: &'c melior::Context, plan: Plan<'c, '_>) {
+    // The inverse view first: nothing changes if it cannot be built.
+    let inverse = match plan.view {
+        Some(view) if plan.direct_uses => {
+            match inverse_view(context, view, plan.alloc, plan.destination) {
+                Some(inverse) => Some(inverse),
+                None => return,
+            }
+        }
+        _ => None,
+    };
     ffi::erase(plan.copy);
     for dealloc in &plan.deallocs {
         ffi::erase(*dealloc);
@@ -125,7 +153,43 @@ fn apply(plan: Plan) {
     if let Some(view) = plan.view {
         ffi::erase(view);
     }
+    if let (Some(inverse), Ok(old)) = (inverse, plan.alloc.result(0)) {
+        if let Ok(new) = inverse.result(0) {
+            ffi::replace_all_uses(old.into(), new.into());
+        }
+    }
     ffi::erase(plan.alloc);
+}
+
+/// `destination` (of the view's result type) seen in the allocation's
+/// shape: the view's reshape inverted (a collapse for an expand and the
+/// other way round, same reassociation), inserted before `alloc`.
+fn inverse_view<'c, 'a>(
+    context: &'c melior::Context,
+    view: OperationRef<'c, 'a>,
+    alloc: OperationRef<'c, 'a>,
+    destination: Value<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
+    let ty = alloc.result(0).ok()?.r#type();
+    let reassociation = view.attribute("reassociation").ok()?;
+    let (name, mut attributes) = if ir::is_named(view, "memref.collapse_shape") {
+        ("memref.expand_shape", vec![("reassociation", reassociation)])
+    } else {
+        ("memref.collapse_shape", vec![("reassociation", reassociation)])
+    };
+    if name == "memref.expand_shape" {
+        use melior::ir::r#type::{DimSize, MemRefType, ShapedTypeLike};
+        let memref = MemRefType::try_from(ty).ok()?;
+        let static_size = |d| match memref.dim_size(d) {
+            Ok(DimSize::Static(n)) => Some(n),
+            _ => None,
+        };
+        let shape = (0..memref.rank()).map(static_size).collect::<Option<Vec<_>>>()?;
+        let list = shape.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+        attributes.push(("static_output_shape", melior::ir::Attribute::parse(context, &format!("array<i64: {list}>"))?));
+    }
+    let op = pb_support::builder::build_operation(context, alloc.location(), name, &[destination], &[ty], &attributes, vec![]);
+    Some(alloc.block()?.insert_operation_before(alloc, op))
 }
 
 /// Is `later` after `earlier` in their (common) block?

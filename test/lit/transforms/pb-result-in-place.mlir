@@ -26,6 +26,30 @@ func.func @product_through_view(%a: memref<1x4x8x16xf32>, %b: memref<1x4x16x8xf3
   return
 }
 
+// A filter computed on N x 1 x H x W (written directly) and returned as
+// N x H x W through a collapse: computed in the out-parameter seen through
+// the inverse view.
+// CHECK-LABEL: func.func @written_directly_returned_through_view
+// CHECK-SAME: %[[OUT:[a-z0-9]+]]: memref<3x8x8xf32>)
+// CHECK-NOT: memref.alloc
+// CHECK: %[[V:.*]] = memref.expand_shape %[[OUT]] {{\[}}[0], [1, 2], [3]] output_shape [3, 1, 8, 8] : memref<3x8x8xf32> into memref<3x1x8x8xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[V]] : memref<3x1x8x8xf32>)
+// CHECK-NOT: memref.copy
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+func.func @written_directly_returned_through_view(%in: memref<3x1x8x8xf32>, %out: memref<3x8x8xf32>) {
+  %t = memref.alloc() : memref<3x1x8x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(n, c, i, j) -> (n, c, i, j)>, affine_map<(n, c, i, j) -> (n, c, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%in : memref<3x1x8x8xf32>) outs(%t : memref<3x1x8x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %x : f32
+    linalg.yield %y : f32
+  }
+  %v = memref.collapse_shape %t [[0], [1, 2], [3]] : memref<3x1x8x8xf32> into memref<3x8x8xf32>
+  memref.copy %v, %out : memref<3x8x8xf32> to memref<3x8x8xf32>
+  memref.dealloc %t : memref<3x1x8x8xf32>
+  return
+}
+
 // Refused: the out-parameter is read before the copy (computing the result
 // there would change what that read sees).
 // CHECK-LABEL: func.func @destination_read_before
