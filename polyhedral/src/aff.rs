@@ -87,6 +87,30 @@ impl Aff {
         }
     }
 
+    /// `self - other` when it is a constant (the same linear function of
+    /// the loops and no symbols, up to an offset): `i + 2` from `i` is 2.
+    pub fn constant_difference(&self, other: &Aff) -> Option<i64> {
+        let difference = self.clone().minus(other.clone());
+        if difference.uses_symbols() {
+            return None;
+        }
+        let dims = difference.max_dim().map_or(0, |d| d + 1);
+        if (0..dims).any(|k| difference.coefficient(k) != Some(0)) {
+            return None;
+        }
+        difference.substitute(&vec![Aff::Const(0); dims]).constant()
+    }
+
+    /// The largest `Dim` index used, if any.
+    fn max_dim(&self) -> Option<usize> {
+        match self {
+            Aff::Dim(d) => Some(*d),
+            Aff::Const(_) | Aff::Sym(_) => None,
+            Aff::Add(a, b) => a.max_dim().max(b.max_dim()),
+            Aff::Mul(_, a) | Aff::FloorDiv(a, _) | Aff::CeilDiv(a, _) | Aff::Mod(a, _) => a.max_dim(),
+        }
+    }
+
     /// Does the expression use any `Sym`?
     pub fn uses_symbols(&self) -> bool {
         match self {

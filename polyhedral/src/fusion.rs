@@ -10,7 +10,10 @@
 //! original domains by ISL, so sizes need not divide.
 //!
 //! Inside a tile, consumer nests with the same loops are jammed (one loop,
-//! statements in turn) where the dependences allow (`jam`).
+//! statements in turn) where the dependences allow (`jam`), and where
+//! every statement writes rows of the output's rank read at constant row
+//! offsets, all statements advance row by row together (`row_leads`:
+//! Halide's sliding window; each temporary row computed once per tile).
 //!
 //! This module plans: which arrays are contracted, the extended domains
 //! (`P[t.., x..]`: tile coordinates, then the original counters), the
@@ -225,6 +228,8 @@ pub struct Plan {
     pub slot_of: Vec<usize>,
     /// Tile loop count (the leading arguments of every call).
     pub tile_dims: usize,
+    /// The tile's statements advance row by row together ([`InTile::leads`]).
+    pub sliding: bool,
     /// Redirected accesses: (statement, access position, local buffer, indices
     /// over the call arguments).
     pub redirects: Vec<(usize, usize, usize, Vec<Aff>)>,
@@ -429,6 +434,10 @@ pub fn plan(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling, in_til
         let domain: Set = inst.copy().and_then(|m| m.wrap()).and_then(|w| w.flatten()).and_then(|f| f.set_tuple_name(&s.name)).map_err(isl_err)?;
         let x = dims("i", s.loops.len());
         let mut time: Vec<String> = t.clone();
+        if let Some(leads) = &in_tile.leads {
+            let row = written_row(scop, groups, s).ok_or("sliding rows without a written row")?;
+            time.push(format!("{} - {}", row.to_isl(&x, &scop.param_names()), leads[index]));
+        }
         time.extend(time_in_tile(scop, &in_tile.orders, &in_tile.jammed, index));
         let all: Vec<String> = t.iter().chain(x.iter()).cloned().collect();
         let text = format!("{}{{ {}[{}] -> [{}] }}", scop.param_prefix(), s.name, all.join(", "), time.join(", "));
@@ -462,9 +471,15 @@ pub fn plan(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling, in_til
             redirects.push((index, position, local, indices));
         }
     }
-    let groups_in_tile: Vec<usize> = in_tile.jammed.iter().map(|(group, _)| *group).collect();
-    let (slots, slot_of) = share_buffers(scop, &locals, &groups_in_tile);
-    Ok(Plan { schedule: schedule.ok_or("empty SCoP")?, locals, slots, slot_of, tile_dims: n_tiles, redirects })
+    let (slots, slot_of) = if in_tile.leads.is_some() {
+        // Rows of every temporary are live all through the tile.
+        let slots = locals.iter().map(|l| Slot { shape: l.shape.clone(), array: l.array }).collect();
+        (slots, (0..locals.len()).collect())
+    } else {
+        let groups_in_tile: Vec<usize> = in_tile.jammed.iter().map(|(group, _)| *group).collect();
+        share_buffers(scop, &locals, &groups_in_tile)
+    };
+    Ok(Plan { schedule: schedule.ok_or("empty SCoP")?, locals, slots, slot_of, tile_dims: n_tiles, sliding: in_tile.leads.is_some(), redirects })
 }
 
 /// `previous ∪ map` (just `map` if there is no `previous`).
@@ -576,6 +591,11 @@ pub struct InTile {
     pub orders: Vec<Vec<usize>>,
     /// Per statement, (group, place) from `jam`.
     pub jammed: Vec<(usize, usize)>,
+    /// When the statements of a tile advance row by row together (see
+    /// [`row_leads`]): per statement, how many rows ahead of its readers it
+    /// runs. `None`: each nest runs over all of its rows of the tile before
+    /// the next.
+    pub leads: Option<Vec<i64>>,
 }
 
 /// Loop orders inside the tile (`permutation(s)` proposes one per
@@ -596,7 +616,85 @@ pub fn order_in_tile(
         orders.push(order);
     }
     let jammed = jam(model, scop, groups, &orders)?;
-    Ok(InTile { orders, jammed })
+    let leads = row_leads(model, scop, groups, &orders, &jammed)?;
+    Ok(InTile { orders, jammed, leads })
+}
+
+/// The row of the tiled dimension each statement writes (index `rank - 2`
+/// of its written array, which must have the output's rank), as an affine
+/// function of its loops.
+fn written_row(scop: &Scop, groups: &Groups, s: &Statement) -> Option<Aff> {
+    let rank = scop.arrays[groups.output].shape.len();
+    if rank < 2 {
+        return None;
+    }
+    let mut writes = s.accesses.iter().filter(|a| a.write);
+    let write = writes.next()?;
+    if writes.next().is_some() || write.indices.len() != rank {
+        return None;
+    }
+    Some(write.indices[rank - 2].clone())
+}
+
+/// Halide's sliding window, found by the dependences: inside a row tile, the
+/// statements advance one row at a time together (`[row - lead, nest,
+/// loops..]`), each row of a temporary computed once per tile just before
+/// the rows that read it, instead of each nest running over all of its rows
+/// of the tile before the next. Then a taller tile costs no more cache: what
+/// is live is a few rows per temporary (what the next rows still read), not
+/// whole tile buffers, so row tiles can grow until the recomputed halo is
+/// small. Per statement, its lead: 0 for consumers; a producer runs as far
+/// ahead of each reader as the furthest row below the reader's own that it
+/// reads (`lead(P) = max over readers R (lead(R) + row read - row written)`).
+/// `None` when a statement writes no single row of the output's rank, a
+/// read's row is not the reader's row plus a constant, or the resulting
+/// order breaks a dependence (checked with ISL on the untiled domains, as
+/// `jam` checks its groups).
+fn row_leads(model: &Model, scop: &Scop, groups: &Groups, orders: &[Vec<usize>], at: &[(usize, usize)]) -> IslResult<Option<Vec<i64>>> {
+    let n = scop.statements.len();
+    let rank = scop.arrays[groups.output].shape.len();
+    let rows: Vec<Option<Aff>> = scop.statements.iter().map(|s| written_row(scop, groups, s)).collect();
+    if rows.iter().any(|r| r.is_none()) || groups.producers.is_empty() {
+        return Ok(None);
+    }
+    let rows: Vec<Aff> = rows.into_iter().flatten().collect();
+    // Readers before writers: latest nest first.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|s| std::cmp::Reverse(scop.statements[*s].beta[0]));
+    let mut leads = vec![0i64; n];
+    for &p in &order {
+        if groups.consumers.contains(&p) {
+            continue;
+        }
+        let Some(write) = scop.statements[p].accesses.iter().find(|a| a.write) else { return Ok(None) };
+        let mut lead: Option<i64> = None;
+        for (r, reader) in scop.statements.iter().enumerate() {
+            if reader.beta[0] <= scop.statements[p].beta[0] {
+                continue;
+            }
+            for read in reader.accesses.iter().filter(|a| !a.write && a.array == write.array) {
+                let Some(offset) = read.indices.get(rank - 2).and_then(|i| i.constant_difference(&rows[r])) else {
+                    return Ok(None);
+                };
+                lead = Some(lead.unwrap_or(i64::MIN).max(leads[r] + offset));
+            }
+        }
+        leads[p] = lead.unwrap_or(0).max(0);
+    }
+    // The order: [row - lead, time in tile..] for every statement.
+    let mut maps = Vec::new();
+    for (index, s) in scop.statements.iter().enumerate() {
+        let x = dims("i", s.loops.len());
+        let step = format!("{} - {}", rows[index].to_isl(&x, &scop.param_names()), leads[index]);
+        let mut time = vec![step];
+        time.extend(time_in_tile(scop, orders, at, index));
+        maps.push(format!("{}[{}] -> [{}]", s.name, x.join(", "), time.join(", ")));
+    }
+    let schedule = model.union_map(&format!("[{}] -> {{ {} }}", scop.param_names().join(", "), maps.join("; ")))?;
+    if !model.respects(model.dependences()?, &schedule)? {
+        return Ok(None);
+    }
+    Ok(Some(leads))
 }
 
 /// Statement `index`'s time inside a tile: its group, its loops in order

@@ -13,6 +13,15 @@
 //! temporaries disappear. Row tiles are independent: the tile loops (batch
 //! dimensions outer, row tiles inner) are emitted as one `affine.parallel`
 //! band, so each thread's share is one contiguous stretch of memory.
+//! Inside a tile, where every statement writes one row of the output's
+//! rank and reads the temporaries at its own row plus constants (stencils,
+//! image pipelines), the statements advance row by row together, each
+//! producer as many rows ahead of its readers as they read below their own
+//! (Halide's sliding window; `fusion::InTile::leads`, legal by ISL): each
+//! row of a temporary is computed once per tile and read while in cache,
+//! so the model counts only those live rows against the caches and tall
+//! tiles (little recomputed halo) win. Otherwise each nest runs over all of
+//! its rows of the tile before the next.
 //! Inside a tile, each nest's contiguous loop
 //! (the one moving the last index of its write) is put innermost when the
 //! dependences allow it, so `pb-vectorize` applies, and consumer nests with
@@ -302,7 +311,10 @@ impl From<String> for Refusal {
 struct Choice {
     size: i64,
     recompute: f64,
+    /// Bytes the tile keeps in cache (see the model).
     footprint: i64,
+    /// Bytes of its local buffers (on a worker's stack).
+    stack: i64,
     tiles: i64,
     /// Estimated seconds (model).
     cost: f64,
@@ -451,8 +463,27 @@ impl Fuse {
             // The tile's working set: its local buffers and its block of the
             // output (consumers may pass over it several times).
             let output_rows = size.min(rows) * output.shape[rank - 1] * output.element_bytes;
-            let footprint: i64 =
-                plan.slots.iter().map(|l| l.bytes(scop.arrays[l.array].element_bytes)).sum::<i64>() + output_rows;
+            let stack: i64 = plan.slots.iter().map(|l| l.bytes(scop.arrays[l.array].element_bytes)).sum();
+            // What the tile keeps in cache: all of its buffers and its block
+            // of the output; advancing row by row, only the rows of each
+            // buffer the next rows still read (its halo and the row being
+            // written) and the output row.
+            let footprint: i64 = if plan.sliding {
+                let row_bytes = output.shape[rank - 1] * output.element_bytes;
+                row_bytes
+                    + plan
+                        .slots
+                        .iter()
+                        .map(|l| {
+                            let bytes = l.bytes(scop.arrays[l.array].element_bytes);
+                            let local_rows = l.shape.get(rank - 2).copied().unwrap_or(1).max(1);
+                            let live = (local_rows - size.min(rows) + 1).clamp(1, local_rows);
+                            bytes / local_rows * live
+                        })
+                        .sum::<i64>()
+            } else {
+                stack + output_rows
+            };
             let recompute_of = |array: usize| -> f64 {
                 plan.locals.iter().find(|l| l.array == array).map_or(0.0, |l| {
                     let local: i64 = l.shape.iter().product();
@@ -476,9 +507,9 @@ impl Fuse {
                 + spill / self.spill_bytes_per_second(footprint)
                 + inner_spill / (INNER_SPILL_BYTES_PER_SECOND * self.cores as f64)
                 + tiles as f64 * TILE_OVERHEAD_SECONDS / self.cores as f64;
-            choices.push(Choice { size, recompute, footprint, tiles, cost, plan });
-            // Larger tiles only grow the footprint past the stack limit.
-            if size >= rows || footprint > MAX_LOCAL_BYTES {
+            choices.push(Choice { size, recompute, footprint, stack, tiles, cost, plan });
+            // Larger tiles only grow the buffers past the stack limit.
+            if size >= rows || stack > MAX_LOCAL_BYTES {
                 break;
             }
             size *= 2;
@@ -487,13 +518,13 @@ impl Fuse {
         let chosen = choices
             .iter()
             .filter(|c| self.row_tile == 0 || c.size == self.row_tile)
-            .filter(|c| c.footprint <= MAX_LOCAL_BYTES && parallel_enough(c))
+            .filter(|c| c.stack <= MAX_LOCAL_BYTES && parallel_enough(c))
             .min_by(|a, b| a.cost.total_cmp(&b.cost));
         let Some(chosen) = chosen else {
             if self.row_tile != 0 {
                 return Err(Refusal::from(format!("row tile {} is not a candidate (a power of two from 4 within the rows, local buffers within a thread's stack)", self.row_tile)));
             }
-            let smallest = choices.iter().map(|c| c.footprint).min().unwrap_or(0);
+            let smallest = choices.iter().map(|c| c.stack).min().unwrap_or(0);
             return Err(Refusal::from(format!(
                 "tile-local buffers would not fit on a thread's stack ({} KiB for the smallest row tile, limit {} KiB)",
                 smallest / 1024,
@@ -554,16 +585,18 @@ impl Fuse {
             })
             .collect();
         format!(
-            "fused producers {} into consumers {} of {}: row tile {} ({} parallel tiles), tile-local {} in {} buffer{} = {} KiB \
-(budget {} KiB{}), recomputation {:.1}%; model: ~{:.2} ms fused vs ~{:.2} ms unfused",
+            "fused producers {} into consumers {} of {}: row tile {} ({} parallel tiles{}), tile-local {} in {} buffer{} = {} KiB, \
+{} KiB in cache (budget {} KiB{}), recomputation {:.1}%; model: ~{:.2} ms fused vs ~{:.2} ms unfused",
             names(&groups.producers),
             names(&groups.consumers),
             scop.arrays[groups.output].name,
             chosen.size,
             chosen.tiles,
+            if plan.sliding { ", rows advancing together" } else { "" },
             locals.join(" "),
             plan.slots.len(),
             if plan.slots.len() == 1 { "" } else { "s" },
+            chosen.stack / 1024,
             chosen.footprint / 1024,
             self.budget / 1024,
             self.inner.map_or(String::new(), |inner| format!(

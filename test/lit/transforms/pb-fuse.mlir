@@ -30,7 +30,7 @@
 // of the 261-row temporary = 30%, cheaper in the model than streaming the
 // temporary through memory. The footprint counts the local buffer and the
 // tile's 16 output rows.
-// REPORT-DAG: note: [pb-fuse] fused producers S0 into consumers S1 of A3: row tile 16 (17 parallel tiles), tile-local A2[20x257] in 1 buffer = 36 KiB (budget 64 KiB), recomputation 30.3%; model: ~0.06 ms fused vs ~0.17 ms unfused
+// REPORT-DAG: note: [pb-fuse] fused producers S0 into consumers S1 of A3: row tile 16 (17 parallel tiles), tile-local A2[20x257] in 1 buffer = 20 KiB, 36 KiB in cache (budget 64 KiB), recomputation 30.3%; model: ~0.06 ms fused vs ~0.17 ms unfused
 
 // CHECK-LABEL: func.func @blur
 // CHECK-NOT: memref.alloc()
@@ -588,7 +588,7 @@ func.func @not_jammed(%in: memref<256x129xf32>, %e: memref<256x129xf32>, %s: mem
 // re-reads what of the tile exceeds it from the second level: three passes
 // over 32-row tiles (32 KiB) cost more than the tiles of 16 rows (16 KiB)
 // that fit.
-// INNER: note: [pb-fuse] fused producers S0 into consumers S1,S2,S3 of A2: row tile 16 (64 parallel tiles), tile-local A0[1x16] in 1 buffer = 16 KiB (budget 64 KiB; 3 passes over the rows, first-level cache 16 KiB)
+// INNER: note: [pb-fuse] fused producers S0 into consumers S1,S2,S3 of A2: row tile 16 (64 parallel tiles), tile-local A0[1x16] in 1 buffer = 0 KiB, 16 KiB in cache (budget 64 KiB; 3 passes over the rows, first-level cache 16 KiB)
 // SERIAL-LABEL: func.func @normalize_heads
 // SERIAL-NOT: affine.parallel
 // SERIAL: return

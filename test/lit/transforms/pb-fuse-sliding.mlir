@@ -1,0 +1,72 @@
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 inner-cache-bytes=16384 outer-cache-bytes=1 report=true},canonicalize))' %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+
+// A vertical 3-tap stencil over a horizontal one (the rows it reads are
+// its own row plus constants): inside a row tile the two nests advance row
+// by row together, the producer two rows ahead, so each row of the
+// temporary is computed once per tile and read while it is still in
+// cache; tall tiles cost no more cache, so the halo recomputed is small.
+// REPORT-DAG: :24:3: note: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile {{[0-9]+}} ({{[0-9]+}} parallel tiles, rows advancing together)
+// The step loop over the tile's rows holds both statements: the producer's
+// row, then the consumer's row two above it.
+// CHECK-LABEL: func.func @rows_together
+// CHECK: affine.parallel
+// CHECK: memref.alloca
+// CHECK: affine.for %[[STEP:.*]] =
+// CHECK:   affine.for %[[J:.*]] = 0 to 1022 {
+// CHECK:     affine.load %arg0
+// CHECK:     affine.store {{.*}}, %[[L:.*]][
+// CHECK:   affine.for %[[J2:.*]] = 0 to 1022 {
+// CHECK:     affine.load %[[L]]
+// CHECK:     affine.store {{.*}}, %arg1[
+func.func @rows_together(%in: memref<1024x1024xf32>, %out: memref<1022x1022xf32>) {
+  %t = memref.alloc() : memref<1024x1022xf32>
+  affine.for %i = 0 to 1024 {
+    affine.for %j = 0 to 1022 {
+      %a = affine.load %in[%i, %j] : memref<1024x1024xf32>
+      %b = affine.load %in[%i, %j + 2] : memref<1024x1024xf32>
+      %s = arith.addf %a, %b : f32
+      affine.store %s, %t[%i, %j] : memref<1024x1022xf32>
+    }
+  }
+  affine.for %i = 0 to 1022 {
+    affine.for %j = 0 to 1022 {
+      %a = affine.load %t[%i, %j] : memref<1024x1022xf32>
+      %b = affine.load %t[%i + 1, %j] : memref<1024x1022xf32>
+      %c = affine.load %t[%i + 2, %j] : memref<1024x1022xf32>
+      %s = arith.addf %a, %b : f32
+      %u = arith.addf %s, %c : f32
+      affine.store %u, %out[%i, %j] : memref<1022x1022xf32>
+    }
+  }
+  memref.dealloc %t : memref<1024x1022xf32>
+  return
+}
+
+// A consumer reading the rows of the temporary through a loop of its own
+// (a reduction over the window) has no constant row offset: each nest runs
+// over all of its rows before the next, as before.
+// REPORT-DAG: :52:3: note: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile {{[0-9]+}} ({{[0-9]+}} parallel tiles), tile-local
+func.func @window_loop(%in: memref<1024x1024xf32>, %out: memref<1022x1022xf32>) {
+  %t = memref.alloc() : memref<1024x1022xf32>
+  affine.for %i = 0 to 1024 {
+    affine.for %j = 0 to 1022 {
+      %a = affine.load %in[%i, %j] : memref<1024x1024xf32>
+      %b = affine.load %in[%i, %j + 2] : memref<1024x1024xf32>
+      %s = arith.addf %a, %b : f32
+      affine.store %s, %t[%i, %j] : memref<1024x1022xf32>
+    }
+  }
+  affine.for %i = 0 to 1022 {
+    affine.for %j = 0 to 1022 {
+      affine.for %k = 0 to 3 {
+        %a = affine.load %t[%i + %k, %j] : memref<1024x1022xf32>
+        %o = affine.load %out[%i, %j] : memref<1022x1022xf32>
+        %s = arith.addf %a, %o : f32
+        affine.store %s, %out[%i, %j] : memref<1022x1022xf32>
+      }
+    }
+  }
+  memref.dealloc %t : memref<1024x1022xf32>
+  return
+}
