@@ -130,7 +130,9 @@ impl RustPass for ChannelsLast {
             let mut convolutions = HashSet::new();
             for op in ops {
                 let seed = wide(op);
-                let images = op.result(0).is_ok_and(|r| is_image(r.into()));
+                // (`result(0)` of an op without results would print the whole,
+                // half-rewritten function into its error.)
+                let images = op.result_count() == 1 && op.result(0).is_ok_and(|r| is_image(r.into()));
                 if let Some(generic) = images.then(|| generalize(context, op)).flatten() {
                     if seed {
                         convolutions.insert(generic.to_raw().ptr as usize);

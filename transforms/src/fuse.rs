@@ -117,6 +117,12 @@ between contractions are tried alone).",
             default: "0",
             help: "Use this row tile (a power of two from 4) instead of the model's choice (0: the model's)",
         },
+        PassOption {
+            name: "sliding",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Let a tile's statements advance row by row together where the dependences allow (false: each nest over all of its rows in turn)",
+        },
         PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
         PassOption {
             name: "deadline-ms",
@@ -157,6 +163,7 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
         outer,
         lanes: options.uint("lanes").max(1) as i64,
         row_tile: options.uint("row-tile") as i64,
+        sliding: options.bool("sliding"),
         report: options.bool("report"),
         deadline_ms: options.uint("deadline-ms"),
     })
@@ -173,6 +180,8 @@ struct Fuse {
     lanes: i64,
     /// A row tile forced by the user (0: the model's choice).
     row_tile: i64,
+    /// Rows of a tile may advance together (`fusion::InTile::leads`).
+    sliding: bool,
     report: bool,
     /// The compile budget's deadline (`pb_support::budget`; 0: none).
     deadline_ms: u64,
@@ -428,7 +437,10 @@ impl Fuse {
         if FIRST_ROW_TILE < rows * 2 {
             fusion::check_tiles(scop, &model, &groups, &tiling_for(FIRST_ROW_TILE))?;
         }
-        let in_tile = fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?;
+        let mut in_tile = fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?;
+        if !self.sliding {
+            in_tile.leads = None;
+        }
         // Work of each statement (instances x arithmetic ops) and bytes of
         // each temporary: the two sides of the model.
         let work: Vec<f64> = scop.statements.iter().map(|s| instances(scop, s) * arithmetic_ops(s)).collect();

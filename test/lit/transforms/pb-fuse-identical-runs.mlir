@@ -1,4 +1,4 @@
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 report=true}))' %s 2>%t.err | FileCheck %s
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=2 cache-bytes=65536 report=true}))' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
 
 // Two layers of the same structure (a relu into a temporary, a 3-point

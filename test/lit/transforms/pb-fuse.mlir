@@ -1,10 +1,12 @@
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1 report=true},canonicalize))' %s 2>%t.err | FileCheck %s
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=2 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1 report=true},canonicalize))' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=1 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1},canonicalize))' %s | FileCheck %s --check-prefix=SERIAL
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 inner-cache-bytes=1 row-tile=8 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 inner-cache-bytes=16384 outer-cache-bytes=1 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=INNER
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 deadline-ms=1}))' %s 2>%t.deadline | FileCheck %s --check-prefix=DEADLINE
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=1 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1},canonicalize))' %s | FileCheck %s --check-prefix=SERIAL
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=2 inner-cache-bytes=1 row-tile=8 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=2 cache-bytes=65536 inner-cache-bytes=16384 outer-cache-bytes=1 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=INNER
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=2 cache-bytes=65536 deadline-ms=1}))' %s 2>%t.deadline | FileCheck %s --check-prefix=DEADLINE
 // RUN: FileCheck %s --check-prefix=DEADLINE-WARN < %t.deadline
+// Sliding rows (the default), covered by pb-fuse-sliding.mlir, on this file's time steps:
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=SLIDING
 
 // A compile budget's deadline that has passed (1 ms after the epoch): the
 // runs are left as they are, and each function says so.
@@ -215,6 +217,9 @@ func.func @next_row_sum(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
 // locals), and each copy computes only the border elements the update
 // after it does not overwrite (columns 0 and 129 of the tile's rows).
 // REPORT-DAG: note: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 32 (5 parallel tiles), tile-local A1[38x130] A2[36x130] A3[34x130] in 2 buffers
+// Advancing row by row together (legal: ISL checks the copies and updates
+// of each step keep their order), the locals no longer share a buffer:
+// SLIDING: note: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 32 (5 parallel tiles, rows advancing together), tile-local A1[38x130] A2[36x130] A3[34x130] in 3 buffers
 // With `row-tile`, the user's tile instead of the model's:
 // FORCED: note: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 8 (17 parallel tiles)
 // CHECK-LABEL: func.func @steps
