@@ -435,7 +435,7 @@ pub fn plan(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling, in_til
         let x = dims("i", s.loops.len());
         let mut time: Vec<String> = t.clone();
         if let Some(leads) = &in_tile.leads {
-            let row = written_row(scop, groups, s).ok_or("sliding rows without a written row")?;
+            let row = written_row(s).ok_or("sliding rows without a written row")?;
             time.push(format!("{} - {}", row.to_isl(&x, &scop.param_names()), leads[index]));
         }
         time.extend(time_in_tile(scop, &in_tile.orders, &in_tile.jammed, index));
@@ -620,20 +620,17 @@ pub fn order_in_tile(
     Ok(InTile { orders, jammed, leads })
 }
 
-/// The row of the tiled dimension each statement writes (index `rank - 2`
-/// of its written array, which must have the output's rank), as an affine
-/// function of its loops.
-fn written_row(scop: &Scop, groups: &Groups, s: &Statement) -> Option<Aff> {
-    let rank = scop.arrays[groups.output].shape.len();
-    if rank < 2 {
-        return None;
-    }
+/// The row each statement writes (the second-to-last index of its one
+/// written array: rows are the tiled dimension of the output, and a
+/// filter's `N x 1 x H x W` temporaries have the rows of an `N x H x W`
+/// output), as an affine function of its loops.
+fn written_row(s: &Statement) -> Option<Aff> {
     let mut writes = s.accesses.iter().filter(|a| a.write);
     let write = writes.next()?;
-    if writes.next().is_some() || write.indices.len() != rank {
+    if writes.next().is_some() || write.indices.len() < 2 {
         return None;
     }
-    Some(write.indices[rank - 2].clone())
+    Some(write.indices[write.indices.len() - 2].clone())
 }
 
 /// Halide's sliding window, found by the dependences: inside a row tile, the
@@ -646,18 +643,29 @@ fn written_row(scop: &Scop, groups: &Groups, s: &Statement) -> Option<Aff> {
 /// small. Per statement, its lead: 0 for consumers; a producer runs as far
 /// ahead of each reader as the furthest row below the reader's own that it
 /// reads (`lead(P) = max over readers R (lead(R) + row read - row written)`).
-/// `None` when a statement writes no single row of the output's rank, a
+/// `None` when a statement writes no single array of rank 2 or more, a
 /// read's row is not the reader's row plus a constant, or the resulting
 /// order breaks a dependence (checked with ISL on the untiled domains, as
 /// `jam` checks its groups).
 fn row_leads(model: &Model, scop: &Scop, groups: &Groups, orders: &[Vec<usize>], at: &[(usize, usize)]) -> IslResult<Option<Vec<i64>>> {
     let n = scop.statements.len();
-    let rank = scop.arrays[groups.output].shape.len();
-    let rows: Vec<Option<Aff>> = scop.statements.iter().map(|s| written_row(scop, groups, s)).collect();
+    let rows: Vec<Option<Aff>> = scop.statements.iter().map(written_row).collect();
     if rows.iter().any(|r| r.is_none()) || groups.producers.is_empty() {
         return Ok(None);
     }
     let rows: Vec<Aff> = rows.into_iter().flatten().collect();
+    // Loops of one iteration are their constant (a unit dimension folded
+    // into a linearized index, `2044 * d1 + d2` with d1 = 0, is row d2).
+    let fixed = |s: &Statement, e: &Aff| -> Aff {
+        let values: Vec<Aff> = (0..s.loops.len())
+            .map(|k| match s.bounds[k].constant() {
+                Some((low, high)) if high == low + 1 => Aff::Const(low),
+                _ => Aff::Dim(k),
+            })
+            .collect();
+        e.substitute(&values)
+    };
+    let fixed_rows: Vec<Aff> = scop.statements.iter().zip(&rows).map(|(s, r)| fixed(s, r)).collect();
     // Readers before writers: latest nest first.
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|s| std::cmp::Reverse(scop.statements[*s].beta[0]));
@@ -673,7 +681,8 @@ fn row_leads(model: &Model, scop: &Scop, groups: &Groups, orders: &[Vec<usize>],
                 continue;
             }
             for read in reader.accesses.iter().filter(|a| !a.write && a.array == write.array) {
-                let Some(offset) = read.indices.get(rank - 2).and_then(|i| i.constant_difference(&rows[r])) else {
+                let row = read.indices.len().checked_sub(2).and_then(|k| read.indices.get(k));
+                let Some(offset) = row.and_then(|i| fixed(reader, i).constant_difference(&fixed_rows[r])) else {
                     return Ok(None);
                 };
                 lead = Some(lead.unwrap_or(i64::MIN).max(leads[r] + offset));

@@ -488,7 +488,7 @@ impl Fuse {
                         .iter()
                         .map(|l| {
                             let bytes = l.bytes(scop.arrays[l.array].element_bytes);
-                            let local_rows = l.shape.get(rank - 2).copied().unwrap_or(1).max(1);
+                            let local_rows = l.shape.len().checked_sub(2).and_then(|k| l.shape.get(k)).copied().unwrap_or(1).max(1);
                             let live = (local_rows - size.min(rows) + 1).clamp(1, local_rows);
                             bytes / local_rows * live
                         })

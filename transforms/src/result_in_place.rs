@@ -115,9 +115,7 @@ fn plan<'c, 'a>(func: OperationRef<'c, 'a>, copy: OperationRef<'c, 'a>) -> Optio
         } else if view.is_none_or(|v| user != v) {
             // Another use of the allocation itself: with a view, the
             // destination seen through the inverse view serves it.
-            if view.is_none() {
-                return None;
-            }
+            view?;
             direct.push(user);
         }
     }

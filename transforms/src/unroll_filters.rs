@@ -153,14 +153,14 @@ impl<'c> Filter<'c> {
         let weights = (0..inputs).find(|&i| {
             let map = maps[i];
             let mut seen = Vec::new();
-            for r in 0..map.result_count() {
+            for (r, extent) in shapes[i].iter().enumerate().take(map.result_count()) {
                 let Ok(expr) = map.result(r) else { return false };
                 if !expr.is_dim() {
                     return false;
                 }
                 let d = expr.dim_position();
                 if parallel[d] {
-                    if shapes[i][r] != 1 {
+                    if *extent != 1 {
                         return false;
                     }
                 } else {
@@ -169,27 +169,27 @@ impl<'c> Filter<'c> {
             }
             seen.sort();
             seen.dedup();
-            seen == reductions && body.argument(i).is_ok_and(|a| ffi::has_uses(a))
+            seen == reductions && body.argument(i).is_ok_and(ffi::has_uses)
         })?;
         let mut extents = HashMap::new();
         let map = maps[weights];
-        for r in 0..map.result_count() {
+        for (r, extent) in shapes[weights].iter().enumerate().take(map.result_count()) {
             let d = map.result(r).ok()?.dim_position();
             if !parallel[d] {
-                extents.insert(d, shapes[weights][r]);
+                extents.insert(d, *extent);
             }
         }
         let taps: i64 = extents.values().product();
-        if taps < 1 || taps > MAX_TAPS {
+        if !(1..=MAX_TAPS).contains(&taps) {
             return None;
         }
         // Extents of the parallel loops: from the operands that index them
         // directly, outputs first (every output map's results are loops).
         for i in (inputs..inputs + outputs).chain(0..inputs) {
-            for r in 0..maps[i].result_count() {
+            for (r, extent) in shapes[i].iter().enumerate().take(maps[i].result_count()) {
                 let expr = maps[i].result(r).ok()?;
                 if expr.is_dim() {
-                    extents.entry(expr.dim_position()).or_insert(shapes[i][r]);
+                    extents.entry(expr.dim_position()).or_insert(*extent);
                 }
             }
         }
@@ -281,9 +281,9 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
         // The tap's element of the weights, as an offset in row-major order
         // (reshapes keep it), then as indices of the source.
         let mut linear = 0;
-        for r in 0..weight_map.result_count() {
+        for (r, extent) in weight_shape.iter().enumerate().take(weight_map.result_count()) {
             let d = weight_map.result(r).expect("checked").dim_position();
-            linear = linear * weight_shape[r] + tap.get(&d).copied().unwrap_or(0);
+            linear = linear * extent + tap.get(&d).copied().unwrap_or(0);
         }
         let mut indices = vec![0; source_shape.len()];
         for (k, extent) in source_shape.iter().enumerate().rev() {

@@ -70,3 +70,38 @@ func.func @window_loop(%in: memref<1024x1024xf32>, %out: memref<1022x1022xf32>) 
   memref.dealloc %t : memref<1024x1022xf32>
   return
 }
+
+// Temporaries of rank 4 (a filter's N x 1 x H x W) and an output of rank 3
+// written through a linearized index with a unit loop (a reshape folded
+// into the access, `256 * c + i` with c = 0): rows are the second-to-last
+// index of each array, and the unit loop is its constant.
+// REPORT-DAG: :{{[0-9]+}}:3: note: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile {{[0-9]+}} ({{[0-9]+}} parallel tiles, rows advancing together), tile-local A1[1x1x{{[0-9]+}}x254]
+func.func @unit_dims(%in: memref<2x1x258x256xf32>, %out: memref<2x256x254xf32>) {
+  %t = memref.alloc() : memref<2x1x258x254xf32>
+  affine.for %n = 0 to 2 {
+    affine.for %c = 0 to 1 {
+      affine.for %i = 0 to 258 {
+        affine.for %j = 0 to 254 {
+          %a = affine.load %in[%n, %c, %i, %j] : memref<2x1x258x256xf32>
+          %b = affine.load %in[%n, %c, %i, %j + 2] : memref<2x1x258x256xf32>
+          %s = arith.addf %a, %b : f32
+          affine.store %s, %t[%n, %c, %i, %j] : memref<2x1x258x254xf32>
+        }
+      }
+    }
+  }
+  affine.for %n = 0 to 2 {
+    affine.for %c = 0 to 1 {
+      affine.for %i = 0 to 256 {
+        affine.for %j = 0 to 254 {
+          %a = affine.load %t[%n, %c, %i, %j] : memref<2x1x258x254xf32>
+          %b = affine.load %t[%n, %c, %i + 2, %j] : memref<2x1x258x254xf32>
+          %s = arith.addf %a, %b : f32
+          affine.store %s, %out[%n, %c * 256 + %i, %j] : memref<2x256x254xf32>
+        }
+      }
+    }
+  }
+  memref.dealloc %t : memref<2x1x258x254xf32>
+  return
+}
