@@ -238,6 +238,13 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "func.func(linalg-fuse-elementwise-ops)".into(),
                 "canonicalize".into(),
                 "cse".into(),
+                // Cheap elementwise stages read by several elementwise ops or
+                // at several offsets (a stencil's products) are recomputed
+                // per reader: a copy each, fused into it.
+                "func.func(pb-inline-pointwise)".into(),
+                "func.func(linalg-fuse-elementwise-ops)".into(),
+                "canonicalize".into(),
+                "cse".into(),
             ]);
             if options.channels_last {
                 // Convolutions' feature maps channels-last: vector lanes

@@ -32,6 +32,7 @@ pub mod gpu_map;
 pub mod gpu_math;
 mod fuse_cache;
 pub mod inits_as_inputs;
+pub mod inline_pointwise;
 pub mod integer_contraction;
 pub mod interchange;
 pub mod matrix_tile;
@@ -67,7 +68,7 @@ pub static PASSES: &[&PassInfo] =
     &empty_args::INFO,
     &forward_copies::INFO,
     &fp_contract::INFO,
-    &fuse::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &integer_contraction::INFO, &interchange::INFO, &matrix_tile::INFO,
+    &fuse::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &inline_pointwise::INFO, &integer_contraction::INFO, &interchange::INFO, &matrix_tile::INFO,
     &isl_roundtrip::INFO,
     &outline_kernels::INFO,
     &packed_entry_points::INFO,
