@@ -19,6 +19,23 @@ schedule):
   5-point sweeps (B from A, then A from B) on (N, N); the borders never
   change (B starts as a copy of A, as PolyBench initializes it).
 
+Five more apps, written once in PyTorch in bench/image_apps.py (whose
+functions are their reference: ``reference()`` runs them), are here as
+Halide pipelines too (``IMAGE_APPS``; ``--only NAME`` runs one; shapes in
+``APP_SIZES``): ``heat_3d`` (PolyBench heat-3d, 10 steps, 20 stages like
+jacobi_2d's), ``interpolate`` (a 3-level 2x2 average pyramid upsampled
+nearest and averaged), ``camera_pipe`` (Bayer 2x2 demosaic, white balance,
+3x3 colour matrix, gamma: (H, W) -> (3, H/2, W/2)), ``bilateral_grid`` and
+``local_laplacian`` (simplified apps/bilateral_grid and apps/local_laplacian
+of Halide; their conv/bilinear steps sum in another order than PyTorch's
+kernels, so they agree to ~1e-6 relative, not bit for bit). Their hand
+schedules follow Halide's own apps (see ``_hand_<name>``). Known limits:
+Adams2019 did not finish scheduling heat_3d's 20 stages in 7 minutes (and
+grew to ~5 GB); Li2018's bilateral_grid schedule fuses the value/count
+dimension c with x, y and splits it ShiftInwards, after which bounds
+inference asks for c in [-4487, 4487] and a histogram of 8 GB (an error at
+the dry run).
+
 Halide indexes with x innermost: the numpy array (C, H, W) is the Halide
 buffer (x=W, y=H, c=C); ``hl.Buffer(arr)`` reverses the axes of a C-contiguous
 numpy array by default (``reverse_axes=True``), which is what is used here,
@@ -84,6 +101,24 @@ UNSHARP_THRESHOLD = 0.001
 JACOBI_STEPS = 4
 
 PIPELINES = ("blur_x_blur_y", "unsharp_mask", "harris", "jacobi_2d")
+# The five apps of bench/image_apps.py (constants repeated from there so that
+# this module imports without torch; `reference()` checks they agree).
+IMAGE_APPS = ("heat_3d", "interpolate", "camera_pipe", "bilateral_grid", "local_laplacian")
+ALL_PIPELINES = PIPELINES + IMAGE_APPS
+HEAT_STEPS = 10
+INTERP_LEVELS = 3
+CAMERA_BLACK_LEVEL = 0.0625
+CAMERA_WHITE_BALANCE = (2.0, 1.0, 1.5)
+CAMERA_CCM = ((1.625, -0.4375, -0.1875), (-0.3125, 1.5, -0.1875), (0.0625, -0.5625, 1.5))
+CAMERA_GAMMA = 1 / 2.2
+BG_SPATIAL = 8
+BG_BINS = 8
+BG_BLUR = (1.0, 4.0, 6.0, 4.0, 1.0)  # / 16
+LL_LEVELS = 8
+LL_PYRAMID = 3
+LL_ALPHA = 1.0 / (LL_LEVELS - 1)
+LL_BETA = 1.0
+LL_DOWN = (0.125, 0.375, 0.375, 0.125)
 SCHEDULES = ("hand", "Adams2019", "Mullapudi2016", "Li2018")
 
 STRIP = 32  # rows per parallel strip in the hand schedules
@@ -251,10 +286,338 @@ def _autoscheduler_params(schedule, threads):
 
 
 # ---------------------------------------------------------------------------
+# The five apps of bench/image_apps.py: heat_3d, interpolate, camera_pipe,
+# bilateral_grid, local_laplacian. The same float32 operations in the order
+# of the PyTorch definitions where PyTorch fixes one (heat_3d, interpolate,
+# the pointwise parts of camera_pipe); the conv2d/conv3d/einsum/bilinear
+# steps of the other apps sum in PyTorch's kernels' order, so those agree
+# to rounding only. Each algorithm returns (output Func, {name: Func or Var}
+# for its hand schedule). Input reads that a schedule could take outside the
+# input (autoschedulers compute stages over rounded-up regions) go through
+# clamps; all other reads are in range by construction.
+
+
+def _check_app_shape(name, shape):
+    shape = tuple(shape)
+    if name == "heat_3d":
+        ok = len(shape) == 3 and min(shape) >= 3
+        need = "(N0, N1, N2), each >= 3"
+    elif name == "interpolate":
+        step = 2**INTERP_LEVELS
+        ok = len(shape) == 3 and shape[1] % step == 0 and shape[2] % step == 0 and shape[1] >= step and shape[2] >= step
+        need = f"(C, H, W) with H, W multiples of {step}"
+    elif name == "camera_pipe":
+        ok = len(shape) == 2 and shape[0] % 2 == 0 and shape[1] % 2 == 0 and min(shape) >= 2
+        need = "(H, W), H and W even"
+    elif name == "bilateral_grid":
+        ok = len(shape) == 2 and min(shape) >= 1
+        need = "(H, W)"
+    else:
+        step = 2 ** (LL_PYRAMID - 1)
+        ok = len(shape) == 2 and shape[0] % step == 0 and shape[1] % step == 0 and min(shape) >= step
+        need = f"(H, W) with H, W multiples of {step}"
+    if not ok:
+        raise ValueError(f"{name} takes {need}, got {shape}")
+
+
+def _app_output_shape(name, input_shape):
+    if name == "camera_pipe":
+        height, width = input_shape
+        return (3, height // 2, width // 2)
+    return tuple(input_shape)
+
+
+def _torch_reference(name, inp):
+    """bench/image_apps.py's torch function on `inp` (torch imported here)."""
+    import torch
+
+    if str(REPO / "bench") not in sys.path:
+        sys.path.insert(0, str(REPO / "bench"))
+    import image_apps
+
+    for constant in (
+        "HEAT_STEPS", "INTERP_LEVELS", "CAMERA_BLACK_LEVEL", "CAMERA_WHITE_BALANCE", "CAMERA_CCM", "CAMERA_GAMMA",
+        "BG_SPATIAL", "BG_BINS", "BG_BLUR", "LL_LEVELS", "LL_PYRAMID", "LL_ALPHA", "LL_BETA", "LL_DOWN",
+    ):
+        if getattr(image_apps, constant) != globals()[constant]:
+            raise AssertionError(f"{constant} differs between bench/image_apps.py and bench/halide_peer.py")
+    with torch.no_grad():
+        return image_apps.APPS[name][0](torch.from_numpy(inp.copy())).numpy()
+
+
+def _algorithm_heat_3d(inp):
+    """20 stages (B_1, A_1, ..., B_10, A_10), each the whole array: the
+    7-point update inside, the input's value on the border (as jacobi_2d).
+    Halide (x, y, z) is numpy (axis 2, axis 1, axis 0); PyTorch sums the
+    axis-0 term first, so z comes first here."""
+    x, y, z = hl.Var("x"), hl.Var("y"), hl.Var("z")
+    n = [inp.dim(d).extent() for d in range(3)]
+    interior = (x > 0) & (x < n[0] - 1) & (y > 0) & (y < n[1] - 1) & (z > 0) & (z < n[2] - 1)
+    border = inp[hl.clamp(x, 0, n[0] - 1), hl.clamp(y, 0, n[1] - 1), hl.clamp(z, 0, n[2] - 1)]
+    eighth, two = _f32(0.125), _f32(2.0)
+    stages = []
+    prev = inp
+    for t in range(HEAT_STEPS):
+        for name in ("B", "A"):
+            nb = hl.BoundaryConditions.repeat_edge(prev, [(0, n[0]), (0, n[1]), (0, n[2])])
+            cur = hl.Func(f"{name}_{t + 1}")
+            c = nb[x, y, z]
+            value = (
+                eighth * (nb[x, y, z + 1] - two * c + nb[x, y, z - 1])
+                + eighth * (nb[x, y + 1, z] - two * c + nb[x, y - 1, z])
+                + eighth * (nb[x + 1, y, z] - two * c + nb[x - 1, y, z])
+                + c
+            )
+            cur[x, y, z] = hl.select(interior, value, border)
+            stages.append(cur)
+            prev = cur
+    return stages[-1], {"stages": stages[:-1], "vars": (x, y, z)}
+
+
+def _hand_heat_3d(out, stages, lanes, out_shape):
+    """Each of the 20 sweeps its own stage at root (as jacobi_2d's hand
+    schedule), parallel over planes z, vectorized along x."""
+    x, y, z = stages["vars"]
+    for f in stages["stages"] + [out]:
+        if f is not out:
+            f.compute_root()
+        f.parallel(z)
+        if out_shape[-1] >= lanes:
+            f.vectorize(x, lanes)
+
+
+def _algorithm_interpolate(inp):
+    """down_k = 2x2 average of down_{k-1} (sum in avg_pool2d's order, then
+    / 4); output = (input + down_1 + down_2 + down_3 upsampled nearest) / 4.
+    H, W are multiples of 8, so every read is inside its level."""
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    quarter = _f32(0.25)
+    levels = [inp]
+    for k in range(1, INTERP_LEVELS + 1):
+        p = levels[-1]
+        down = hl.Func(f"down_{k}")
+        down[x, y, c] = (p[2 * x, 2 * y, c] + p[2 * x + 1, 2 * y, c] + p[2 * x, 2 * y + 1, c] + p[2 * x + 1, 2 * y + 1, c]) * quarter
+        levels.append(down)
+    total = inp[x, y, c]
+    for k in range(1, INTERP_LEVELS + 1):
+        total = total + levels[k][x // 2**k, y // 2**k, c]
+    out = hl.Func("interpolate")
+    out[x, y, c] = total / _f32(INTERP_LEVELS + 1)
+    return out, {"levels": levels[1:], "vars": (x, y, c)}
+
+
+def _hand_interpolate(out, stages, lanes, out_shape):
+    """The levels at root (as Halide's apps/interpolate), parallel over rows,
+    vectorized along x; the output in parallel strips of rows x channels."""
+    x, y, c = stages["vars"]
+    for level in stages["levels"]:
+        level.compute_root().parallel(y, 8).vectorize(x, lanes)
+    yo, yi, strip = hl.Var("yo"), hl.Var("yi"), hl.Var("strip")
+    out.split(y, yo, yi, STRIP, hl.TailStrategy.GuardWithIf).reorder(x, yi, yo, c).fuse(yo, c, strip).parallel(strip)
+    out.vectorize(x, lanes)
+
+
+def _algorithm_camera_pipe(inp):
+    """Bayer (x, y) -> (x, y, c): black level, 2x2 demosaic, white balance,
+    the colour matrix (sum over j in order), clamp, gamma (Halide's pow)."""
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    linear = hl.Func("linear")
+    linear[x, y] = (inp[x, y] - _f32(CAMERA_BLACK_LEVEL)) * _f32(1.0 / (1.0 - CAMERA_BLACK_LEVEL))
+    r = linear[2 * x, 2 * y]
+    g = _f32(0.5) * (linear[2 * x + 1, 2 * y] + linear[2 * x, 2 * y + 1])
+    b = linear[2 * x + 1, 2 * y + 1]
+    balanced = hl.Func("balanced")
+    wr, wg, wb = (_f32(v) for v in CAMERA_WHITE_BALANCE)
+    balanced[x, y, c] = hl.select(c == 0, r * wr, c == 1, g * wg, b * wb)
+    rows = []
+    for i in range(3):
+        m = [_f32(v) for v in CAMERA_CCM[i]]
+        rows.append(m[0] * balanced[x, y, 0] + m[1] * balanced[x, y, 1] + m[2] * balanced[x, y, 2])
+    out = hl.Func("camera_pipe")
+    corrected = hl.select(c == 0, rows[0], c == 1, rows[1], rows[2])
+    out[x, y, c] = hl.pow(hl.clamp(corrected, _f32(0.0), _f32(1.0)), _f32(CAMERA_GAMMA))
+    return out, {"vars": (x, y, c)}
+
+
+def _hand_camera_pipe(out, stages, lanes, out_shape):
+    """One fused loop nest: parallel strips of rows, x vectorized, the three
+    channels unrolled inside (each Bayer block is read once per vector)."""
+    x, y, c = stages["vars"]
+    xo, xi, yo, yi = hl.Var("xo"), hl.Var("xi"), hl.Var("yo"), hl.Var("yi")
+    out.bound(c, 0, 3)
+    out.split(y, yo, yi, STRIP, hl.TailStrategy.GuardWithIf)
+    if out_shape[-1] >= lanes:
+        out.split(x, xo, xi, lanes).reorder(xi, c, xo, yi, yo).vectorize(xi).unroll(c)
+    else:
+        out.reorder(c, x, yi, yo).unroll(c)
+    out.parallel(yo)
+
+
+def _algorithm_bilateral_grid(inp):
+    """Halide's apps/bilateral_grid on one channel with bench/image_apps.py's
+    grid: histogram(gx, gy, z, c) (c = 0: sum of values, 1: count) gathers
+    the s x s pixels of its cell (an RDom; pixels outside the image add 0,
+    so cells outside the grid are 0, which is conv3d's zero padding);
+    blur along z, x, y; trilinear slicing; value / count."""
+    x, y, z, c = hl.Var("x"), hl.Var("y"), hl.Var("z"), hl.Var("c")
+    width, height = inp.width(), inp.height()
+    s, bins = BG_SPATIAL, BG_BINS
+    clamped = hl.Func("clamped")
+    clamped[x, y] = hl.clamp(inp[hl.clamp(x, 0, width - 1), hl.clamp(y, 0, height - 1)], _f32(0.0), _f32(1.0))
+
+    histogram = hl.Func("histogram")
+    histogram[x, y, z, c] = _f32(0.0)
+    r = hl.RDom([hl.Range(0, s), hl.Range(0, s)], "r")
+    px, py = x * s + r.x - s // 2, y * s + r.y - s // 2
+    inside = (px >= 0) & (px < width) & (py >= 0) & (py < height)
+    value = clamped[px, py]
+    zc = hl.clamp(hl.cast(hl.Int(32), value * _f32(bins) + _f32(0.5)), 0, bins)
+    histogram[x, y, zc, c] = histogram[x, y, zc, c] + hl.select(inside, hl.select(c == 0, value, _f32(1.0)), _f32(0.0))
+
+    w = [_f32(v / 16) for v in BG_BLUR]
+    blurz, blurx, blury = hl.Func("blurz"), hl.Func("blurx"), hl.Func("blury")
+    blurz[x, y, z, c] = _weighted_sum([w[k] * histogram[x, y, z + k - 2, c] for k in range(5)])
+    blurx[x, y, z, c] = _weighted_sum([w[k] * blurz[x + k - 2, y, z, c] for k in range(5)])
+    blury[x, y, z, c] = _weighted_sum([w[k] * blurx[x, y + k - 2, z, c] for k in range(5)])
+
+    zv = clamped[x, y] * _f32(bins)
+    zif = hl.min(hl.floor(zv), _f32(bins - 1))
+    zf = zv - zif
+    zi = hl.clamp(hl.cast(hl.Int(32), zif), 0, bins - 1)
+    xi, yi = x // s, y // s
+    xf = hl.cast(hl.Float(32), x % s) / _f32(s)
+    yf = hl.cast(hl.Float(32), y % s) / _f32(s)
+    one = _f32(1.0)
+
+    def lerp(a, b, t):
+        return a * (one - t) + b * t
+
+    def plane(dz, cc):
+        def at(dy, dx):
+            return blury[xi + dx, yi + dy, zi + dz, cc]
+
+        return lerp(lerp(at(0, 0), at(0, 1), xf), lerp(at(1, 0), at(1, 1), xf), yf)
+
+    interpolated = hl.Func("interpolated")
+    interpolated[x, y, c] = lerp(plane(0, c), plane(1, c), zf)
+    out = hl.Func("bilateral_grid")
+    out[x, y] = interpolated[x, y, 0] / interpolated[x, y, 1]
+    return out, {"histogram": histogram, "r": r, "blurz": blurz, "blurx": blurx, "blury": blury, "vars": (x, y, z, c)}
+
+
+def _hand_bilateral_grid(out, stages, lanes, out_shape):
+    """Halide's apps/bilateral_grid CPU schedule: the histogram per row of
+    blurz, each blur at root (parallel, vectorized along x, c unrolled), the
+    slicing fused into the output (parallel strips, vectorized)."""
+    x, y, z, c = stages["vars"]
+    r = stages["r"]
+    histogram, blurz, blurx, blury = (stages[k] for k in ("histogram", "blurz", "blurx", "blury"))
+    blurz.compute_root().reorder(c, z, x, y).parallel(y).vectorize(x, lanes).unroll(c)
+    histogram.compute_at(blurz, y)
+    histogram.update(0).reorder(c, r.x, r.y, x, y).unroll(c)
+    blurx.compute_root().reorder(c, x, y, z).parallel(z).vectorize(x, lanes).unroll(c)
+    blury.compute_root().reorder(c, x, y, z).parallel(z).vectorize(x, lanes).unroll(c)
+    yo, yi = hl.Var("yo"), hl.Var("yi")
+    out.split(y, yo, yi, STRIP, hl.TailStrategy.GuardWithIf).parallel(yo)
+    if out_shape[-1] >= lanes:
+        out.vectorize(x, lanes)
+
+
+def _algorithm_local_laplacian(inp):
+    """Halide's apps/local_laplacian on one channel with bench/image_apps.py's
+    constants: levels k of the remapped image (computed, no lookup table),
+    Gaussian/Laplacian pyramids, the Laplacian coefficient interpolated
+    between intensity levels (data-dependent k), collapse. Level j is
+    (W >> j) x (H >> j); downsampling and upsampling read their input level
+    at clamped coordinates (PyTorch's replicate padding and bilinear edge
+    clamping)."""
+    x, y, k = hl.Var("x"), hl.Var("y"), hl.Var("k")
+    levels_k, levels_j = LL_LEVELS, LL_PYRAMID
+    sizes = [(inp.width() // 2**j, inp.height() // 2**j) for j in range(levels_j)]
+    gray = hl.Func("gray")
+    gray[x, y] = hl.BoundaryConditions.repeat_edge(inp)[x, y]
+
+    def down(f, j, name, extra):
+        """Level j (from f at level j - 1): [1, 3, 3, 1] / 8 along x, then y."""
+        wp, hp = sizes[j - 1]
+        w = [_f32(v) for v in LL_DOWN]
+        dx, dy = hl.Func(name + "_x"), hl.Func(name)
+        dx[[x, y] + extra] = _weighted_sum([w[t] * f[[hl.clamp(2 * x - 1 + t, 0, wp - 1), y] + extra] for t in range(4)])
+        dy[[x, y] + extra] = _weighted_sum([w[t] * dx[[x, hl.clamp(2 * y - 1 + t, 0, hp - 1)] + extra] for t in range(4)])
+        return dy
+
+    def up(f, j, name, extra):
+        """Level j (from f at level j + 1): 0.25 / 0.75 along x, then y."""
+        wq, hq = sizes[j + 1]
+        quarter, three_quarters = _f32(0.25), _f32(0.75)
+        ux, uy = hl.Func(name + "_x"), hl.Func(name)
+        ux[[x, y] + extra] = (
+            quarter * f[[hl.clamp(x // 2 - 1 + 2 * (x % 2), 0, wq - 1), y] + extra]
+            + three_quarters * f[[hl.clamp(x // 2, 0, wq - 1), y] + extra]
+        )
+        uy[[x, y] + extra] = (
+            quarter * ux[[x, hl.clamp(y // 2 - 1 + 2 * (y % 2), 0, hq - 1)] + extra]
+            + three_quarters * ux[[x, hl.clamp(y // 2, 0, hq - 1)] + extra]
+        )
+        return uy
+
+    level = hl.cast(hl.Float(32), k) * _f32(1.0 / (levels_k - 1))
+    diff = gray[x, y] - level
+    d = diff * _f32(levels_k - 1)
+    g_pyramid = [hl.Func("gPyramid_0")]
+    g_pyramid[0][x, y, k] = _f32(LL_BETA) * diff + level + _f32(LL_ALPHA) * d * hl.exp(-d * d / _f32(2.0))
+    in_pyramid = [gray]
+    for j in range(1, levels_j):
+        g_pyramid.append(down(g_pyramid[-1], j, f"gPyramid_{j}", [k]))
+        in_pyramid.append(down(in_pyramid[-1], j, f"inGPyramid_{j}", []))
+    l_pyramid = []
+    for j in range(levels_j):
+        lp = hl.Func(f"lPyramid_{j}")
+        if j < levels_j - 1:
+            lp[x, y, k] = g_pyramid[j][x, y, k] - up(g_pyramid[j + 1], j, f"gUp_{j}", [k])[x, y, k]
+        else:
+            lp[x, y, k] = g_pyramid[j][x, y, k]
+        l_pyramid.append(lp)
+    out_l = []
+    for j in range(levels_j):
+        position = in_pyramid[j][x, y] * _f32(levels_k - 1)
+        li = hl.clamp(hl.cast(hl.Int(32), position), 0, levels_k - 2)
+        lf = position - hl.cast(hl.Float(32), li)
+        ol = hl.Func(f"outLPyramid_{j}")
+        ol[x, y] = (_f32(1.0) - lf) * l_pyramid[j][x, y, li] + lf * l_pyramid[j][x, y, li + 1]
+        out_l.append(ol)
+    out_g = [None] * levels_j
+    out_g[-1] = out_l[-1]
+    for j in range(levels_j - 2, -1, -1):
+        og = hl.Func(f"outGPyramid_{j}")
+        og[x, y] = up(out_g[j + 1], j, f"outUp_{j}", [])[x, y] + out_l[j][x, y]
+        out_g[j] = og
+    return out_g[0], {
+        "gray": gray, "g_pyramid": g_pyramid, "in_pyramid": in_pyramid[1:], "out_g": out_g[1:], "vars": (x, y, k),
+    }
+
+
+def _hand_local_laplacian(out, stages, lanes, out_shape):
+    """Halide's apps/local_laplacian CPU schedule: the Gaussian pyramids of
+    the remapped levels (k inside y, storage (x, k, y)), of the input and
+    of the output at root, parallel over rows, vectorized along x; the
+    Laplacian levels, the interpolation between intensity levels and the
+    x passes of down/upsampling inlined."""
+    x, y, k = stages["vars"]
+    for f in [stages["gray"]] + stages["in_pyramid"] + stages["out_g"]:
+        f.compute_root().parallel(y, 8).vectorize(x, lanes)
+    for f in stages["g_pyramid"]:
+        f.compute_root().reorder_storage(x, k, y).reorder(x, k, y).parallel(y, 4).vectorize(x, lanes)
+    out.parallel(y, 8).vectorize(x, lanes)
+
+
+# ---------------------------------------------------------------------------
 # build()
 
 
 def output_shape(name, input_shape):
+    if name in IMAGE_APPS:
+        return _app_output_shape(name, input_shape)
     if name == "jacobi_2d":
         return tuple(input_shape)
     channels, height, width = input_shape
@@ -314,8 +677,8 @@ def build(name, schedule, input_shape, threads=2, strict_float=True, dry_run=Tru
     the bounds check catches) fails here, in build(), not at the first
     call. Errors of the autoscheduler, of compilation and of the dry run
     are raised as RuntimeError naming the pipeline, schedule and shape."""
-    if name not in PIPELINES:
-        raise ValueError(f"unknown pipeline {name!r}; known: {PIPELINES}")
+    if name not in ALL_PIPELINES:
+        raise ValueError(f"unknown pipeline {name!r}; known: {ALL_PIPELINES}")
     if schedule not in SCHEDULES:
         raise ValueError(f"unknown schedule {schedule!r}; known: {SCHEDULES}")
     _set_threads(threads)
@@ -326,7 +689,11 @@ def build(name, schedule, input_shape, threads=2, strict_float=True, dry_run=Tru
     x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
     out_shape = output_shape(name, input_shape)
 
-    if name == "jacobi_2d":
+    if name in IMAGE_APPS:
+        _check_app_shape(name, input_shape)
+        inp = hl.ImageParam(hl.Float(32), len(input_shape), "input")
+        out, stages = globals()[f"_algorithm_{name}"](inp)
+    elif name == "jacobi_2d":
         if len(input_shape) != 2:
             raise ValueError(f"jacobi_2d takes (N, N), got {input_shape}")
         inp = hl.ImageParam(hl.Float(32), 2, "input")
@@ -339,7 +706,9 @@ def build(name, schedule, input_shape, threads=2, strict_float=True, dry_run=Tru
 
     schedule_source = None
     if schedule == "hand":
-        if name == "jacobi_2d":
+        if name in IMAGE_APPS:
+            globals()[f"_hand_{name}"](out, stages, lanes, out_shape)
+        elif name == "jacobi_2d":
             _hand_jacobi(out, stages, x, y, lanes, out_shape[-1])
         else:
             _hand_image(out, stages, x, y, c, lanes, out_shape[-1])
@@ -379,6 +748,8 @@ def _ref_blur(img):
 def reference(name, inp):
     """The pipeline `name` on a float32 numpy array, in numpy (float32)."""
     inp = np.asarray(inp, dtype=np.float32)
+    if name in IMAGE_APPS:
+        return _torch_reference(name, inp)
     if name == "blur_x_blur_y":
         return _ref_blur(inp)
     if name == "unsharp_mask":
@@ -434,6 +805,14 @@ SIZES = {
     "image": [(3, 2048, 2048), (3, 1021, 1019)],
     "jacobi_2d": [(2000, 2000), (1021, 1021)],
 }
+# bench/image_apps.py's APPS shapes (benchmark, odd); `--only NAME` runs them.
+APP_SIZES = {
+    "heat_3d": [(128, 128, 128), (67, 67, 67)],
+    "interpolate": [(3, 2048, 2048), (3, 1016, 1000)],
+    "camera_pipe": [(2048, 2048), (1018, 1022)],
+    "bilateral_grid": [(2048, 2048), (1016, 1000)],
+    "local_laplacian": [(1024, 1024), (1016, 1000)],
+}
 TOLERANCE = 1e-4
 
 
@@ -475,7 +854,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--only", nargs="*", default=None, help="pipelines to run")
+    parser.add_argument("--only", nargs="*", default=None,
+                        help=f"pipelines to run (default: {', '.join(PIPELINES)}; also {', '.join(IMAGE_APPS)})")
     parser.add_argument("--schedules", nargs="*", default=list(SCHEDULES))
     args = parser.parse_args(argv)
 
@@ -487,10 +867,15 @@ def main(argv=None):
     print("-" * len(header))
     failures = 0
     for name in args.only or PIPELINES:
-        for shape in SIZES["jacobi_2d" if name == "jacobi_2d" else "image"]:
+        if name in IMAGE_APPS:
+            shapes = APP_SIZES[name]
+        else:
+            shapes = SIZES["jacobi_2d" if name == "jacobi_2d" else "image"]
+        for shape in shapes:
             inp = rng.random(shape, dtype=np.float32)
             want = reference(name, inp)
-            odd = shape[-1] % 2 == 1
+            # The new apps' reference is their torch function already.
+            odd = shape[-1] % 2 == 1 and name in PIPELINES
             for schedule in args.schedules:
                 label = f"{name:<14} {'x'.join(map(str, shape)):<16} {schedule:<14}"
                 try:
