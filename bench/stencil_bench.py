@@ -4,7 +4,7 @@ a simple hand schedule (bench/halide_peer.py), in one run with PyTorch eager,
 torch.compile and polyblocks, against the memory floor of this machine.
 
     .venv/bin/python bench/stencil_bench.py [--runs N] [--rounds R] [--only NAME ...]
-        [--schedules hand Adams2019 ...] [--odd]
+        [--schedules hand Adams2019 ...] [--odd] [--apps [NAME ...]]
 
 Needs the `halide` wheel (benchmark environment only: `pip install halide`).
 
@@ -62,6 +62,18 @@ PIPELINES = {
     "harris": ("harris", {"slices": pb.harris, "conv2d": pb.harris_conv}, (3, 2048, 2048), (3, 1021, 1019)),
     "jacobi-2d 4 steps": ("jacobi_2d", {"slices": pb.jacobi_2d}, (2000, 2000), (1021, 1021)),
 }
+
+# The apps of bench/image_apps.py (one formulation each, as written; shown
+# in the "slices" column), with `--apps`. heat-3d's ten steps take pb-fuse
+# minutes to plan (docs/performance.md), so it needs `--apps heat_3d`.
+APPS_BY_DEFAULT = ("interpolate", "camera_pipe", "bilateral_grid", "local_laplacian")
+
+
+def app_pipelines(names):
+    import image_apps
+
+    return {name: (name, {"slices": image_apps.APPS[name][0]}, image_apps.APPS[name][1], image_apps.APPS[name][2]) for name in names}
+
 
 RTOL, ATOL = 1e-3, 1e-4
 
@@ -146,7 +158,15 @@ def main():
     parser.add_argument("--schedules", nargs="*", default=["hand", *AUTOSCHEDULERS])
     parser.add_argument("--odd", action="store_true", help="also check every contender at an odd size")
     parser.add_argument("--no-peers", action="store_true", help="skip eager and torch.compile timings")
+    parser.add_argument(
+        "--apps",
+        nargs="*",
+        help=f"also the apps of bench/image_apps.py (no names: {', '.join(APPS_BY_DEFAULT)}; heat_3d only by name)",
+    )
     args = parser.parse_args()
+    pipelines = dict(PIPELINES)
+    if args.apps is not None:
+        pipelines.update(app_pipelines(args.apps or APPS_BY_DEFAULT))
     import halide_peer
 
     torch.manual_seed(0)
@@ -173,7 +193,7 @@ def main():
     with tempfile.TemporaryDirectory() as cache_dir, torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         os.environ["POLYBLOCKS_CACHE_DIR"] = cache_dir
-        for label, (halide_name, forms, shape, odd_shape) in PIPELINES.items():
+        for label, (halide_name, forms, shape, odd_shape) in pipelines.items():
             if args.only and not any(o in label for o in args.only):
                 continue
             img = torch.rand(*shape)
