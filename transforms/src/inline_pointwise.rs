@@ -40,7 +40,7 @@ use melior::{
 };
 use pb_support::{builder, ffi, ir, ir::op_name, PassFailed, PassId, PassInfo, RustPass};
 
-use crate::linalg_ops::{all_parallel, segments};
+use crate::linalg_ops::{all_parallel, integers, segments};
 
 static ID: PassId = PassId::new();
 
@@ -119,12 +119,39 @@ fn same_shape(value: Value, ty: melior::ir::Type) -> bool {
 enum Use<'c, 'a> {
     /// Operand `index` of an all-parallel generic.
     Direct(OperationRef<'c, 'a>, usize),
-    /// A static slice read only by all-parallel generics.
+    /// A static slice read only by all-parallel generics and by static
+    /// slices of it read only by them (`x[..., 1:-1, :][..., :, 1:-1]`).
     Slice(OperationRef<'c, 'a>),
 }
 
 fn is_elementwise_reader(op: OperationRef, index: usize) -> bool {
     ir::is_named(op, "linalg.generic") && all_parallel(op) && segments(op).is_some_and(|(inputs, _)| index < inputs)
+}
+
+/// Offsets, sizes and strides of a static, rank-preserving `tensor.extract_slice`.
+type Window = (Vec<i64>, Vec<i64>, Vec<i64>);
+
+fn static_slice(op: OperationRef) -> Option<Window> {
+    if !ir::is_named(op, "tensor.extract_slice") || op.operand_count() != 1 {
+        return None;
+    }
+    let numbers = |name: &str| op.attribute(name).ok().and_then(integers);
+    let (offsets, sizes, strides) = (numbers("static_offsets")?, numbers("static_sizes")?, numbers("static_strides")?);
+    let rank = pb_dialects::type_utils::static_shape(op.result(0).ok()?.r#type())?.len();
+    (offsets.len() == rank && sizes.len() == rank && strides.len() == rank).then_some((offsets, sizes, strides))
+}
+
+fn read_elementwise(value: Value) -> bool {
+    ffi::uses(value).iter().all(|(u, i)| is_elementwise_reader(*u, *i))
+}
+
+/// A slice of the producer whose readers are elementwise ops, directly or
+/// through one more static slice.
+fn sliced_for_elementwise(op: OperationRef) -> bool {
+    let Some(result) = static_slice(op).and_then(|_| op.result(0).ok()) else { return false };
+    ffi::uses(result.into()).iter().all(|(u, i)| {
+        is_elementwise_reader(*u, *i) || (static_slice(*u).is_some() && u.result(0).is_ok_and(|r| read_elementwise(r.into())))
+    })
 }
 
 fn inline_uses<'c>(context: &'c Context, producer: OperationRef<'c, '_>) {
@@ -133,10 +160,7 @@ fn inline_uses<'c>(context: &'c Context, producer: OperationRef<'c, '_>) {
     for (user, index) in ffi::uses(result.into()) {
         if is_elementwise_reader(user, index) {
             uses.push(Use::Direct(user, index));
-        } else if ir::is_named(user, "tensor.extract_slice")
-            && user.operand_count() == 1
-            && user.result(0).is_ok_and(|r| ffi::uses(r.into()).iter().all(|(u, i)| is_elementwise_reader(*u, *i)))
-        {
+        } else if sliced_for_elementwise(user) {
             uses.push(Use::Slice(user));
         } else {
             return;
@@ -154,7 +178,26 @@ fn inline_uses<'c>(context: &'c Context, producer: OperationRef<'c, '_>) {
                     ffi::set_operand(reader, index, value.into());
                 }
             }
-            Use::Slice(slice) => slice_copy(context, producer, slice),
+            Use::Slice(slice) => {
+                let Some(outer) = static_slice(slice) else { continue };
+                // Slices of the slice first, as one slice of the producer.
+                let Ok(sliced) = slice.result(0) else { continue };
+                for (user, _) in ffi::uses(sliced.into()) {
+                    if let Some(inner) = static_slice(user) {
+                        let composed = (
+                            outer.0.iter().zip(&inner.0).zip(&outer.2).map(|((o, i), s)| o + i * s).collect(),
+                            inner.1.clone(),
+                            outer.2.iter().zip(&inner.2).map(|(a, b)| a * b).collect(),
+                        );
+                        slice_copy(context, producer, user, &composed);
+                    }
+                }
+                if ffi::has_uses(Value::from(sliced)) {
+                    slice_copy(context, producer, slice, &outer);
+                } else {
+                    ffi::erase(slice);
+                }
+            }
         }
     }
     if !ffi::has_uses(Value::from(result)) {
@@ -162,22 +205,22 @@ fn inline_uses<'c>(context: &'c Context, producer: OperationRef<'c, '_>) {
     }
 }
 
-/// Replaces `slice` (of the producer's result) by a copy of the producer on
-/// the same slices of its inputs, writing a fresh tensor of the slice's type.
-fn slice_copy<'c>(context: &'c Context, producer: OperationRef<'c, '_>, slice: OperationRef<'c, '_>) {
+/// Replaces `slice` by a copy of the producer on the `window` slices of its
+/// inputs (the part of the producer's result `slice` holds), writing a fresh
+/// tensor of the slice's type.
+fn slice_copy<'c>(context: &'c Context, producer: OperationRef<'c, '_>, slice: OperationRef<'c, '_>, window: &Window) {
     let Some((inputs, _)) = segments(producer) else { return };
     let Some(block) = slice.block() else { return };
     let Ok(sliced) = slice.result(0) else { return };
     let ty = sliced.r#type();
-    // A rank-reducing slice would not match the copy's maps.
-    let rank = |t| pb_dialects::type_utils::static_shape(t).map(|s| s.len());
-    if producer.result(0).ok().and_then(|r| rank(r.r#type())) != rank(ty) {
-        return;
-    }
-    let attribute = |name: &str| slice.attribute(name).ok();
-    let (Some(offsets), Some(sizes), Some(strides), Some(segments_attr)) =
-        (attribute("static_offsets"), attribute("static_sizes"), attribute("static_strides"), attribute("operandSegmentSizes"))
-    else {
+    let list = |v: &[i64]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+    let attribute = |text: String| melior::ir::Attribute::parse(context, &text);
+    let (Some(offsets), Some(sizes), Some(strides), Some(segments_attr)) = (
+        attribute(format!("array<i64: {}>", list(&window.0))),
+        attribute(format!("array<i64: {}>", list(&window.1))),
+        attribute(format!("array<i64: {}>", list(&window.2))),
+        attribute("array<i32: 1, 0, 0, 0>".to_string()),
+    ) else {
         return;
     };
     let location = slice.location();

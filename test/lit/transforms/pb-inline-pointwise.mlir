@@ -112,3 +112,30 @@ func.func @three_ops(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   } -> tensor<8xf32>
   return %r1, %r2 : tensor<8xf32>, tensor<8xf32>
 }
+
+// Slices of a slice (`p[1:, :][:, 1:]`, as shifted slicing writes them):
+// one copy per inner slice, on the composed slice of the input.
+// CHECK-LABEL: func.func @slice_of_slice
+// CHECK: tensor.extract_slice %arg0[1, 1] [6, 7] [1, 1]
+// CHECK: arith.mulf
+// CHECK: tensor.extract_slice %arg0[1, 0] [6, 7] [1, 1]
+// CHECK: arith.mulf
+// CHECK: arith.subf
+func.func @slice_of_slice(%x: tensor<7x8xf32>) -> tensor<6x7xf32> {
+  %e = tensor.empty() : tensor<7x8xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %x : tensor<7x8xf32>, tensor<7x8xf32>) outs(%e : tensor<7x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<7x8xf32>
+  %rows = tensor.extract_slice %p[1, 0] [6, 8] [1, 1] : tensor<7x8xf32> to tensor<6x8xf32>
+  %s0 = tensor.extract_slice %rows[0, 1] [6, 7] [1, 1] : tensor<6x8xf32> to tensor<6x7xf32>
+  %s1 = tensor.extract_slice %rows[0, 0] [6, 7] [1, 1] : tensor<6x8xf32> to tensor<6x7xf32>
+  %e2 = tensor.empty() : tensor<6x7xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%s0, %s1 : tensor<6x7xf32>, tensor<6x7xf32>) outs(%e2 : tensor<6x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<6x7xf32>
+  return %r : tensor<6x7xf32>
+}
