@@ -227,29 +227,41 @@ def workloads():
 # Measuring.
 
 
-def fma_peak(attempts=3):
-    """GFLOP/s of bench/fma_peak.c on all threads, best of `attempts` runs
-    (each already the best of 5 inside); (None, reason) when it cannot run."""
+def run_c_tool(source, runs=1):
+    """Builds bench/`source` (a measuring tool: clang, -O2 -march=native
+    -fopenmp) and runs it `runs` times: ([{name: value} per run], None), or
+    (None, reason) when it does not build or run. Each tool prints
+    "name value" lines."""
     clang = shutil.which("clang-22") or "/usr/lib/llvm-22/bin/clang"
     with tempfile.TemporaryDirectory() as tmp:
-        binary = pathlib.Path(tmp) / "fma_peak"
+        binary = pathlib.Path(tmp) / pathlib.Path(source).stem
         build = subprocess.run(
-            [clang, "-O2", "-march=native", "-fopenmp", str(REPO / "bench" / "fma_peak.c"), "-o", str(binary)],
+            [clang, "-O2", "-march=native", "-fopenmp", str(REPO / "bench" / source), "-o", str(binary)],
             capture_output=True,
             text=True,
         )
         if build.returncode != 0:
-            return None, f"fma_peak.c did not build: {build.stderr.strip()}"
-        best, detail = 0.0, ""
-        for _ in range(attempts):
+            return None, f"{source} did not build: {build.stderr.strip()}"
+        results = []
+        for _ in range(runs):
             run = subprocess.run([str(binary)], capture_output=True, text=True)
-            values = dict(line.split() for line in run.stdout.splitlines() if len(line.split()) == 2)
-            if run.returncode != 0 or "peak_gflops" not in values:
-                return None, f"fma_peak failed: {run.stdout} {run.stderr}"
-            if float(values["peak_gflops"]) > best:
-                best = float(values["peak_gflops"])
-                detail = ", ".join(f"{k} {v}" for k, v in values.items() if k != "peak_gflops")
-        return best, detail
+            if run.returncode != 0:
+                return None, f"{source} failed: {run.stdout} {run.stderr}"
+            results.append(dict(line.split() for line in run.stdout.splitlines() if len(line.split()) == 2))
+        return results, None
+
+
+def fma_peak(attempts=3):
+    """GFLOP/s of bench/fma_peak.c on all threads, best of `attempts` runs
+    (each already the best of 5 inside); (None, reason) when it cannot run."""
+    runs, error = run_c_tool("fma_peak.c", attempts)
+    if runs is None:
+        return None, error
+    if any("peak_gflops" not in values for values in runs):
+        return None, f"fma_peak printed no peak_gflops: {runs}"
+    values = max(runs, key=lambda v: float(v["peak_gflops"]))
+    detail = ", ".join(f"{k} {v}" for k, v in values.items() if k != "peak_gflops")
+    return float(values["peak_gflops"]), detail
 
 
 def _engine_description() -> str:

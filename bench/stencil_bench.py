@@ -36,8 +36,6 @@ import argparse
 import math
 import os
 import pathlib
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -81,21 +79,12 @@ RTOL, ATOL = 1e-3, 1e-4
 def stream_bandwidth():
     """(copy GB/s, non-temporal copy GB/s) of bench/stream_bandwidth.c, or
     (None, reason)."""
-    clang = shutil.which("clang-22") or "/usr/lib/llvm-22/bin/clang"
-    with tempfile.TemporaryDirectory() as tmp:
-        binary = pathlib.Path(tmp) / "stream"
-        build = subprocess.run(
-            [clang, "-O2", "-march=native", "-fopenmp", str(REPO / "bench" / "stream_bandwidth.c"), "-o", str(binary)],
-            capture_output=True,
-            text=True,
-        )
-        if build.returncode != 0:
-            return None, f"stream_bandwidth.c did not build: {build.stderr.strip()}"
-        run = subprocess.run([str(binary)], capture_output=True, text=True)
-        values = dict(line.split() for line in run.stdout.splitlines() if len(line.split()) == 2)
-        if run.returncode != 0 or "copy_gbs" not in values:
-            return None, f"stream_bandwidth failed: {run.stdout} {run.stderr}"
-        return float(values["copy_gbs"]), float(values["nt_copy_gbs"])
+    runs, error = pb.run_c_tool("stream_bandwidth.c")
+    if runs is None:
+        return None, error
+    if "copy_gbs" not in runs[0]:
+        return None, f"stream_bandwidth printed no copy_gbs: {runs[0]}"
+    return float(runs[0]["copy_gbs"]), float(runs[0]["nt_copy_gbs"])
 
 
 def wrong_elements(got, want):

@@ -168,6 +168,39 @@ pub fn generic_operation<'c>(
     )
 }
 
+/// A detached `tensor.extract_slice` of `source` at static `offsets`,
+/// `sizes` and `strides` (rank-preserving: a tensor of `sizes` of the
+/// source's element type).
+pub fn extract_slice_operation<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    source: Value<'c, '_>,
+    offsets: &[i64],
+    sizes: &[i64],
+    strides: &[i64],
+) -> melior::ir::Operation<'c> {
+    use melior::ir::{r#type::{RankedTensorType, ShapedTypeLike}, ValueLike};
+    let element = RankedTensorType::try_from(source.r#type()).expect("a ranked tensor to slice").element();
+    let dims: Vec<u64> = sizes.iter().map(|n| *n as u64).collect();
+    let ty: Type<'c> = RankedTensorType::new(&dims, element, None).into();
+    let list = |v: &[i64]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+    let parse = |text: String| Attribute::parse(context, &text).expect("tensor.extract_slice attribute");
+    build_operation(
+        context,
+        location,
+        "tensor.extract_slice",
+        &[source],
+        &[ty],
+        &[
+            ("static_offsets", parse(format!("array<i64: {}>", list(offsets)))),
+            ("static_sizes", parse(format!("array<i64: {}>", list(sizes)))),
+            ("static_strides", parse(format!("array<i64: {}>", list(strides)))),
+            ("operandSegmentSizes", parse("array<i32: 1, 0, 0, 0>".to_string())),
+        ],
+        vec![],
+    )
+}
+
 /// A detached `affine.for` with bound maps `lower`/`upper` (both applied to
 /// `operands`), `step` and body `region` (its block takes the induction
 /// variable and ends with `affine.yield`).

@@ -60,7 +60,7 @@ use melior::{
 };
 use pb_support::{builder::Emitter, ffi, ir, ir::op_name, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
-use crate::linalg_ops::{generalize, segments};
+use crate::linalg_ops::{generalize, maps_of, segments};
 
 static ID: PassId = PassId::new();
 
@@ -170,12 +170,6 @@ fn stored_type<'c>(ty: Type<'c>) -> Type<'c> {
     let shape = pb_dialects::type_utils::static_shape(ty).expect("static shape checked");
     let stored: Vec<u64> = STORED.iter().map(|d| shape[*d] as u64).collect();
     RankedTensorType::new(&stored, tensor.element(), None).into()
-}
-
-/// The indexing maps of a generic.
-fn maps_of<'c>(generic: OperationRef<'c, '_>) -> Option<Vec<AffineMap<'c>>> {
-    let array = ArrayAttribute::try_from(generic.attribute("indexing_maps").ok()?).ok()?;
-    (0..array.len()).map(|i| array.element(i).ok().and_then(ffi::affine_map_of)).collect()
 }
 
 /// The values (raw pointers) stored channels-last: convolution results, and

@@ -31,7 +31,6 @@
 
 use melior::{
     ir::{
-        attribute::ArrayAttribute,
         block::BlockLike,
         operation::{OperationLike, WalkOrder},
         OperationRef, RegionLike, Value, ValueLike,
@@ -40,7 +39,7 @@ use melior::{
 };
 use pb_support::{builder, ffi, ir, ir::op_name, PassFailed, PassId, PassInfo, RustPass};
 
-use crate::linalg_ops::{all_parallel, integers, segments};
+use crate::linalg_ops::{all_parallel, integers, maps_of, segments};
 
 static ID: PassId = PassId::new();
 
@@ -87,13 +86,11 @@ fn cheap_pointwise(op: OperationRef) -> bool {
     if outputs != 1 || op.result_count() != 1 || inputs == 0 || !all_parallel(op) {
         return false;
     }
-    let Some(maps) = op.attribute("indexing_maps").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else { return false };
-    let identity = |k: usize| {
-        maps.element(k).ok().and_then(ffi::affine_map_of).is_some_and(|m| {
-            m.result_count() == m.dim_count() && (0..m.result_count()).all(|r| m.result(r).is_ok_and(|e| e.is_dim() && e.dim_position() == r))
-        })
+    let Some(maps) = maps_of(op) else { return false };
+    let identity = |m: &melior::ir::AffineMap| {
+        m.result_count() == m.dim_count() && (0..m.result_count()).all(|r| m.result(r).is_ok_and(|e| e.is_dim() && e.dim_position() == r))
     };
-    if !(0..inputs + outputs).all(identity) {
+    if maps.len() != inputs + outputs || !maps.iter().all(identity) {
         return false;
     }
     let Some(result_type) = op.result(0).ok().map(|r| r.r#type()) else { return false };
@@ -213,30 +210,11 @@ fn slice_copy<'c>(context: &'c Context, producer: OperationRef<'c, '_>, slice: O
     let Some(block) = slice.block() else { return };
     let Ok(sliced) = slice.result(0) else { return };
     let ty = sliced.r#type();
-    let list = |v: &[i64]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
-    let attribute = |text: String| melior::ir::Attribute::parse(context, &text);
-    let (Some(offsets), Some(sizes), Some(strides), Some(segments_attr)) = (
-        attribute(format!("array<i64: {}>", list(&window.0))),
-        attribute(format!("array<i64: {}>", list(&window.1))),
-        attribute(format!("array<i64: {}>", list(&window.2))),
-        attribute("array<i32: 1, 0, 0, 0>".to_string()),
-    ) else {
-        return;
-    };
     let location = slice.location();
     let mut operands: Vec<Value> = Vec::new();
     for k in 0..inputs {
         let Some(input) = ffi::operand(producer, k) else { return };
-        let element = pb_dialects::type_utils::shape_and_element(input.r#type()).1;
-        let piece = builder::build_operation(
-            context,
-            location,
-            "tensor.extract_slice",
-            &[input],
-            &[pb_dialects::type_utils::with_element(ty, element)],
-            &[("static_offsets", offsets), ("static_sizes", sizes), ("static_strides", strides), ("operandSegmentSizes", segments_attr)],
-            vec![],
-        );
+        let piece = builder::extract_slice_operation(context, location, input, &window.0, &window.1, &window.2);
         let piece = block.insert_operation_before(slice, piece);
         let Ok(value) = piece.result(0) else { return };
         operands.push(value.into());

@@ -20,10 +20,19 @@ pub fn is_linalg(op: OperationRef) -> bool {
 
 /// True if every loop of a `linalg.generic` is parallel (also for none).
 pub fn all_parallel(generic: OperationRef) -> bool {
-    let Some(iterators) = generic.attribute("iterator_types").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
-        return false;
-    };
-    (0..iterators.len()).all(|k| iterators.element(k).is_ok_and(|a| a.to_string().contains("parallel")))
+    parallel_loops(generic).is_some_and(|loops| loops.iter().all(|p| *p))
+}
+
+/// Per loop of a `linalg.generic`, whether it is parallel (else a reduction).
+pub fn parallel_loops(generic: OperationRef) -> Option<Vec<bool>> {
+    let iterators = ArrayAttribute::try_from(generic.attribute("iterator_types").ok()?).ok()?;
+    (0..iterators.len()).map(|k| iterators.element(k).ok().map(|a| a.to_string().contains("parallel"))).collect()
+}
+
+/// The indexing maps of a `linalg.generic`.
+pub fn maps_of<'c>(generic: OperationRef<'c, '_>) -> Option<Vec<AffineMap<'c>>> {
+    let array = ArrayAttribute::try_from(generic.attribute("indexing_maps").ok()?).ok()?;
+    (0..array.len()).map(|i| array.element(i).ok().and_then(ffi::affine_map_of)).collect()
 }
 
 /// The `[inputs, outputs]` operand counts of a linalg op with inputs and

@@ -53,7 +53,7 @@ use std::collections::HashMap;
 
 use melior::{
     ir::{
-        attribute::{ArrayAttribute, IntegerAttribute},
+        attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationLike, WalkOrder},
         AffineExpr, AffineMap, Attribute, Block, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
@@ -62,7 +62,7 @@ use melior::{
 };
 use pb_support::{builder, ffi, ir, ir::op_name, PassFailed, PassId, PassInfo, RustPass};
 
-use crate::linalg_ops::{generalize, named_maps, segments};
+use crate::linalg_ops::{generalize, maps_of, named_maps, parallel_loops, segments};
 
 static ID: PassId = PassId::new();
 
@@ -125,11 +125,7 @@ impl<'c> Filter<'c> {
     fn of(context: &'c Context, op: OperationRef<'c, '_>) -> Option<Self> {
         let name = op_name(op);
         let (maps, parallel) = if name == "linalg.generic" {
-            let array = ArrayAttribute::try_from(op.attribute("indexing_maps").ok()?).ok()?;
-            let maps: Vec<AffineMap> = (0..array.len()).map(|i| array.element(i).ok().and_then(ffi::affine_map_of)).collect::<Option<_>>()?;
-            let iterators = ArrayAttribute::try_from(op.attribute("iterator_types").ok()?).ok()?;
-            let parallel = (0..iterators.len()).map(|i| iterators.element(i).map(|a| a.to_string().contains("parallel")).ok()).collect::<Option<Vec<bool>>>()?;
-            (maps, parallel)
+            (maps_of(op)?, parallel_loops(op)?)
         } else {
             named_maps(context, op, &name)?
         };
@@ -492,25 +488,7 @@ fn tap_slice<'c, 'a>(
             }
         }
     }
-    let list = |v: &[i64]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
-    let attribute = |text: String| Attribute::parse(context, &text).expect("extract_slice attribute");
-    let element = pb_dialects::type_utils::shape_and_element(input.r#type()).1;
-    let dims: Vec<u64> = sizes.iter().map(|n| *n as u64).collect();
-    let ty: Type = melior::ir::r#type::RankedTensorType::new(&dims, element, None).into();
-    let slice = builder::build_operation(
-        context,
-        op.location(),
-        "tensor.extract_slice",
-        &[input],
-        &[ty],
-        &[
-            ("static_offsets", attribute(format!("array<i64: {}>", list(&offsets)))),
-            ("static_sizes", attribute(format!("array<i64: {}>", list(&sizes)))),
-            ("static_strides", attribute(format!("array<i64: {}>", list(&strides)))),
-            ("operandSegmentSizes", attribute("array<i32: 1, 0, 0, 0>".to_string())),
-        ],
-        vec![],
-    );
+    let slice = builder::extract_slice_operation(context, op.location(), input, &offsets, &sizes, &strides);
     let slice = op.block().expect("in a block").insert_operation_before(op, slice);
     (slice.result(0).expect("one result").into(), AffineMap::new(context, kept.len(), 0, &results))
 }
