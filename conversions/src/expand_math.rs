@@ -1,6 +1,7 @@
 //! `pb-expand-math`: expand f32 `math.exp`, `math.expm1`, `math.log`,
-//! `math.tanh` and `math.erf` (scalars and fixed-length vectors) into `arith`
-//! polynomial approximations, so that no vendor math library is called.
+//! `math.tanh`, `math.erf` and `math.powf` (scalars and fixed-length
+//! vectors) into `arith` polynomial approximations, so that no vendor math
+//! library is called.
 //!
 //! Without it the `llvm` stage sends these ops to LLVM intrinsics or libm,
 //! and a `vector<16xf32>` exp becomes 16 scalar `expf` calls, most of the
@@ -12,8 +13,8 @@
 //! `scripts/fit-expand-math.py` and measured on compiled code by
 //! `test/python/test_expand_math.py`): exp and log within 1.02 ulp, erf
 //! within 1.24 ulp (1.07 with FMA; 1.4 from tables on AVX-512), tanh
-//! within 1.5 ulp, expm1 within 1.65 ulp, with or without fused
-//! multiply-adds.
+//! within 1.5 ulp, expm1 within 1.65 ulp, powf within 0.51 ulp, with or
+//! without fused multiply-adds.
 //!
 //! - **exp**: x clamped to [-104, 88.8]; x = n ln2 + r with n = round(x
 //!   log2e) (the 1.5*2^23 rounding trick, which also gives n as an integer)
@@ -44,6 +45,19 @@
 //! - **log**: x = 2^e m with m in [sqrt(1/2), sqrt(2)) read from the bits
 //!   (subnormals scaled by 2^23 first); log(1 + f) = f + f^2 q(f), q of
 //!   degree 8, plus e ln2 in two parts.
+//! - **powf**: C's `powf`, evaluated in f64 so that the result is rounded
+//!   once from a value within ~2^-30 relative: t = y log2|x| (log2 from
+//!   the bits of |x|, which is normal in f64 even when subnormal in f32,
+//!   and 2 atanh(s) with s = (m - 1)/(m + 1), |s| < 0.172, to s^15), then
+//!   2^t = 2^n 2^r (n = round(t), |r| <= 1/2, a degree-10 Taylor
+//!   polynomial, 2^n in the exponent bits; t clamped to +-200 so that
+//!   over- and underflow happen in the final f32 rounding). Signs and
+//!   special values as C: x^0 = 1 and 1^y = 1 (even for NaN), (-1)^+-inf =
+//!   1, a negative finite x to a non-integer power is NaN, odd integer
+//!   powers keep x's sign (-0 and -inf too). A constant exponent of 2 or 3
+//!   is x x or x x x, as PyTorch's CPU kernels compute them (bit for bit),
+//!   and of 0.5 the IEEE square root (as PyTorch's, whose vectorized
+//!   kernel can miss it by a bit).
 //!
 //! Special values follow libm: exp(-inf) = 0, exp(+inf) = +inf, log(0) =
 //! -inf, log(x < 0) = NaN, log(+inf) = +inf, tanh(+-inf) = +-1, erf(+-inf) =
@@ -55,7 +69,7 @@
 //! Only f32 is expanded: f64 (and f16, bf16) ops, tensors and scalable
 //! vectors are left to the existing lowering (LLVM intrinsics and libm).
 //! Options (all true by default) select the functions: `exp`, `expm1`,
-//! `log`, `tanh`, `erf`.
+//! `log`, `tanh`, `erf`, `powf`.
 //!
 //! ```mlir
 //! %y = math.exp %x : vector<16xf32>
@@ -90,10 +104,10 @@ const fn flag(name: &'static str, help: &'static str) -> PassOption {
 
 pub static INFO: PassInfo = PassInfo {
     argument: "pb-expand-math",
-    summary: "Expand f32 math.exp/expm1/log/tanh/erf into arith polynomial approximations (no libm calls)",
+    summary: "Expand f32 math.exp/expm1/log/tanh/erf/powf into arith polynomial approximations (no libm calls)",
     description: "Replaces each f32 (scalar or fixed-length vector) `math.exp`, `math.expm1`, \
-`math.log`, `math.tanh` and `math.erf` by range reduction and minimax polynomials in `arith` ops, \
-within 1.7 ulp, preserving infinities, NaN, overflow and subnormal results. Other element types, \
+`math.log`, `math.tanh`, `math.erf` and `math.powf` by range reduction and polynomials in `arith` ops \
+(powf evaluated in f64), within 1.7 ulp, preserving infinities, NaN, overflow and subnormal results. Other element types, \
 tensors and scalable vectors are left alone.",
     anchor: "func.func",
     options: &[
@@ -102,6 +116,7 @@ tensors and scalable vectors are left alone.",
         flag("log", "Expand math.log"),
         flag("tanh", "Expand math.tanh"),
         flag("erf", "Expand math.erf"),
+        flag("powf", "Expand math.powf"),
         PassOption {
             name: "x86-avx512",
             kind: OptionKind::Bool,
@@ -147,10 +162,12 @@ pub enum MathFn {
     Log,
     Tanh,
     Erf,
+    /// Binary: `math.powf %x, %y`.
+    Pow,
 }
 
 impl MathFn {
-    pub const ALL: [MathFn; 5] = [MathFn::Exp, MathFn::Expm1, MathFn::Log, MathFn::Tanh, MathFn::Erf];
+    pub const ALL: [MathFn; 6] = [MathFn::Exp, MathFn::Expm1, MathFn::Log, MathFn::Tanh, MathFn::Erf, MathFn::Pow];
 
     /// The function computed by `op`, if it is one of ours.
     pub fn of(op: OperationRef) -> Option<MathFn> {
@@ -160,6 +177,7 @@ impl MathFn {
             "math.log" => Some(MathFn::Log),
             "math.tanh" => Some(MathFn::Tanh),
             "math.erf" => Some(MathFn::Erf),
+            "math.powf" => Some(MathFn::Pow),
             _ => None,
         }
     }
@@ -172,18 +190,20 @@ impl MathFn {
             MathFn::Log => "log",
             MathFn::Tanh => "tanh",
             MathFn::Erf => "erf",
+            MathFn::Pow => "powf",
         }
     }
 }
 
-/// One f32 operand and result of the same type: f32 or a fixed-length
-/// vector of f32.
+/// f32 operands (one, two for powf) and result, all of one type: f32 or a
+/// fixed-length vector of f32.
 fn expandable(op: OperationRef) -> bool {
-    let (Ok(operand), Ok(result)) = (op.operand(0), op.result(0)) else { return false };
-    op.operand_count() == 1
-        && op.result_count() == 1
-        && operand.r#type() == result.r#type()
-        && is_f32_like(result.r#type())
+    let arity = if MathFn::of(op) == Some(MathFn::Pow) { 2 } else { 1 };
+    if op.operand_count() != arity || op.result_count() != 1 {
+        return false;
+    }
+    let Ok(result) = op.result(0) else { return false };
+    (0..arity).all(|k| ffi::operand(op, k).is_some_and(|v| v.r#type() == result.r#type())) && is_f32_like(result.r#type())
 }
 
 /// f32, or a vector of f32 with no scalable dimension.
@@ -198,7 +218,14 @@ fn replace<'c>(context: &'c Context, op: OperationRef<'c, '_>, function: MathFn,
     let rewriter = ir_rewriter.as_rewriter_base();
     rewriter.set_insertion_point_before(op);
     let emitter = Emitter { context, rewriter: &rewriter, location: op.location() };
-    let value = expand(&emitter, function, x, avx512);
+    let value = match function {
+        MathFn::Pow => {
+            let y = op.operand(1).expect("checked: two operands");
+            let b = F32Builder::new(&emitter, x.r#type());
+            pow(&b, x, y)
+        }
+        _ => expand(&emitter, function, x, avx512),
+    };
     rewriter.replace_op_with_values(op, &[value]);
 }
 
@@ -215,6 +242,7 @@ pub fn expand<'c, 'e>(emitter: &'e Emitter<'c, '_>, function: MathFn, x: Value<'
         MathFn::Log => log(&b, x),
         MathFn::Tanh => tanh(&b, x),
         MathFn::Erf => erf(&b, x),
+        MathFn::Pow => panic!("powf takes two operands: see `pow`"),
     }
 }
 
@@ -322,6 +350,22 @@ const LOG_Q: [f32; 9] = [
 const SQRT_HALF_BITS: i32 = 0x3F35_04F3;
 const MANTISSA_MASK: i32 = 0x007F_FFFF;
 const ONE_BITS: i32 = 0x3F80_0000;
+
+/// powf in f64: log(m) = 2 atanh(s) = 2 s (1 + s^2 POW_ATANH(s^2)), the
+/// series' coefficients 1/3, 1/5, ... (|s| < 0.172: the next term is below
+/// 2^-40 relative).
+const POW_ATANH: [f64; 7] = [1.0 / 3.0, 1.0 / 5.0, 1.0 / 7.0, 1.0 / 9.0, 1.0 / 11.0, 1.0 / 13.0, 1.0 / 15.0];
+/// 2^r = sum ln2^k r^k / k!, |r| <= 1/2, to k = 10 (the rest below 2^-42).
+const POW_EXP2_TERMS: usize = 11;
+/// Bits of f64 1 and of the f64 below sqrt(1/2); the f64 mantissa mask.
+const ONE_BITS_64: i64 = 0x3FF0_0000_0000_0000;
+const SQRT_HALF_BITS_64: i64 = 0x3FE6_A09E_667F_3BCC;
+const MANTISSA_MASK_64: i64 = 0x000F_FFFF_FFFF_FFFF;
+/// 1.5 * 2^52: t + ROUND_MAGIC_64 rounds t to an integer held in the low bits.
+const ROUND_MAGIC_64: f64 = 6_755_399_441_055_744.0;
+/// |y log2|x|| beyond this over- or underflows any f32 (and stays a normal
+/// f64 exponent).
+const POW_T_CLAMP: f64 = 200.0;
 
 // --------------------------------------------------------- expansions
 
@@ -449,18 +493,105 @@ fn expm1_reduced<'c, 'e>(b: &F32Builder<'c, 'e, '_>, r: Value<'c, 'e>) -> Value<
     b.madd(b.mul(r, r), b.horner(r, &EXP_Q), r)
 }
 
+/// C's `powf(x, y)` (see the module documentation).
+fn pow<'c, 'e>(b: &F32Builder<'c, 'e, '_>, x: Value<'c, '_>, y: Value<'c, '_>) -> Value<'c, 'e> {
+    match constant_splat(y) {
+        Some(2.0) => return b.mul(x, x),
+        Some(3.0) => return b.mul(b.mul(x, x), x),
+        Some(0.5) => return b.emitter.unary("math.sqrt", x, b.float),
+        _ => {}
+    }
+    let d = b.wide();
+    let xd = b.emitter.unary("arith.extf", b.abs(x), d.float);
+    let yd = b.emitter.unary("arith.extf", y, d.float);
+    let t = d.mul(yd, log2_wide(&d, xd));
+    let magnitude = b.emitter.unary("arith.truncf", exp2_wide(&d, t), b.float);
+    // Signs: y an integer (+-inf counts as an even one), odd or not.
+    let floor = b.emitter.unary("math.floor", y, b.float);
+    let integer = b.cmp(OEQ, floor, y);
+    let half = b.mul(y, b.f(0.5));
+    let odd = b.and(integer, b.cmp(ONE, b.emitter.unary("math.floor", half, b.float), half));
+    let value = b.select(odd, b.copysign(magnitude, x), magnitude);
+    // A negative finite base to a non-integer power has no real value.
+    let negative = b.and(b.cmp(OLT, x, b.f(0.0)), b.cmp(OGT, x, b.f(f32::NEG_INFINITY)));
+    let value = b.select(b.and(negative, b.not(integer)), b.f(f32::NAN), value);
+    // x^0 = 1^y = 1, whatever the other is; (-1)^+-inf = 1.
+    let one = b.f(1.0);
+    let unit_base = b.cmp(OEQ, x, one);
+    let zero_power = b.cmp(OEQ, y, b.f(0.0));
+    let minus_one_infinite = b.and(b.cmp(OEQ, b.abs(x), one), b.cmp(OEQ, b.abs(y), b.f(f32::INFINITY)));
+    b.select(b.or(b.or(unit_base, zero_power), minus_one_infinite), one, value)
+}
+
+/// log2(x) in f64 for x = |an f32| (so normal, zero, +inf or NaN), within
+/// ~2^-40 relative.
+fn log2_wide<'c, 'e>(d: &F32Builder<'c, 'e, '_>, x: Value<'c, '_>) -> Value<'c, 'e> {
+    let bits = d.int("arith.addi", d.bitcast_to_int(x), d.l(ONE_BITS_64 - SQRT_HALF_BITS_64));
+    let e = d.int("arith.subi", d.int("arith.shrsi", bits, d.l(52)), d.l(1023));
+    let m_bits = d.int("arith.addi", d.int("arith.andi", bits, d.l(MANTISSA_MASK_64)), d.l(SQRT_HALF_BITS_64));
+    let m = d.bitcast_to_float(m_bits);
+    let s = d.div(d.sub(m, d.d(1.0)), d.add(m, d.d(1.0)));
+    let s2 = d.mul(s, s);
+    let series = d.rest_horner(s2, &POW_ATANH);
+    // ln m = 2s + 2s s^2 (...); log2 = e + ln m log2(e).
+    let two_s = d.add(s, s);
+    let ln_m = d.madd(d.mul(two_s, s2), series, two_s);
+    let ef = d.emitter.unary("arith.sitofp", e, d.float);
+    let value = d.madd(ln_m, d.d(std::f64::consts::LOG2_E), ef);
+    let inf = d.d(f64::INFINITY);
+    let value = d.select(d.cmp(OEQ, x, inf), inf, value);
+    let special = d.select(d.cmp(OEQ, x, d.d(0.0)), d.d(f64::NEG_INFINITY), d.d(f64::NAN));
+    d.select(d.cmp(OGT, x, d.d(0.0)), value, special)
+}
+
+/// 2^t in f64, t clamped to +-[`POW_T_CLAMP`] (NaN stays NaN).
+fn exp2_wide<'c, 'e>(d: &F32Builder<'c, 'e, '_>, t: Value<'c, '_>) -> Value<'c, 'e> {
+    let (lo, hi) = (d.d(-POW_T_CLAMP), d.d(POW_T_CLAMP));
+    let t = d.select(d.cmp(OLT, t, lo), lo, t);
+    let t = d.select(d.cmp(OGT, t, hi), hi, t);
+    let rounded = d.add(t, d.d(ROUND_MAGIC_64));
+    let nf = d.sub(rounded, d.d(ROUND_MAGIC_64));
+    let n = d.int("arith.subi", d.bitcast_to_int(rounded), d.l(ROUND_MAGIC_64.to_bits() as i64));
+    let r = d.sub(t, nf);
+    let mut coefficients = [1.0f64; POW_EXP2_TERMS];
+    for k in 1..POW_EXP2_TERMS {
+        coefficients[k] = coefficients[k - 1] * std::f64::consts::LN_2 / k as f64;
+    }
+    let p = d.rest_horner(r, &coefficients);
+    let scale = d.bitcast_to_float(d.int("arith.shli", d.int("arith.addi", n, d.l(1023)), d.l(52)));
+    d.mul(p, scale)
+}
+
+/// The value of a constant `value`: a float, a vector splat of one, or
+/// either broadcast or rounded from f64 (as the front's `x ** 2.0` and the
+/// vectorizer leave them).
+fn constant_splat(value: Value) -> Option<f64> {
+    let op = ffi::defining_op(value)?;
+    match op.name().as_string_ref().as_str().ok()? {
+        "arith.constant" => ffi::float_splat(op.attribute("value").ok()?),
+        "vector.broadcast" | "vector.splat" => constant_splat(ffi::operand(op, 0)?),
+        "arith.truncf" => constant_splat(ffi::operand(op, 0)?).map(|v| v as f32 as f64),
+        _ => None,
+    }
+}
+
 // ------------------------------------------------------------ builder
 
 // `arith.cmpf` predicates.
 const OEQ: i64 = 1;
 const OGT: i64 = 2;
 const OLT: i64 = 4;
+const ONE: i64 = 6;
 
 /// Emits arith/math ops on one f32-like type (f32 or a vector of f32) and
-/// its i32 and i1 counterparts.
+/// its i32 and i1 counterparts (or, made by [`F32Builder::wide`], on the
+/// same shape of f64 and i64).
 struct F32Builder<'c, 'e, 'r> {
     emitter: &'e Emitter<'c, 'r>,
     float: Type<'c>,
+    /// The element types of `float` and `int`.
+    scalar_float: Type<'c>,
+    scalar_int: Type<'c>,
     int: Type<'c>,
     bool: Type<'c>,
     vector: bool,
@@ -472,8 +603,20 @@ struct F32Builder<'c, 'e, 'r> {
 
 impl<'c, 'e, 'r> F32Builder<'c, 'e, 'r> {
     fn new(emitter: &'e Emitter<'c, 'r>, float: Type<'c>) -> Self {
+        Self::with_elements(emitter, float, "f32", "i32")
+    }
+
+    /// The same shape with f64 and i64 elements.
+    fn wide(&self) -> Self {
+        Self::with_elements(self.emitter, self.float, "f64", "i64")
+    }
+
+    /// Types of the shape of `shape` (f32 or a vector of it) with elements
+    /// `float_element` and `int_element`.
+    fn with_elements(emitter: &'e Emitter<'c, 'r>, shape: Type<'c>, float_element: &str, int_element: &str) -> Self {
         let context = emitter.context;
-        let vector = float.is_vector();
+        let vector = shape.is_vector();
+        let float = shape;
         // vector<...xf32> -> vector<...xi32>: same shape, other element.
         let like = |element: &str| -> Type<'c> {
             if vector {
@@ -485,7 +628,18 @@ impl<'c, 'e, 'r> F32Builder<'c, 'e, 'r> {
             }
         };
         let contract = Attribute::parse(context, "#arith.fastmath<contract>").expect("fastmath attribute");
-        Self { emitter, float, int: like("i32"), bool: like("i1"), vector, contract, avx512: false }
+        let scalar = |element: &str| Type::parse(context, element).expect("a scalar type");
+        Self {
+            emitter,
+            float: like(float_element),
+            scalar_float: scalar(float_element),
+            scalar_int: scalar(int_element),
+            int: like(int_element),
+            bool: like("i1"),
+            vector,
+            contract,
+            avx512: false,
+        }
     }
 
     fn splat(&self, ty: Type<'c>, scalar: Attribute<'c>) -> Attribute<'c> {
@@ -498,14 +652,22 @@ impl<'c, 'e, 'r> F32Builder<'c, 'e, 'r> {
 
     /// A float constant.
     fn f(&self, value: f32) -> Value<'c, 'e> {
-        let context = self.emitter.context;
-        let scalar = FloatAttribute::new(context, Type::float32(context), value as f64).into();
+        self.d(value as f64)
+    }
+
+    /// A float constant given in f64 (rounded to the element type).
+    fn d(&self, value: f64) -> Value<'c, 'e> {
+        let scalar = FloatAttribute::new(self.emitter.context, self.scalar_float, value).into();
         self.emitter.value("arith.constant", &[], self.float, &[("value", self.splat(self.float, scalar))])
     }
 
-    /// An i32 constant.
+    /// An integer constant (i32, or i64 for a wide builder).
     fn i(&self, value: i32) -> Value<'c, 'e> {
-        let scalar = IntegerAttribute::new(IntegerType::new(self.emitter.context, 32).into(), value as i64).into();
+        self.l(value as i64)
+    }
+
+    fn l(&self, value: i64) -> Value<'c, 'e> {
+        let scalar = IntegerAttribute::new(self.scalar_int, value).into();
         self.emitter.value("arith.constant", &[], self.int, &[("value", self.splat(self.int, scalar))])
     }
 
@@ -540,6 +702,12 @@ impl<'c, 'e, 'r> F32Builder<'c, 'e, 'r> {
         rest.iter().rev().fold(self.f(*last), |acc, c| self.madd(acc, t, self.f(*c)))
     }
 
+    /// [`F32Builder::horner`] with coefficients given in f64.
+    fn rest_horner(&self, t: Value<'c, '_>, coefficients: &[f64]) -> Value<'c, 'e> {
+        let (last, rest) = coefficients.split_last().expect("at least one coefficient");
+        rest.iter().rev().fold(self.d(*last), |acc, c| self.madd(acc, t, self.d(*c)))
+    }
+
     /// The same polynomial as two Horner chains in t^2 (even and odd
     /// coefficients), joined by one multiply-add: half the dependent
     /// latency, so a vector loop around a long polynomial is not bound by
@@ -554,6 +722,20 @@ impl<'c, 'e, 'r> F32Builder<'c, 'e, 'r> {
     fn cmp(&self, predicate: i64, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'e> {
         let predicate = IntegerAttribute::new(IntegerType::new(self.emitter.context, 64).into(), predicate).into();
         self.emitter.value("arith.cmpf", &[lhs, rhs], self.bool, &[("predicate", predicate)])
+    }
+
+    fn and(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'e> {
+        self.emitter.value("arith.andi", &[lhs, rhs], self.bool, &[])
+    }
+
+    fn or(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'e> {
+        self.emitter.value("arith.ori", &[lhs, rhs], self.bool, &[])
+    }
+
+    fn not(&self, x: Value<'c, '_>) -> Value<'c, 'e> {
+        let scalar = IntegerAttribute::new(IntegerType::new(self.emitter.context, 1).into(), -1).into();
+        let all = self.emitter.value("arith.constant", &[], self.bool, &[("value", self.splat(self.bool, scalar))]);
+        self.emitter.value("arith.xori", &[x, all], self.bool, &[])
     }
 
     fn select(&self, condition: Value<'c, '_>, then: Value<'c, '_>, otherwise: Value<'c, '_>) -> Value<'c, 'e> {

@@ -138,6 +138,27 @@ pub fn affine_map_attribute(map: melior::ir::AffineMap) -> melior::ir::Attribute
     unsafe { melior::ir::Attribute::from_raw(mlir_sys::mlirAffineMapAttrGet(map.to_raw())) }
 }
 
+/// The value of a float attribute, or of the one element of a splat dense
+/// elements attribute of floats (`dense<0.5> : vector<8xf32>`); `None` for
+/// any other attribute.
+pub fn float_splat(attribute: melior::ir::Attribute) -> Option<f64> {
+    use melior::ir::attribute::{AttributeLike, FloatAttribute};
+    let float = |a: melior::ir::Attribute| if a.is_float() { FloatAttribute::try_from(a).ok().map(|f| f.value()) } else { None };
+    if attribute.is_float() {
+        return float(attribute);
+    }
+    // SAFETY: the type tests accept any attribute; the splat value is read
+    // only from a dense elements attribute that is a splat, and is owned by
+    // the same context.
+    unsafe {
+        let raw = attribute.to_raw();
+        if !mlir_sys::mlirAttributeIsADenseElements(raw) || !mlir_sys::mlirDenseElementsAttrIsSplat(raw) {
+            return None;
+        }
+        float(melior::ir::Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(raw)))
+    }
+}
+
 /// The affine map of an `AffineMapAttr` (melior has no wrapper for it), or
 /// `None` for any other attribute.
 pub fn affine_map_of(attribute: melior::ir::Attribute) -> Option<melior::ir::AffineMap> {

@@ -97,9 +97,9 @@ def test_unknown_element_type_is_a_clear_error(tmp_path):
 # BLAS, DNN or MLIR runtime library.
 ALLOWED_SYMBOLS = re.compile(
     r"^(__kmpc_\w+|omp_\w+|malloc|free|aligned_alloc|posix_memalign|memset|memcpy|memmove"
-    # f32 exp, expm1, log, tanh and erf are expanded inline (pb-expand-math):
-    # only their f64 forms may be called.
-    r"|(sin|cos|tan|pow|sqrt|fmod|atan2?|acos|asin|cbrt|log1p|log2|log10|exp2)f?|(exp|log|tanh|erf|expm1)"
+    # f32 exp, expm1, log, tanh, erf and pow are expanded inline
+    # (pb-expand-math): only their f64 forms may be called.
+    r"|(sin|cos|tan|sqrt|fmod|atan2?|acos|asin|cbrt|log1p|log2|log10|exp2)f?|(exp|log|tanh|erf|expm1|pow)"
     r"|__cxa_finalize|__gmon_start__|_ITM_\w+)(@.*)?$"
 )
 

@@ -216,3 +216,116 @@ def test_odd_functions_are_exactly_odd(tmp_path):
     for op in ("tanh", "erf"):
         library = build(tmp_path, op, "native")
         assert np.array_equal(call(library, "vector", -x), -call(library, "vector", x))
+
+
+POW_MODULE = """
+func.func @vector(%x: memref<?xf32>, %y: memref<?xf32>, %z: memref<?xf32>) {{
+  %c0 = arith.constant 0 : index
+  %step = arith.constant {lanes} : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  scf.for %i = %c0 to %n step %step {{
+    %a = vector.load %x[%i] : memref<?xf32>, vector<{lanes}xf32>
+    %b = vector.load %y[%i] : memref<?xf32>, vector<{lanes}xf32>
+    %r = math.powf %a, %b : vector<{lanes}xf32>
+    vector.store %r, %z[%i] : memref<?xf32>, vector<{lanes}xf32>
+  }}
+  return
+}}
+
+func.func @scalar(%x: memref<?xf32>, %y: memref<?xf32>, %z: memref<?xf32>) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {{
+    %a = memref.load %x[%i] : memref<?xf32>
+    %b = memref.load %y[%i] : memref<?xf32>
+    %r = math.powf %a, %b : f32
+    memref.store %r, %z[%i] : memref<?xf32>
+  }}
+  return
+}}
+"""
+
+
+def call2(library, name, x, y):
+    n = len(x)
+    size = -(-n // LANES) * LANES
+    a, b = np.ones(size, dtype=np.float32), np.ones(size, dtype=np.float32)
+    a[:n], b[:n] = x, y
+    z = np.empty_like(a)
+    function = getattr(ctypes.CDLL(str(library)), name)
+    memref = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]
+    function.argtypes = memref * 3
+    function.restype = None
+    function(*[v for arr in (a, b, z) for v in (arr.ctypes.data, arr.ctypes.data, 0, size, 1)])
+    return z[:n]
+
+
+def pow_inputs():
+    """(x, y) pairs: every pair of special values, dense sweeps of x per
+    exponent (gamma 1/2.2, halves, integers, large ones that under- and
+    overflow), random pairs over wide ranges, negative bases with integer
+    exponents."""
+    rng = np.random.default_rng(1)
+    specials = np.concatenate([SPECIALS, -SPECIALS, np.float32([0.5, 2.0, 3.0, 0.25, 1.5, 2.5, 127.0, 128.0, 149.0, 150.0, 1e10])])
+    xs, ys = [np.repeat(specials, len(specials))], [np.tile(specials, len(specials))]
+    for y in (1 / 2.2, 2.2, 0.5, 2.0, 3.0, -1.0, -0.5, 1.0, 7.0, -7.0, 33.3, -33.3, 0.001, 100.0, -100.0):
+        x = np.concatenate([np.linspace(0.0, 4.0, 200_003), rng.uniform(0.0, 1e4, 100_000), rng.uniform(0, 1e-30, 50_000)])
+        xs.append(x)
+        ys.append(np.full(len(x), y))
+    xs.append(rng.uniform(0.0, 10.0, 1_000_000))
+    ys.append(rng.uniform(-40.0, 40.0, 1_000_000))
+    x = np.exp(rng.uniform(-80.0, 80.0, 1_000_000))
+    xs.append(x)
+    ys.append(rng.uniform(-120.0, 120.0, 1_000_000) / np.log(x))
+    xs.append(rng.uniform(-10.0, 10.0, 200_000))
+    ys.append(rng.integers(-30, 30, 200_000))
+    # Every 997th bit pattern as x, and as y with x = 1.5 / 0.7.
+    bits = np.arange(0, 2**32, 997, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    xs += [bits, np.full(len(bits), 1.5), np.full(len(bits), 0.7)]
+    ys += [np.full(len(bits), 0.75), bits, bits]
+    with np.errstate(all="ignore"):  # exponents past the f32 range become +-inf
+        return np.concatenate(xs).astype(np.float32), np.concatenate(ys).astype(np.float32)
+
+
+@pytest.mark.parametrize("cpu", CPUS)
+def test_powf_expansion_is_accurate(tmp_path, cpu):
+    """powf within 0.51 ulp of the exact value (f64 evaluation, one final
+    rounding), with C's special values, on vectors and scalars, with and
+    without FMA; no libm call."""
+    source = tmp_path / "powf.mlir"
+    source.write_text(POW_MODULE.format(lanes=LANES))
+    lowered = subprocess.run([pb_opt(), source, f"--pass-pipeline={LOWER}"], capture_output=True, text=True, check=True).stdout
+    ir = subprocess.run([LLVM / "mlir-translate", "--mlir-to-llvmir"], input=lowered, capture_output=True, text=True, check=True).stdout
+    (tmp_path / "powf.ll").write_text(ir)
+    library = tmp_path / f"libpowf-{cpu}.so"
+    subprocess.run([LLVM / "clang", "-O3", f"-march={cpu}", "-shared", "-fPIC", "-Wno-override-module",
+                    tmp_path / "powf.ll", "-o", library], check=True)
+    assert not [s for s in imports(library) if s.startswith("pow")], "powf must not call libm"
+    x, y = pow_inputs()
+    with np.errstate(all="ignore"):
+        want = np.power(x.astype(np.float64), y.astype(np.float64))
+    # numpy's float64 pow is C's pow: the same special values as powf.
+    for name in ("vector", "scalar"):
+        got = call2(library, name, x, y)
+        with np.errstate(all="ignore"):
+            worst = check_values(x, y, got, want, 0.51)
+        print(f"powf {name} {cpu}: max {worst:.3f} ulp over {len(x)} inputs")
+
+
+def check_values(x, y, got, want, max_ulps):
+    want32 = want.astype(np.float32)
+    nan = np.isnan(want)
+    bad = np.isnan(got) != nan
+    assert not bad.any(), f"NaN mismatch at (x, y) = {list(zip(x[bad][:5], y[bad][:5]))}, got {got[bad][:5]}"
+    exact = np.isinf(want32) | (want32 == 0)
+    mismatch = exact & ((got != want32) | (np.signbit(got) != np.signbit(want32)))
+    assert not mismatch.any(), (
+        f"expected {want32[mismatch][:5]} at (x, y) = {list(zip(x[mismatch][:5], y[mismatch][:5]))}, got {got[mismatch][:5]}"
+    )
+    finite = ~nan & ~exact
+    assert np.isfinite(got[finite]).all()
+    errors = ulps(got[finite], want[finite])
+    worst = np.argmax(errors)
+    assert errors[worst] <= max_ulps, f"{errors[worst]:.3f} ulps at (x, y) = ({x[finite][worst]!r}, {y[finite][worst]!r})"
+    return errors[worst]

@@ -8,6 +8,7 @@ import sys
 import threading
 import warnings
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -300,6 +301,30 @@ def test_gelu_alone_compiles_as_eager_computes_it(tmp_path, approximate):
         check(polyblocks_jit_torch(model, compile_options=options), model, x)
     graphs = [g.read_text() for g in tmp_path.rglob("2-graph.mlir")]
     assert graphs and not any("arith.divf" in g for g in graphs)
+
+
+def test_float_powers_are_computed_inline(tmp_path):
+    """Float powers by a tensor of exponents and by constants (gamma 1/2.2,
+    2, 3, 0.5): eager's values (2 and 3 bit for bit, as its kernels compute
+    them: products; 0.5 the IEEE square root, which eager's vectorized
+    kernel can miss by a bit), vectorized, with no call to libm's powf."""
+
+    def powers(x, y):
+        a = x.abs()
+        return a**y, torch.pow(a.clamp(0.0, 1.0), 1 / 2.2), x**2.0, x**3.0, a**0.5, torch.pow(x, y.round())
+
+    options = {"debug": True, "debug_dir": str(tmp_path), "cache": False, "fallback": False}
+    x = torch.cat([torch.randn(5, 64) * 4, torch.tensor([[0.0, -0.0, 1.0, -1.0] * 16])])
+    y = torch.cat([torch.randn(5, 64) * 3, torch.tensor([[0.0, 2.5, -3.0, 7.0] * 16])])
+    compiled = polyblocks_jit_torch(powers, compile_options=options)
+    got, want = compiled(x, y), powers(x, y)
+    for g, w in zip(got, want):
+        torch.testing.assert_close(g, w, rtol=2e-6, atol=0, equal_nan=True)
+    for k in (2, 3):
+        assert torch.equal(got[k], want[k])
+    assert np.array_equal(got[4].numpy(), np.sqrt(np.abs(x.numpy())))
+    llvm = "".join(p.read_text() for p in tmp_path.rglob("5-llvm.mlir"))
+    assert "llvm.fmul" in llvm and "powf" not in llvm and "llvm.intr.pow" not in llvm
 
 
 @pytest.mark.parametrize("contract", [True, False])

@@ -266,3 +266,61 @@ func.func @erf_tables_narrow(%x: vector<8xf32>) -> vector<8xf32> {
   %y = math.erf %x : vector<8xf32>
   return %y : vector<8xf32>
 }
+
+// -----
+
+// powf: |x| and y widened to f64, y log2|x| (the bits of |x| and an atanh
+// series, one division), 2^t (rounded t in the exponent bits, a
+// polynomial), rounded once to f32; then the signs and C's special values.
+// CHECK-LABEL: func.func @powf_vector
+// CHECK-SAME: (%[[X:.*]]: vector<8xf32>, %[[Y:.*]]: vector<8xf32>)
+// CHECK-NOT: math.powf
+// CHECK: %[[AX:.*]] = math.absf %[[X]] : vector<8xf32>
+// CHECK: %[[XD:.*]] = arith.extf %[[AX]] : vector<8xf32> to vector<8xf64>
+// CHECK: %[[YD:.*]] = arith.extf %[[Y]] : vector<8xf32> to vector<8xf64>
+// CHECK: arith.bitcast %[[XD]] : vector<8xf64> to vector<8xi64>
+// CHECK: arith.divf {{.*}} : vector<8xf64>
+// CHECK: %[[T:.*]] = arith.mulf %[[YD]], %{{.*}} fastmath<contract> : vector<8xf64>
+// CHECK: arith.constant dense<2.000000e+02> : vector<8xf64>
+// CHECK: arith.shli {{.*}} : vector<8xi64>
+// CHECK: %[[M:.*]] = arith.truncf %{{.*}} : vector<8xf64> to vector<8xf32>
+// CHECK: math.floor %[[Y]] : vector<8xf32>
+// CHECK: math.copysign %[[M]], %[[X]] : vector<8xf32>
+// CHECK: arith.cmpf oeq, %[[X]], %{{.*}} : vector<8xf32>
+// CHECK: %[[R:.*]] = arith.select %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK-NEXT: return %[[R]]
+// A constant exponent of 2, 3 or 0.5: products or a square root, as
+// PyTorch computes them; any other constant takes the general expansion.
+// CHECK-LABEL: func.func @powf_constants
+// CHECK-SAME: (%[[S:.*]]: f32, %[[V:.*]]: vector<8xf32>)
+// CHECK-NOT: math.powf
+// CHECK: %[[SQ:.*]] = arith.mulf %[[S]], %[[S]] fastmath<contract> : f32
+// CHECK: %[[SQ3:.*]] = arith.mulf %[[V]], %[[V]] fastmath<contract> : vector<8xf32>
+// CHECK: %[[CUBE:.*]] = arith.mulf %[[SQ3]], %[[V]] fastmath<contract> : vector<8xf32>
+// CHECK: %[[ROOT:.*]] = math.sqrt %[[V]] : vector<8xf32>
+// CHECK: arith.extf
+// CHECK: %[[SQB:.*]] = arith.mulf %[[V]], %[[V]] fastmath<contract> : vector<8xf32>
+// CHECK: return %[[SQ]], %[[CUBE]], %[[ROOT]], %{{.*}}, %[[SQB]] : f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
+// SOME-LABEL: func.func @powf_vector
+// SOME-NOT: math.powf
+// SOME: return
+func.func @powf_vector(%x: vector<8xf32>, %y: vector<8xf32>) -> vector<8xf32> {
+  %r = math.powf %x, %y : vector<8xf32>
+  return %r : vector<8xf32>
+}
+// (the last: 2.0 in f64, rounded and broadcast, as vectorized code has it)
+func.func @powf_constants(%s: f32, %v: vector<8xf32>) -> (f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+  %two = arith.constant 2.0 : f32
+  %three = arith.constant dense<3.0> : vector<8xf32>
+  %half = arith.constant dense<0.5> : vector<8xf32>
+  %gamma = arith.constant dense<0.4545> : vector<8xf32>
+  %a = math.powf %s, %two : f32
+  %b = math.powf %v, %three : vector<8xf32>
+  %c = math.powf %v, %half : vector<8xf32>
+  %d = math.powf %v, %gamma : vector<8xf32>
+  %two64 = arith.constant 2.0 : f64
+  %two32 = arith.truncf %two64 : f64 to f32
+  %twos = vector.broadcast %two32 : f32 to vector<8xf32>
+  %e = math.powf %v, %twos : vector<8xf32>
+  return %a, %b, %c, %d, %e : f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
+}
