@@ -229,8 +229,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             passes.extend([
                 // Filters by a fixed window (a blur or Sobel written as
                 // conv2d) as sums of shifted reads: the form the image
-                // pipeline path fuses and vectorizes.
-                "func.func(pb-unroll-filters)".to_string(),
+                // pipeline path fuses and vectorizes; small channel mixes
+                // (a colour matrix) as elementwise sums, each tap's
+                // coefficient in a register.
+                format!("func.func(pb-unroll-filters{{channel-taps={}}})", options.target.vector_registers() / 2),
                 // An output's init read by an elementwise body is an input:
                 // fused into a broadcasting consumer, a read-modify-write of
                 // it would run once per consumer iteration.

@@ -53,6 +53,16 @@ impl TargetDesc {
         self.caches.iter().find(|c| c.level == level).map(|c| c.size_bytes)
     }
 
+    /// Architectural vector registers: 32 with AVX-512, else 16 (x86-64's
+    /// xmm/ymm files; NEON also has 32, SSE 16).
+    pub fn vector_registers(&self) -> u32 {
+        if self.vector_bits >= 512 {
+            32
+        } else {
+            16
+        }
+    }
+
     /// f32 lanes in one vector register.
     pub fn f32_lanes(&self) -> u32 {
         self.vector_bits / 32

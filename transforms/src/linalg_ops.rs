@@ -104,6 +104,32 @@ pub fn named_maps<'c>(context: &'c Context, op: OperationRef<'c, '_>, name: &str
                 vec![true, true, true, true, false, false],
             ))
         }
+        // Contractions: their own `indexing_maps` where they carry them
+        // (transposed operands), else the defaults.
+        "linalg.matmul" | "linalg.batch_matmul" | "linalg.matvec" | "linalg.vecmat" => {
+            let (loops, parallel) = match name {
+                "linalg.matmul" => (3, vec![true, true, false]),
+                "linalg.batch_matmul" => (4, vec![true, true, true, false]),
+                _ => (2, vec![true, false]),
+            };
+            if op.attribute("indexing_maps").is_ok() {
+                let maps = maps_of(op)?;
+                return maps.iter().all(|m| m.dim_count() == loops).then_some((maps, parallel));
+            }
+            let maps = match name {
+                // (m, n, k)
+                "linalg.matmul" => vec![map(3, &[d(0), d(2)]), map(3, &[d(2), d(1)]), map(3, &[d(0), d(1)])],
+                // (b, m, n, k)
+                "linalg.batch_matmul" => {
+                    vec![map(4, &[d(0), d(1), d(3)]), map(4, &[d(0), d(3), d(2)]), map(4, &[d(0), d(1), d(2)])]
+                }
+                // (i, j): y[i] = A[i, j] x[j]
+                "linalg.matvec" => vec![map(2, &[d(0), d(1)]), map(2, &[d(1)]), map(2, &[d(0)])],
+                // (n, k): y[n] = x[k] A[k, n]
+                _ => vec![map(2, &[d(1)]), map(2, &[d(1), d(0)]), map(2, &[d(0)])],
+            };
+            Some((maps, parallel))
+        }
         "linalg.transpose" => {
             // Result dimension i is input dimension permutation[i].
             let permutation = DenseI64ArrayAttribute::try_from(op.attribute("permutation").ok()?).ok()?;

@@ -37,9 +37,23 @@
 //!     linalg.yield %s4 : f32 }
 //! ```
 //!
-//! Applies to `linalg.generic` and the convolutions [`linalg_ops::named_maps`]
-//! knows, on static tensors, when: one input (the weights) is indexed only by
-//! the reduction dimensions, each of them directly (`(f, c, kh, kw)` with
+//! **Small channel mixes** take the same rewrite: a reduction with no such
+//! weights input whose every reduction loop indexes its inputs directly
+//! (no window: `sum_j ccm[i, j] rgb[j, h, w]`, a camera's 3x3 colour matrix
+//! written as an einsum; a sum over 3 channels), of at most `channel-taps`
+//! taps (the cpu pipeline: half the target's vector registers, so that the
+//! coefficient each tap reads outside the vector loop stays in a register),
+//! where every input per tap is read either at one element along the
+//! innermost loop or contiguously along it (so the unrolled loop
+//! vectorizes: a matrix-vector product, whose rows stride through memory,
+//! stays a reduction). Such a contraction has an arithmetic intensity of a
+//! few operations per element: memory-bound, so the contraction path's
+//! register tiles and packing buy nothing there, while as an elementwise op
+//! it fuses into the pipeline around it (no temporary in memory).
+//!
+//! Applies to `linalg.generic` and the convolutions and contractions
+//! [`linalg_ops::named_maps`] knows, on static tensors, when: one input
+//! (the weights) is indexed only by the reduction dimensions, each of them directly (`(f, c, kh, kw)` with
 //! `f` of extent 1), every reduction dimension is one of them, the window
 //! has at most [`MAX_TAPS`] taps and slides with the output (each
 //! reduction loop of extent > 1 moves an input index together with a
@@ -60,7 +74,7 @@ use melior::{
     },
     Context,
 };
-use pb_support::{builder, ffi, ir, ir::op_name, PassFailed, PassId, PassInfo, RustPass};
+use pb_support::{builder, ffi, ir, ir::op_name, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 use crate::linalg_ops::{generalize, maps_of, named_maps, parallel_loops, segments};
 
@@ -74,30 +88,48 @@ reduction dimensions (each directly, every one of them; other dimensions of that
 and at most 64 taps becomes an all-parallel linalg.generic reading each other input once per tap at \
 the tap's offset, its body the reduction's body repeated per tap in loop order (the same values bit \
 for bit), the weights read by tensor.extract before it. Filters written as conv2d (blurs, Sobel \
-gradients, box sums) then fuse and vectorize like the same filters written with shifted slices.",
+gradients, box sums) then fuse and vectorize like the same filters written with shifted slices. \
+Reductions without such weights over at most channel-taps taps that index their inputs directly \
+(a 3x3 colour matrix, a sum over channels), each input read per tap at one element or contiguously \
+along the innermost loop, are unrolled the same way (each input sliced per tap).",
     anchor: "func.func",
-    options: &[],
+    options: &[PassOption {
+        name: "channel-taps",
+        kind: OptionKind::UInt,
+        default: "8",
+        help: "Largest reduction without window weights unrolled (0: none); the cpu pipeline \
+passes half the target's vector registers",
+    }],
     id: &ID,
-    create: pb_support::create_default::<UnrollFilters>,
+    create,
 };
+
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(UnrollFilters { channel_taps: options.uint("channel-taps") as i64 })
+}
 
 /// The largest window unrolled: a 7x7 filter (49 taps) is; beyond that the
 /// body (one multiply-add and one input per tap) outgrows what a vector loop
 /// keeps in registers, and such windows are rare outside contractions.
 pub const MAX_TAPS: i64 = 64;
 
-#[derive(Clone, Default)]
-struct UnrollFilters;
+#[derive(Clone)]
+struct UnrollFilters {
+    /// The most taps of a reduction without window weights (a channel mix).
+    channel_taps: i64,
+}
 
 impl RustPass for UnrollFilters {
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let candidates = ffi::collect_ops(root, WalkOrder::PreOrder, |op| {
             let name = op_name(op);
-            name == "linalg.generic" || name.starts_with("linalg.conv_")
+            name == "linalg.generic"
+                || name.starts_with("linalg.conv_")
+                || ["linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat"].contains(&name.as_str())
         });
         for op in candidates {
             ffi::with_context(op, |context| {
-                let Some(filter) = Filter::of(context, op) else { return };
+                let Some(filter) = Filter::of(context, op, self.channel_taps) else { return };
                 // A named convolution becomes a generic first (its maps are
                 // the ones `Filter::of` checked).
                 let op = if op_name(op) == "linalg.generic" { Some(op) } else { generalize(context, op) };
@@ -115,14 +147,15 @@ struct Filter<'c> {
     maps: Vec<AffineMap<'c>>,
     parallel: Vec<bool>,
     inputs: usize,
-    /// The weights' input position.
-    weights: usize,
+    /// The weights' input position (`None`: a channel mix, every input
+    /// sliced per tap).
+    weights: Option<usize>,
     /// Extent of each loop (by dimension number).
     extents: HashMap<usize, i64>,
 }
 
 impl<'c> Filter<'c> {
-    fn of(context: &'c Context, op: OperationRef<'c, '_>) -> Option<Self> {
+    fn of(context: &'c Context, op: OperationRef<'c, '_>, channel_taps: i64) -> Option<Self> {
         let name = op_name(op);
         let (maps, parallel) = if name == "linalg.generic" {
             (maps_of(op)?, parallel_loops(op)?)
@@ -166,17 +199,28 @@ impl<'c> Filter<'c> {
             seen.sort();
             seen.dedup();
             seen == reductions && body.argument(i).is_ok_and(ffi::has_uses)
-        })?;
+        });
+        // Extents of the reduction loops: from the weights, else from the
+        // inputs that index them directly.
         let mut extents = HashMap::new();
-        let map = maps[weights];
-        for (r, extent) in shapes[weights].iter().enumerate().take(map.result_count()) {
-            let d = map.result(r).ok()?.dim_position();
-            if !parallel[d] {
-                extents.insert(d, *extent);
+        let sources: Vec<usize> = match weights {
+            Some(w) => vec![w],
+            None => (0..inputs).collect(),
+        };
+        for i in sources {
+            for (r, extent) in shapes[i].iter().enumerate().take(maps[i].result_count()) {
+                let expr = maps[i].result(r).ok()?;
+                if expr.is_dim() && !parallel[expr.dim_position()] {
+                    extents.entry(expr.dim_position()).or_insert(*extent);
+                }
             }
         }
+        if reductions.iter().any(|d| !extents.contains_key(d)) {
+            return None;
+        }
         let taps: i64 = extents.values().product();
-        if !(1..=MAX_TAPS).contains(&taps) {
+        let limit = if weights.is_some() { MAX_TAPS } else { channel_taps };
+        if !(1..=limit).contains(&taps) {
             return None;
         }
         // Extents of the parallel loops: from the operands that index them
@@ -195,7 +239,7 @@ impl<'c> Filter<'c> {
         // Each tap of another input is a strided slice of it: every index
         // a linear function of the loops, with at most one parallel loop
         // (times a positive step), each parallel loop in one index only.
-        for i in (0..inputs).filter(|i| *i != weights) {
+        for i in (0..inputs).filter(|i| Some(*i) != weights) {
             let mut loops = Vec::new();
             for r in 0..maps[i].result_count() {
                 let (terms, _) = linear(maps[i].result(r).ok()?)?;
@@ -216,7 +260,7 @@ impl<'c> Filter<'c> {
         // some input's index together with a parallel loop (`oh + kh`). A
         // plain sum or a matrix-vector product has no window: left alone.
         let slides = |d: usize| {
-            (0..inputs).filter(|i| *i != weights).any(|i| {
+            (0..inputs).filter(|i| Some(*i) != weights).any(|i| {
                 (0..maps[i].result_count()).any(|r| {
                     maps[i].result(r).ok().and_then(linear).is_some_and(|(terms, _)| {
                         terms.iter().any(|(e, _)| *e == d) && terms.iter().any(|(e, _)| parallel[*e])
@@ -224,11 +268,34 @@ impl<'c> Filter<'c> {
                 })
             })
         };
-        if !reductions.iter().all(|d| extents[d] == 1 || slides(*d)) {
-            return None;
+        match weights {
+            Some(_) if !reductions.iter().all(|d| extents[d] == 1 || slides(*d)) => return None,
+            // A channel mix: no window, and a loop that vectorizes.
+            None if reductions.iter().any(|d| extents[d] > 1 && slides(*d)) || !vectorizes(&maps, &parallel, inputs) => {
+                return None
+            }
+            _ => {}
         }
         Some(Filter { maps, parallel, inputs, weights, extents })
     }
+}
+
+/// Whether the all-parallel op left by unrolling vectorizes along its
+/// innermost loop (the last parallel dimension): every output's last index
+/// is that loop, and each input index that moves with it is the input's
+/// last, at step 1.
+fn vectorizes(maps: &[AffineMap], parallel: &[bool], inputs: usize) -> bool {
+    let Some(innermost) = (0..parallel.len()).rev().find(|d| parallel[*d]) else { return false };
+    maps.iter().enumerate().all(|(i, map)| {
+        let last = map.result_count().checked_sub(1);
+        (0..map.result_count()).all(|r| {
+            let Some((terms, _)) = map.result(r).ok().and_then(linear) else { return false };
+            match terms.iter().find(|(d, _)| *d == innermost).map(|(_, step)| *step) {
+                None => i < inputs || Some(r) != last,
+                Some(step) => Some(r) == last && step == 1,
+            }
+        })
+    })
 }
 
 /// Rewrites the generic `op` that `filter` describes.
@@ -263,31 +330,11 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
     };
     let reads_taps = |i: usize| reductions.iter().any(|d| (0..filter.maps[i].result_count()).any(|r| filter.maps[i].result(r).is_ok_and(|e| e.is_function_of_dim(*d))));
 
-    // The weights of each tap, read where the value they come from is
-    // defined (through reshapes: a constant kernel at the top of the
-    // function), not between the loop nests, where the reads would cut a
-    // pipeline's nests into runs fused apart.
-    let weight_map = filter.maps[filter.weights];
     let element = |v: Value<'c, '_>| pb_dialects::type_utils::shape_and_element(v.r#type()).1;
-    let weight_shape = pb_dialects::type_utils::static_shape(inputs[filter.weights].r#type()).unwrap_or_default();
-    let (source, source_shape) = reshape_source(inputs[filter.weights]);
-    let mut reads = Reads::after_definition(context, location, source, block, op);
-    let mut weights_at: Vec<Value> = Vec::new();
-    for tap in &taps {
-        // The tap's element of the weights, as an offset in row-major order
-        // (reshapes keep it), then as indices of the source.
-        let mut linear = 0;
-        for (r, extent) in weight_shape.iter().enumerate().take(weight_map.result_count()) {
-            let d = weight_map.result(r).expect("checked").dim_position();
-            linear = linear * extent + tap.get(&d).copied().unwrap_or(0);
-        }
-        let mut indices = vec![0; source_shape.len()];
-        for (k, extent) in source_shape.iter().enumerate().rev() {
-            indices[k] = linear % extent;
-            linear /= extent;
-        }
-        weights_at.push(reads.element(source, &indices, element(source)));
-    }
+    let weights_at = match filter.weights {
+        Some(w) => weight_reads(context, location, (block, op), inputs[w], filter.maps[w], &taps),
+        None => Vec::new(),
+    };
 
     // New inputs: each input that moves with the window once per tap, the
     // others once; the weights not at all.
@@ -297,7 +344,7 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
     let mut position: HashMap<(usize, Option<usize>), usize> = HashMap::new();
     let first_tap = &taps[0];
     for (i, input) in inputs.iter().enumerate() {
-        if i == filter.weights {
+        if Some(i) == filter.weights {
             continue;
         }
         if reads_taps(i) {
@@ -336,7 +383,7 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
         let key = |v: Value| v.to_raw().ptr as usize;
         for i in 0..filter.inputs {
             let Ok(old) = body.argument(i) else { return };
-            let new = if i == filter.weights {
+            let new = if Some(i) == filter.weights {
                 weights_at[t]
             } else {
                 let p = position.get(&(i, Some(t))).or_else(|| position.get(&(i, None))).copied().expect("every input placed");
@@ -402,6 +449,42 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
         }
     }
     ffi::erase(op);
+}
+
+/// The weights of each tap (`weights` read through `map`), read where the
+/// value they come from is defined (through reshapes: a constant kernel at
+/// the top of the function), not between the loop nests, where the reads
+/// would cut a pipeline's nests into runs fused apart. `at`: the block and
+/// op to read before when `weights` has no definition to follow.
+fn weight_reads<'c, 'a>(
+    context: &'c Context,
+    location: Location<'c>,
+    at: (melior::ir::BlockRef<'c, 'a>, OperationRef<'c, 'a>),
+    weights: Value<'c, 'a>,
+    map: AffineMap<'c>,
+    taps: &[HashMap<usize, i64>],
+) -> Vec<Value<'c, 'a>> {
+    let weight_shape = pb_dialects::type_utils::static_shape(weights.r#type()).unwrap_or_default();
+    let (source, source_shape) = reshape_source(weights);
+    let element = pb_dialects::type_utils::shape_and_element(source.r#type()).1;
+    let mut reads = Reads::after_definition(context, location, source, at.0, at.1);
+    taps.iter()
+        .map(|tap| {
+            // The tap's element of the weights, as an offset in row-major
+            // order (reshapes keep it), then as indices of the source.
+            let mut linear = 0;
+            for (r, extent) in weight_shape.iter().enumerate().take(map.result_count()) {
+                let d = map.result(r).expect("checked").dim_position();
+                linear = linear * extent + tap.get(&d).copied().unwrap_or(0);
+            }
+            let mut indices = vec![0; source_shape.len()];
+            for (k, extent) in source_shape.iter().enumerate().rev() {
+                indices[k] = linear % extent;
+                linear /= extent;
+            }
+            reads.element(source, &indices, element)
+        })
+        .collect()
 }
 
 /// Every tap of the window, in the order loops over `reductions` (outermost

@@ -1,6 +1,8 @@
 // RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(pb-unroll-filters))' | FileCheck %s
 // Constant weights fold into the body.
 // RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(pb-unroll-filters,canonicalize))' | FileCheck %s --check-prefix=FOLDED
+// Channel mixes off (channel-taps=0): filters only.
+// RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(pb-unroll-filters{channel-taps=0}))' | FileCheck %s --check-prefix=NOMIX
 
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -117,4 +119,70 @@ func.func @matrix_vector(%a: tensor<32x16xf32>, %v: tensor<16xf32>, %init: tenso
     linalg.yield %s : f32
   } -> tensor<32xf32>
   return %r : tensor<32xf32>
+}
+
+// Channel mixes (no input indexed by the reductions alone, no window, at
+// most channel-taps taps, each input read at one element or contiguously
+// along the innermost loop): a camera's 3x3 colour matrix as torch-mlir
+// lowers an einsum, and a sum over 3 channels. Every input is sliced per
+// tap; the body is the reduction's, once per tap in order.
+// CHECK-LABEL: func.func @colour_matrix
+// CHECK-DAG: %[[M0:.*]] = tensor.extract_slice %[[CCM:.*]][0, 0, 0] [1, 3, 1] [1, 1, 1] : tensor<1x3x3xf32> to tensor<1x3x1xf32>
+// CHECK-DAG: %[[M2:.*]] = tensor.extract_slice %[[CCM]][0, 0, 2] [1, 3, 1] [1, 1, 1]
+// CHECK-DAG: %[[P0:.*]] = tensor.extract_slice %[[RGB:.*]][0, 0, 0] [1, 1, 64] [1, 1, 1] : tensor<1x3x64xf32> to tensor<1x1x64xf32>
+// CHECK-DAG: %[[P2:.*]] = tensor.extract_slice %[[RGB]][0, 2, 0] [1, 1, 64] [1, 1, 1]
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME: ins(%[[M0]], %{{.*}}, %[[M2]], %[[P0]], %{{.*}}, %[[P2]] :
+// CHECK: ^bb0(%[[A0:.*]]: f32, %[[A1:.*]]: f32, %[[A2:.*]]: f32, %[[B0:.*]]: f32, %[[B1:.*]]: f32, %[[B2:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[Q0:.*]] = arith.mulf %[[A0]], %[[B0]]
+// CHECK-NEXT: %[[S0:.*]] = arith.addf %[[ACC]], %[[Q0]]
+// CHECK-NEXT: %[[Q1:.*]] = arith.mulf %[[A1]], %[[B1]]
+// CHECK-NEXT: %[[S1:.*]] = arith.addf %[[S0]], %[[Q1]]
+// CHECK-NEXT: %[[Q2:.*]] = arith.mulf %[[A2]], %[[B2]]
+// CHECK-NEXT: %[[S2:.*]] = arith.addf %[[S1]], %[[Q2]]
+// CHECK-NEXT: linalg.yield %[[S2]]
+// CHECK-NOT: linalg.batch_matmul
+// NOMIX-LABEL: func.func @colour_matrix
+// NOMIX: linalg.batch_matmul
+func.func @colour_matrix(%ccm: tensor<1x3x3xf32>, %rgb: tensor<1x3x64xf32>, %init: tensor<1x3x64xf32>) -> tensor<1x3x64xf32> {
+  %r = linalg.batch_matmul ins(%ccm, %rgb : tensor<1x3x3xf32>, tensor<1x3x64xf32>) outs(%init : tensor<1x3x64xf32>) -> tensor<1x3x64xf32>
+  return %r : tensor<1x3x64xf32>
+}
+// CHECK-LABEL: func.func @channel_sum
+// CHECK-COUNT-3: tensor.extract_slice %{{.*}} : tensor<3x8x16xf32> to tensor<1x8x16xf32>
+// CHECK: iterator_types = ["parallel", "parallel"]
+// CHECK-COUNT-3: arith.addf
+// CHECK-NOT: arith.addf
+// CHECK: linalg.yield
+func.func @channel_sum(%x: tensor<3x8x16xf32>, %init: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(h, w, c) -> (c, h, w)>, affine_map<(h, w, c) -> (h, w)>], iterator_types = ["parallel", "parallel", "reduction"]}
+         ins(%x : tensor<3x8x16xf32>) outs(%init : tensor<8x16xf32>) {
+  ^bb0(%in: f32, %a: f32):
+    %s = arith.addf %in, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// Not channel mixes: 16 taps (more than channel-taps, 8 by default), and
+// a product whose second operand strides along the innermost loop (B
+// transposed: the unrolled loop would not vectorize).
+// CHECK-LABEL: func.func @wide_mix
+// CHECK: linalg.batch_matmul
+func.func @wide_mix(%a: tensor<1x3x16xf32>, %b: tensor<1x16x64xf32>, %init: tensor<1x3x64xf32>) -> tensor<1x3x64xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x3x16xf32>, tensor<1x16x64xf32>) outs(%init : tensor<1x3x64xf32>) -> tensor<1x3x64xf32>
+  return %r : tensor<1x3x64xf32>
+}
+// CHECK-LABEL: func.func @strided_mix
+// CHECK: iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-NOT: tensor.extract_slice
+func.func @strided_mix(%a: tensor<8x3xf32>, %b: tensor<64x3xf32>, %init: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+         ins(%a, %b : tensor<8x3xf32>, tensor<64x3xf32>) outs(%init : tensor<8x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x64xf32>
+  return %r : tensor<8x64xf32>
 }
