@@ -240,6 +240,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "func.func(linalg-fuse-elementwise-ops)".into(),
                 "canonicalize".into(),
                 "cse".into(),
+                // Gathers whose indices are affine in truth (PyTorch's
+                // replicate padding and upsampling) read through affine
+                // maps: stencil reads the fusion and vectorizer take.
+                "func.func(pb-affine-gathers)".into(),
                 // Cheap elementwise stages read by several elementwise ops or
                 // at several offsets (a stencil's products) are recomputed
                 // per reader: a copy each, fused into it.

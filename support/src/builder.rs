@@ -201,6 +201,41 @@ pub fn extract_slice_operation<'c>(
     )
 }
 
+/// A detached `tensor.insert_slice` of `source` into `dest` at static
+/// `offsets` with unit strides (the slice's sizes are `source`'s shape).
+pub fn insert_slice_operation<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    source: Value<'c, '_>,
+    dest: Value<'c, '_>,
+    offsets: &[i64],
+) -> melior::ir::Operation<'c> {
+    use melior::ir::{r#type::{RankedTensorType, ShapedTypeLike}, ValueLike};
+    let shape = RankedTensorType::try_from(source.r#type()).expect("a ranked tensor to insert");
+    let sizes: Vec<i64> = (0..shape.rank())
+        .map(|d| match shape.dim_size(d).expect("a dimension") {
+            melior::ir::r#type::DimSize::Static(n) => n as i64,
+            _ => panic!("tensor.insert_slice of a dynamically shaped tensor"),
+        })
+        .collect();
+    let list = |v: &[i64]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+    let parse = |text: String| Attribute::parse(context, &text).expect("tensor.insert_slice attribute");
+    build_operation(
+        context,
+        location,
+        "tensor.insert_slice",
+        &[source, dest],
+        &[dest.r#type()],
+        &[
+            ("static_offsets", parse(format!("array<i64: {}>", list(offsets)))),
+            ("static_sizes", parse(format!("array<i64: {}>", list(&sizes)))),
+            ("static_strides", parse(format!("array<i64: {}>", list(&vec![1; sizes.len()])))),
+            ("operandSegmentSizes", parse("array<i32: 1, 1, 0, 0, 0>".to_string())),
+        ],
+        vec![],
+    )
+}
+
 /// A detached `affine.for` with bound maps `lower`/`upper` (both applied to
 /// `operands`), `step` and body `region` (its block takes the induction
 /// variable and ends with `affine.yield`).

@@ -159,6 +159,55 @@ pub fn float_splat(attribute: melior::ir::Attribute) -> Option<f64> {
     }
 }
 
+/// The elements of a dense elements attribute of integers or floats
+/// (splats expanded), in row-major order, as integers or as f64 (f32 and
+/// f64 elements are exact in f64); `None` for other attributes, other
+/// element types, or more than `limit` elements.
+pub fn dense_values(attribute: melior::ir::Attribute, limit: usize) -> Option<DenseValues> {
+    use melior::ir::attribute::AttributeLike;
+    // SAFETY: the type tests accept any attribute; elements are read only
+    // from a dense elements attribute, at positions below its element count,
+    // with the getter of its element type.
+    unsafe {
+        let raw = attribute.to_raw();
+        if !mlir_sys::mlirAttributeIsADenseElements(raw) {
+            return None;
+        }
+        let count = usize::try_from(mlir_sys::mlirElementsAttrGetNumElements(raw)).ok().filter(|n| *n <= limit)?;
+        let element = mlir_sys::mlirShapedTypeGetElementType(mlir_sys::mlirAttributeGetType(raw));
+        let splat = mlir_sys::mlirDenseElementsAttrIsSplat(raw);
+        let position = |k: usize| if splat { 0 } else { k as isize };
+        if mlir_sys::mlirTypeIsAF32(element) {
+            return Some(DenseValues::Float((0..count).map(|k| mlir_sys::mlirDenseElementsAttrGetFloatValue(raw, position(k)) as f64).collect()));
+        }
+        if mlir_sys::mlirTypeIsAF64(element) {
+            return Some(DenseValues::Float((0..count).map(|k| mlir_sys::mlirDenseElementsAttrGetDoubleValue(raw, position(k))).collect()));
+        }
+        if mlir_sys::mlirTypeIsAIndex(element) {
+            return Some(DenseValues::Int((0..count).map(|k| mlir_sys::mlirDenseElementsAttrGetIndexValue(raw, position(k)) as i64).collect()));
+        }
+        if !mlir_sys::mlirTypeIsAInteger(element) {
+            return None;
+        }
+        let values = match mlir_sys::mlirIntegerTypeGetWidth(element) {
+            1 => (0..count).map(|k| mlir_sys::mlirDenseElementsAttrGetBoolValue(raw, position(k)) as i64).collect(),
+            8 => (0..count).map(|k| mlir_sys::mlirDenseElementsAttrGetInt8Value(raw, position(k)) as i64).collect(),
+            16 => (0..count).map(|k| mlir_sys::mlirDenseElementsAttrGetInt16Value(raw, position(k)) as i64).collect(),
+            32 => (0..count).map(|k| mlir_sys::mlirDenseElementsAttrGetInt32Value(raw, position(k)) as i64).collect(),
+            64 => (0..count).map(|k| mlir_sys::mlirDenseElementsAttrGetInt64Value(raw, position(k))).collect(),
+            _ => return None,
+        };
+        Some(DenseValues::Int(values))
+    }
+}
+
+/// What [`dense_values`] reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DenseValues {
+    Int(Vec<i64>),
+    Float(Vec<f64>),
+}
+
 /// The affine map of an `AffineMapAttr` (melior has no wrapper for it), or
 /// `None` for any other attribute.
 pub fn affine_map_of(attribute: melior::ir::Attribute) -> Option<melior::ir::AffineMap> {

@@ -10,9 +10,11 @@
 //! or tools.
 
 mod affine_access;
+mod index_eval;
 mod linalg_ops;
 mod operand_expr;
 pub mod accumulate_tile;
+pub mod affine_gathers;
 pub mod allocs_to_pool;
 pub mod amx_permission;
 pub mod channels_last;
@@ -59,7 +61,7 @@ use pb_support::PassInfo;
 
 /// Every transformation pass, alphabetical by argument.
 pub static PASSES: &[&PassInfo] =
-    &[&accumulate_tile::INFO, &allocs_to_pool::INFO, &amx_permission::INFO, &channels_last::INFO, &check_cpu_input::INFO,
+    &[&accumulate_tile::INFO, &affine_gathers::INFO, &allocs_to_pool::INFO, &amx_permission::INFO, &channels_last::INFO, &check_cpu_input::INFO,
     &clamp_gathers::INFO,
     &compose_insert_slices::INFO,
     &concat_empty_operands::INFO,
