@@ -13,7 +13,7 @@ pub fn same_value(a: Value, b: Value) -> bool {
 }
 
 /// How an access moves with the induction variable.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Access {
     /// No index depends on `iv`.
     Uniform,
@@ -22,6 +22,9 @@ pub enum Access {
     /// Last index is `2 * iv + e`, the others free of `iv`: every other
     /// element (a stride-2 convolution's or pooling's input row).
     Stride2,
+    /// Last index is `(iv + offset) floordiv divisor + e`, the others free
+    /// of `iv`: each element `divisor` times in a row (an upsampled row).
+    Repeat { divisor: i64, offset: i64 },
 }
 
 pub fn constant_bound(op: OperationRef, name: &str) -> Option<i64> {
@@ -86,12 +89,36 @@ pub fn access_kind_before(op: OperationRef, first_index: usize, iv: Value, body:
                 && ((term(e.lhs()) && !e.rhs().is_function_of_dim(position))
                     || (term(e.rhs()) && !e.lhs().is_function_of_dim(position))))
     };
+    // `(iv + c) floordiv d`, d > 1.
+    let repeat = |e: melior::ir::AffineExpr| -> Option<(i64, i64)> {
+        if !e.is_floor_div() || !e.rhs().is_constant() || e.rhs().constant_value() < 2 {
+            return None;
+        }
+        let inner = e.lhs();
+        let offset = if unit(inner) {
+            0
+        } else if inner.is_add() && unit(inner.lhs()) && inner.rhs().is_constant() {
+            inner.rhs().constant_value()
+        } else if inner.is_add() && unit(inner.rhs()) && inner.lhs().is_constant() {
+            inner.lhs().constant_value()
+        } else {
+            return None;
+        };
+        Some((e.rhs().constant_value(), offset))
+    };
+    let repeated = if expr.is_add() && !expr.rhs().is_function_of_dim(position) {
+        repeat(expr.lhs())
+    } else if expr.is_add() && !expr.lhs().is_function_of_dim(position) {
+        repeat(expr.rhs())
+    } else {
+        repeat(expr)
+    };
     if plus(expr, &unit) {
         Some(Access::Contiguous)
     } else if plus(expr, &doubled) {
         Some(Access::Stride2)
     } else {
-        None
+        repeated.map(|(divisor, offset)| Access::Repeat { divisor, offset })
     }
 }
 

@@ -118,8 +118,8 @@ struct Piece {
 #[derive(Clone, Debug)]
 enum Index {
     Constant(i64),
-    /// Pieces covering the loop's range, in order.
-    Fitted { loop_: usize, pieces: Vec<Piece> },
+    /// Pieces covering the loop's range, in order, and the values.
+    Fitted { loop_: usize, pieces: Vec<Piece>, values: Vec<i64> },
 }
 
 struct Plan<'c, 'a> {
@@ -169,7 +169,7 @@ fn plan<'c, 'a>(evaluator: &mut Evaluator, op: OperationRef<'c, 'a>) -> Option<P
                         let v = evaluator.eval(&generic, value, &point)?.int()?;
                         values.push(in_bounds(v).then_some(v)?);
                     }
-                    Index::Fitted { loop_: k, pieces: fit(&values)? }
+                    Index::Fitted { loop_: k, pieces: fit(&values)?, values }
                 }
                 _ => return None,
             };
@@ -183,7 +183,7 @@ fn plan<'c, 'a>(evaluator: &mut Evaluator, op: OperationRef<'c, 'a>) -> Option<P
     let mut cuts: Vec<Vec<i64>> = extents.iter().map(|n| vec![0, *n]).collect();
     for (_, indices) in &gathers {
         for index in indices {
-            if let Index::Fitted { loop_, pieces } = index {
+            if let Index::Fitted { loop_, pieces, .. } = index {
                 cuts[*loop_].extend(pieces.iter().map(|p| p.start));
             }
         }
@@ -330,10 +330,21 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, plan: &Plan<'c, '
             new_inputs.push(part.into());
             maps.push(ffi::affine_map_attribute(AffineMap::new(context, rank, 0, &results)));
         }
+        // Each gathered tensor: the part the box reads (an index that is a
+        // loop itself must span the loop's extent: linalg infers loop
+        // extents from such operands), read from its start.
         for (extract, indices) in &plan.gathers {
             let Some(source) = ffi::operand(*extract, 0) else { return };
-            let results: Vec<AffineExpr> = indices.iter().map(|index| piece_expr(context, index, &offsets)).collect();
-            new_inputs.push(source);
+            let (mut part_offsets, mut part_sizes, mut results) = (Vec::new(), Vec::new(), Vec::new());
+            for index in indices {
+                let (lo, hi) = index_range(index, &bounds);
+                part_offsets.push(lo);
+                part_sizes.push(hi - lo + 1);
+                results.push(piece_expr(context, index, &offsets) + AffineExpr::constant(context, -lo));
+            }
+            let part = builder::extract_slice_operation(context, location, source, &part_offsets, &part_sizes, &vec![1; indices.len()]);
+            let Ok(part) = block.insert_operation_before(op, part).result(0) else { return };
+            new_inputs.push(part.into());
             maps.push(ffi::affine_map_attribute(AffineMap::new(context, rank, 0, &results)));
         }
         // The output: the box's part of the init, read in order.
@@ -431,13 +442,25 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, plan: &Plan<'c, '
     ffi::erase(op);
 }
 
+/// The smallest and largest value `index` takes in the box `bounds`.
+fn index_range(index: &Index, bounds: &[(i64, i64)]) -> (i64, i64) {
+    match index {
+        Index::Constant(v) => (*v, *v),
+        Index::Fitted { loop_, values, .. } => {
+            let (lo, hi) = bounds[*loop_];
+            let part = &values[lo as usize..hi as usize];
+            (part.iter().copied().min().unwrap_or(0), part.iter().copied().max().unwrap_or(0))
+        }
+    }
+}
+
 /// The index `index` in a box whose loops start at `offsets`, over the
 /// box's own loops.
 fn piece_expr<'c>(context: &'c Context, index: &Index, offsets: &[i64]) -> AffineExpr<'c> {
     let constant = |v: i64| AffineExpr::constant(context, v);
     match index {
         Index::Constant(v) => constant(*v),
-        Index::Fitted { loop_, pieces } => {
+        Index::Fitted { loop_, pieces, .. } => {
             let offset = offsets[*loop_];
             let p = pieces.iter().find(|p| p.start <= offset && offset < p.end).expect("boxes lie within pieces");
             // i = d + offset: base + step * floor((d + offset - start + phase) / period)

@@ -8,9 +8,12 @@
 //!   `affine.vector_load`/`affine.vector_store`), loads whose last index is
 //!   `2 * iv + e` (stride 2: a strided convolution's or pooling's input
 //!   row; two vector loads, the second ending at the last element the
-//!   iteration reads, and a `vector.shuffle` of the even elements), or loads
-//!   with no index depending on `iv` (uniform: stay scalar, broadcast where
-//!   needed). "Last index" skips trailing dimensions of extent 1 in an
+//!   iteration reads, and a `vector.shuffle` of the even elements), loads
+//!   whose last index is `(iv + c) floordiv d + e` (an upsampled row, each
+//!   element `d` times, `d` dividing the width: `width / d` elements loaded,
+//!   two loads when the vector iterations start mid-group, and a shuffle
+//!   repeating them), or loads with no index depending on `iv` (uniform:
+//!   stay scalar, broadcast where needed). "Last index" skips trailing dimensions of extent 1 in an
 //!   identity-layout memref (`x[n, c, 0, 0]` of a pooled `N x C x 1 x 1`
 //!   array moves with `c` through consecutive elements): those accesses go
 //!   through a `memref.collapse_shape` view without them;
@@ -448,6 +451,11 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
                     if !byte_addressed(op.result(0).ok()?.r#type()) || (kind == Access::Stride2 && !width.is_multiple_of(2)) {
                         return None;
                     }
+                    if let Access::Repeat { divisor, .. } = kind {
+                        if divisor as u64 > width || !width.is_multiple_of(divisor as u64) {
+                            return None;
+                        }
+                    }
                     moving.push((op, kind, units));
                 }
                 accessed.push((op.operand(0).ok()?, op));
@@ -723,11 +731,25 @@ fn apply<'c, 'a>(
                         .expect("vector load");
                     Value::from(new_body.append_operation(load).result(0).expect("result"))
                 };
-                let stride2 = plan.moving.iter().any(|(access, kind, _)| *access == op && *kind == Access::Stride2);
-                let value = if stride2 {
-                    stride2_load(context, vector_map().1, width, &vector_load, new_body, location)
-                } else {
-                    vector_load(vector_map())
+                let kind = plan.moving.iter().find(|(access, _, _)| *access == op).map(|(_, kind, _)| *kind);
+                let value = match kind {
+                    Some(Access::Stride2) => stride2_load(context, vector_map().1, width, &vector_load, new_body, location),
+                    Some(Access::Repeat { divisor, offset }) => {
+                        // Vector iterations start at lower + k width: the
+                        // same phase within the divisor every time.
+                        let phase = (plan.lower + offset).rem_euclid(divisor);
+                        let load = |map: Attribute<'c>, lanes: u64| {
+                            let load = OperationBuilder::new("affine.vector_load", location)
+                                .add_operands(&operands)
+                                .add_results(&[Type::vector(&[lanes], element)])
+                                .add_attributes(&[named("map", map)])
+                                .build()
+                                .expect("vector load");
+                            Value::from(new_body.append_operation(load).result(0).expect("result"))
+                        };
+                        repeat_load(context, vector_map().1, (width, divisor, phase, element), &load, new_body, location)
+                    }
+                    _ => vector_load(vector_map()),
                 };
                 lanes.insert(key(op.result(0).expect("result").into()), Lane::Vector(value));
             }
@@ -936,6 +958,45 @@ fn stride2_load<'c, 'a>(
     let shuffle = OperationBuilder::new("vector.shuffle", location)
         .add_operands(&[low, high])
         .add_results(&[low.r#type()])
+        .add_attributes(&[(Identifier::new(context, "mask"), melior::ir::attribute::DenseI64ArrayAttribute::new(context, &mask).into())])
+        .build()
+        .expect("vector.shuffle");
+    block.append_operation(shuffle).result(0).expect("result").into()
+}
+
+/// The `width` elements `x[(l + phase) floordiv divisor + b]` (lane `l`;
+/// `b` the address `map` gives at the vector iteration) of a load whose
+/// index repeats each element `divisor` times: one load of `width /
+/// divisor` elements at `b` (two, at `b` and `b + 1`, when `phase > 0`
+/// makes the lanes reach one element further), and a shuffle repeating
+/// them. Reads only elements the scalar loop reads.
+fn repeat_load<'c, 'a>(
+    context: &'c Context,
+    map_attribute: Attribute<'c>,
+    (width, divisor, phase, element): (u64, i64, i64, Type<'c>),
+    load: &dyn Fn(Attribute<'c>, u64) -> Value<'c, 'a>,
+    block: BlockRef<'c, 'a>,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    let part = width / divisor as u64;
+    let low = load(map_attribute, part);
+    let map = ffi::affine_map_of(map_attribute).expect("affine map");
+    let mut results: Vec<melior::ir::AffineExpr> = (0..map.result_count()).map(|k| map.result(k).expect("result")).collect();
+    let last = results.len() - 1;
+    results[last] = results[last] + melior::ir::AffineExpr::constant(context, 1);
+    let next = ffi::affine_map_attribute(melior::ir::AffineMap::new(context, map.dim_count(), map.symbol_count(), &results));
+    // Element j of lane l: (l + phase) floordiv divisor; past the first
+    // load's last element, the second load's last (the same element + 1).
+    let high = if phase > 0 { load(next, part) } else { low };
+    let mask: Vec<i64> = (0..width as i64)
+        .map(|l| {
+            let j = (l + phase).div_euclid(divisor);
+            if j < part as i64 { j } else { part as i64 + j - 1 }
+        })
+        .collect();
+    let shuffle = OperationBuilder::new("vector.shuffle", location)
+        .add_operands(&[low, high])
+        .add_results(&[Type::vector(&[width], element)])
         .add_attributes(&[(Identifier::new(context, "mask"), melior::ir::attribute::DenseI64ArrayAttribute::new(context, &mask).into())])
         .build()
         .expect("vector.shuffle");

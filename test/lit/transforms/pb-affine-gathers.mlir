@@ -4,25 +4,26 @@
 // clamp(arange(6) - 1, 0, 3) read per row, then clamped again by
 // pb-clamp-gathers: rows 0, 0, 1, 2, 3, 3. Fitted as three pieces (rows
 // 0-1 read row 0, rows 2-4 read one row up, row 5 reads row 3: contiguous
-// reads, not halvings), one generic each, reading the source through
-// affine maps, inserted into the result.
-// CHECK-DAG: #[[FIRST:.*]] = affine_map<(d0, d1) -> (0, d1)>
-// CHECK-DAG: #[[MIDDLE:.*]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG: #[[SHIFT:.*]] = affine_map<(d0, d1) -> (d0 + 1, d1)>
-// CHECK-DAG: #[[LAST:.*]] = affine_map<(d0, d1) -> (3, d1)>
+// reads, not halvings), one generic each, reading the part of the source
+// it needs through an affine map, inserted into the result.
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (0, d1)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[HALF:.*]] = affine_map<(d0) -> (d0 floordiv 2)>
+// CHECK-DAG: #[[DIAG:.*]] = affine_map<(d0) -> (d0, d0)>
 // CHECK-LABEL: func.func @replicate_rows
 // CHECK-SAME: (%[[X:.*]]: tensor<4x5xf32>)
 // CHECK-NOT: tensor.extract %
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<6x5xf32>
+// CHECK: %[[R0:.*]] = tensor.extract_slice %[[X]][0, 0] [1, 5] [1, 1]
 // CHECK: %[[S0:.*]] = tensor.extract_slice %[[E]][0, 0] [2, 5] [1, 1]
-// CHECK: %[[P0:.*]] = linalg.generic {indexing_maps = [#[[FIRST]], #[[MIDDLE]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]] : tensor<4x5xf32>) outs(%[[S0]] : tensor<2x5xf32>)
+// CHECK: %[[P0:.*]] = linalg.generic {indexing_maps = [#[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[R0]] : tensor<1x5xf32>) outs(%[[S0]] : tensor<2x5xf32>)
 // CHECK: %[[I0:.*]] = tensor.insert_slice %[[P0]] into %[[E]][0, 0] [2, 5] [1, 1]
-// CHECK: %[[S1:.*]] = tensor.extract_slice %[[E]][2, 0] [3, 5] [1, 1]
-// CHECK: %[[P1:.*]] = linalg.generic {indexing_maps = [#[[SHIFT]], #[[MIDDLE]]], {{.*}} ins(%[[X]] : tensor<4x5xf32>) outs(%[[S1]] : tensor<3x5xf32>)
-// CHECK: %[[I1:.*]] = tensor.insert_slice %[[P1]] into %[[I0]][2, 0] [3, 5] [1, 1]
+// (rows 2-4: a plain copy of rows 1-3, which canonicalization folds to the slice)
+// CHECK: %[[R1:.*]] = tensor.extract_slice %[[X]][1, 0] [3, 5] [1, 1]
+// CHECK: %[[I1:.*]] = tensor.insert_slice %[[R1]] into %[[I0]][2, 0] [3, 5] [1, 1]
+// CHECK: %[[R2:.*]] = tensor.extract_slice %[[X]][3, 0] [1, 5] [1, 1]
 // CHECK: %[[S2:.*]] = tensor.extract_slice %[[E]][5, 0] [1, 5] [1, 1]
-// CHECK: %[[P2:.*]] = linalg.generic {indexing_maps = [#[[LAST]], #[[MIDDLE]]], {{.*}} ins(%[[X]] : tensor<4x5xf32>) outs(%[[S2]] : tensor<1x5xf32>)
+// CHECK: %[[P2:.*]] = linalg.generic {indexing_maps = [#[[ROW]], #[[ID]]], {{.*}} ins(%[[R2]] : tensor<1x5xf32>) outs(%[[S2]] : tensor<1x5xf32>)
 // CHECK: %[[I2:.*]] = tensor.insert_slice %[[P2]] into %[[I1]][5, 0] [1, 5] [1, 1]
 // CHECK: return %[[I2]]
 func.func @replicate_rows(%x: tensor<4x5xf32>) -> tensor<6x5xf32> {
@@ -81,6 +82,23 @@ func.func @nearest(%x: tensor<4xf32>) -> tensor<8xf32> {
     linalg.yield %s : f32
   } -> tensor<8xf32>
   return %r : tensor<8xf32>
+}
+
+// A diagonal (both indices the same loop): the 3x3 corner read at (i, i).
+// CHECK-LABEL: func.func @diagonal
+// CHECK: %[[C:.*]] = tensor.extract_slice %{{.*}}[0, 0] [3, 3] [1, 1] : tensor<8x3xf32> to tensor<3x3xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[DIAG]], #{{.*}}], iterator_types = ["parallel"]} ins(%[[C]] : tensor<3x3xf32>)
+// CHECK-NOT: tensor.extract %
+func.func @diagonal(%x: tensor<8x3xf32>) -> tensor<3xf32> {
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]} outs(%e : tensor<3xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %v = tensor.extract %x[%i, %i] : tensor<8x3xf32>
+    %n = arith.negf %v : f32
+    linalg.yield %n : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
 }
 
 // Left as gathers: an index read from data (an embedding lookup), and an
