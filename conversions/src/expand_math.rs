@@ -50,7 +50,9 @@
 //!   the bits of |x|, which is normal in f64 even when subnormal in f32,
 //!   and 2 atanh(s) with s = (m - 1)/(m + 1), |s| < 0.172, to s^15), then
 //!   2^t = 2^n 2^r (n = round(t), |r| <= 1/2, a degree-10 Taylor
-//!   polynomial, 2^n in the exponent bits; t clamped to +-200 so that
+//!   polynomial, 2^n in the exponent bits; both polynomials by Estrin's
+//!   scheme, whose short dependent chains a vector loop overlaps: 3x1024^2
+//!   gamma 14.5 -> 13.2 ms against Horner's, eager's 20; t clamped to +-200 so that
 //!   over- and underflow happen in the final f32 rounding). Signs and
 //!   special values as C: x^0 = 1 and 1^y = 1 (even for NaN), (-1)^+-inf =
 //!   1, a negative finite x to a non-integer power is NaN, odd integer
@@ -532,7 +534,7 @@ fn log2_wide<'c, 'e>(d: &F32Builder<'c, 'e, '_>, x: Value<'c, '_>) -> Value<'c, 
     let m = d.bitcast_to_float(m_bits);
     let s = d.div(d.sub(m, d.d(1.0)), d.add(m, d.d(1.0)));
     let s2 = d.mul(s, s);
-    let series = d.rest_horner(s2, &POW_ATANH);
+    let series = d.estrin(s2, &POW_ATANH);
     // ln m = 2s + 2s s^2 (...); log2 = e + ln m log2(e).
     let two_s = d.add(s, s);
     let ln_m = d.madd(d.mul(two_s, s2), series, two_s);
@@ -557,7 +559,7 @@ fn exp2_wide<'c, 'e>(d: &F32Builder<'c, 'e, '_>, t: Value<'c, '_>) -> Value<'c, 
     for k in 1..POW_EXP2_TERMS {
         coefficients[k] = coefficients[k - 1] * std::f64::consts::LN_2 / k as f64;
     }
-    let p = d.rest_horner(r, &coefficients);
+    let p = d.estrin(r, &coefficients);
     let scale = d.bitcast_to_float(d.int("arith.shli", d.int("arith.addi", n, d.l(1023)), d.l(52)));
     d.mul(p, scale)
 }
@@ -702,10 +704,34 @@ impl<'c, 'e, 'r> F32Builder<'c, 'e, 'r> {
         rest.iter().rev().fold(self.f(*last), |acc, c| self.madd(acc, t, self.f(*c)))
     }
 
-    /// [`F32Builder::horner`] with coefficients given in f64.
-    fn rest_horner(&self, t: Value<'c, '_>, coefficients: &[f64]) -> Value<'c, 'e> {
-        let (last, rest) = coefficients.split_last().expect("at least one coefficient");
-        rest.iter().rev().fold(self.d(*last), |acc, c| self.madd(acc, t, self.d(*c)))
+    /// c[0] + c[1] t + c[2] t^2 + ... (coefficients given in f64) by
+    /// Estrin's scheme: pairs c[2k] + c[2k+1] t, then pairs of those with
+    /// t^2, t^4, ...: a chain of log2(n) multiply-adds instead of Horner's
+    /// n, for powf's long f64 polynomials, whose dependent chains bound a
+    /// vector loop around them (the rounding differs from Horner's by a
+    /// few f64 ulps, far below the f32 result's).
+    fn estrin(&self, t: Value<'c, '_>, coefficients: &[f64]) -> Value<'c, 'e> {
+        let mut terms: Vec<Value<'c, 'e>> = coefficients
+            .chunks(2)
+            .map(|pair| match pair {
+                [a, b] => self.madd(self.d(*b), t, self.d(*a)),
+                [a] => self.d(*a),
+                _ => unreachable!("chunks of two"),
+            })
+            .collect();
+        let mut power = self.mul(t, t);
+        while terms.len() > 1 {
+            terms = terms
+                .chunks(2)
+                .map(|pair| match pair {
+                    [low, high] => self.madd(*high, power, *low),
+                    [low] => *low,
+                    _ => unreachable!("chunks of two"),
+                })
+                .collect();
+            power = self.mul(power, power);
+        }
+        terms[0]
     }
 
     /// The same polynomial as two Horner chains in t^2 (even and odd
