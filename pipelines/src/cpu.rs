@@ -233,6 +233,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // (a colour matrix) as elementwise sums, each tap's
                 // coefficient in a register.
                 format!("func.func(pb-unroll-filters{{channel-taps={}}})", options.target.vector_registers() / 2),
+                // Transposes that only move unit dimensions (an einsum's
+                // leftovers, single-channel layout changes) are reshapes.
+                "func.func(pb-unit-transposes)".into(),
                 // An output's init read by an elementwise body is an input:
                 // fused into a broadcasting consumer, a read-modify-write of
                 // it would run once per consumer iteration.

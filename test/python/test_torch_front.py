@@ -327,6 +327,38 @@ def test_float_powers_are_computed_inline(tmp_path):
     assert "llvm.fmul" in llvm and "powf" not in llvm and "llvm.intr.pow" not in llvm
 
 
+GATHER_PROGRAMS = {
+    "replicate_pad": lambda x: torch.nn.functional.pad(x, (1, 2, 3, 1), mode="replicate"),
+    "reflect_pad": lambda x: torch.nn.functional.pad(x, (2, 2, 1, 1), mode="reflect"),
+    "nearest_x2": lambda x: torch.nn.functional.interpolate(x, scale_factor=2, mode="nearest"),
+    "nearest_to_size": lambda x: torch.nn.functional.interpolate(x, size=(23, 40), mode="nearest"),
+    "bilinear_x2": lambda x: torch.nn.functional.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False),
+    "bilinear_corners": lambda x: torch.nn.functional.interpolate(x, size=(20, 31), mode="bilinear", align_corners=True),
+    "roll_flip": lambda x: torch.roll(x, shifts=(2, -3), dims=(2, 3)).flip(-1) * 2.0,
+}
+
+
+@pytest.mark.parametrize("name", sorted(GATHER_PROGRAMS))
+def test_index_computing_ops_match_eager(tmp_path, name):
+    """Padding, upsampling, roll and flip, which PyTorch decomposes into
+    gathers with computed indices (pb-affine-gathers reads those that are
+    piecewise affine through affine maps): eager's values exactly, at an
+    odd size, with no fallback. The paddings and nearest upsampling by 2
+    keep no gather."""
+    program = GATHER_PROGRAMS[name]
+    options = {"debug": True, "debug_dir": str(tmp_path), "cache": False, "fallback": False}
+    x = torch.randn(2, 3, 11, 17)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = polyblocks_jit_torch(program, compile_options=options)(x)
+    want = program(x)
+    torch.testing.assert_close(got, want, rtol=1e-6, atol=1e-6)
+    if name in ("replicate_pad", "reflect_pad", "nearest_x2"):
+        assert torch.equal(got, want)
+        graphs = "".join(g.read_text() for g in tmp_path.rglob("2-graph.mlir"))
+        assert graphs and "memref.load" not in graphs and "tensor.extract " not in graphs, name
+
+
 @pytest.mark.parametrize("contract", [True, False])
 def test_fp_contract_option(tmp_path, contract):
     """`fp_contract` (default on): x * w + b reaches LLVM as one contractable

@@ -1,6 +1,6 @@
 //! Compile-time evaluation of index computations: the scalar `arith` and
 //! `math` ops a gather's index is computed with (integer and float
-//! arithmetic, casts, comparisons, selects, floor), inside `linalg.generic`
+//! arithmetic, absolute values, casts, comparisons, selects, floor), inside `linalg.generic`
 //! bodies, at given loop points, and of small tensors computed from
 //! nothing but constants and loop indices (PyTorch's decompositions build
 //! `arange`-based index tensors so: replicate padding, nearest and bilinear
@@ -434,6 +434,13 @@ fn apply_op(op: OperationRef, operands: &[Scalar]) -> Option<Scalar> {
             let (a, b) = (int(0)?, int(1)?);
             (b != 0).then_some(())?;
             integer(a.wrapping_rem(b))
+        }
+        "math.absi" => integer(int(0)?.wrapping_abs()),
+        "arith.divui" | "arith.remui" => {
+            let b = operand_bits()?;
+            let (a, c) = (unsigned(int(0)?, b), unsigned(int(1)?, b));
+            (c != 0).then_some(())?;
+            integer((if name == "arith.divui" { a / c } else { a % c }) as i64)
         }
         "arith.maxsi" => integer(int(0)?.max(int(1)?)),
         "arith.minsi" => integer(int(0)?.min(int(1)?)),

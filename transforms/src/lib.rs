@@ -54,6 +54,7 @@ pub mod simplify_quant;
 pub mod split_empty_tensors;
 pub mod strict_half_rounding;
 pub mod transpose_tile;
+pub mod unit_transposes;
 pub mod unroll_filters;
 pub mod vectorize;
 
@@ -85,4 +86,4 @@ pub static PASSES: &[&PassInfo] =
     &split_empty_tensors::INFO,
     &strict_half_rounding::INFO,
     &transpose_tile::INFO,
-    &unroll_filters::INFO, &vectorize::INFO];
+    &unit_transposes::INFO, &unroll_filters::INFO, &vectorize::INFO];
