@@ -183,22 +183,8 @@ pub fn extract_slice_operation<'c>(
     let element = RankedTensorType::try_from(source.r#type()).expect("a ranked tensor to slice").element();
     let dims: Vec<u64> = sizes.iter().map(|n| *n as u64).collect();
     let ty: Type<'c> = RankedTensorType::new(&dims, element, None).into();
-    let list = |v: &[i64]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
-    let parse = |text: String| Attribute::parse(context, &text).expect("tensor.extract_slice attribute");
-    build_operation(
-        context,
-        location,
-        "tensor.extract_slice",
-        &[source],
-        &[ty],
-        &[
-            ("static_offsets", parse(format!("array<i64: {}>", list(offsets)))),
-            ("static_sizes", parse(format!("array<i64: {}>", list(sizes)))),
-            ("static_strides", parse(format!("array<i64: {}>", list(strides)))),
-            ("operandSegmentSizes", parse("array<i32: 1, 0, 0, 0>".to_string())),
-        ],
-        vec![],
-    )
+    let segments = Attribute::parse(context, "array<i32: 1, 0, 0, 0>").expect("operandSegmentSizes");
+    build_operation(context, location, "tensor.extract_slice", &[source], &[ty], &slice_attributes(context, (offsets, sizes, strides), segments), vec![])
 }
 
 /// A detached `tensor.insert_slice` of `source` into `dest` at static
@@ -218,22 +204,32 @@ pub fn insert_slice_operation<'c>(
             _ => panic!("tensor.insert_slice of a dynamically shaped tensor"),
         })
         .collect();
-    let list = |v: &[i64]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
-    let parse = |text: String| Attribute::parse(context, &text).expect("tensor.insert_slice attribute");
-    build_operation(
-        context,
-        location,
-        "tensor.insert_slice",
-        &[source, dest],
-        &[dest.r#type()],
-        &[
-            ("static_offsets", parse(format!("array<i64: {}>", list(offsets)))),
-            ("static_sizes", parse(format!("array<i64: {}>", list(&sizes)))),
-            ("static_strides", parse(format!("array<i64: {}>", list(&vec![1; sizes.len()])))),
-            ("operandSegmentSizes", parse("array<i32: 1, 1, 0, 0, 0>".to_string())),
-        ],
-        vec![],
-    )
+    let strides = vec![1; sizes.len()];
+    let segments = Attribute::parse(context, "array<i32: 1, 1, 0, 0, 0>").expect("operandSegmentSizes");
+    let attributes = slice_attributes(context, (offsets, &sizes, &strides), segments);
+    build_operation(context, location, "tensor.insert_slice", &[source, dest], &[dest.r#type()], &attributes, vec![])
+}
+
+/// The static offsets, sizes and strides of a slice op, and its operand
+/// segment sizes (no dynamic ones).
+fn slice_attributes<'c>(
+    context: &'c Context,
+    (offsets, sizes, strides): (&[i64], &[i64], &[i64]),
+    segments: Attribute<'c>,
+) -> Vec<(&'static str, Attribute<'c>)> {
+    use melior::ir::attribute::DenseI64ArrayAttribute;
+    vec![
+        ("static_offsets", DenseI64ArrayAttribute::new(context, offsets).into()),
+        ("static_sizes", DenseI64ArrayAttribute::new(context, sizes).into()),
+        ("static_strides", DenseI64ArrayAttribute::new(context, strides).into()),
+        ("operandSegmentSizes", segments),
+    ]
+}
+
+/// A detached `arith.constant` of type `index`.
+pub fn index_constant_operation<'c>(context: &'c Context, location: Location<'c>, value: i64) -> melior::ir::Operation<'c> {
+    let index = Type::index(context);
+    build_operation(context, location, "arith.constant", &[], &[index], &[("value", IntegerAttribute::new(index, value).into())], vec![])
 }
 
 /// A detached `affine.for` with bound maps `lower`/`upper` (both applied to

@@ -2,28 +2,17 @@
 bench/halide_peer.py) through the PyTorch front at small, odd sizes,
 against eager PyTorch: each compiles with no operator falling back."""
 
-import importlib.util
-import pathlib
 import warnings
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
+from conftest import bench_module  # noqa: E402
 from polyblocks.common_utils import validate_outputs  # noqa: E402
 from polyblocks.torch_polyblocks_compiler import polyblocks_jit_torch  # noqa: E402
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-
-
-def _load_apps():
-    spec = importlib.util.spec_from_file_location("image_apps", REPO / "bench" / "image_apps.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-apps = _load_apps()
+apps = bench_module("image_apps")
 
 
 @pytest.fixture(autouse=True)

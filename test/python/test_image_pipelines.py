@@ -4,27 +4,16 @@ bench/polyhedral_bench.py times at full size (blur_x_blur_y, PolyMage's
 unsharp mask and harris corner, written with slices and with conv2d,
 PolyBench jacobi-2d)."""
 
-import importlib.util
-import pathlib
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
+from conftest import bench_module  # noqa: E402
 from polyblocks.common_utils import validate_outputs  # noqa: E402
 from polyblocks.torch_polyblocks_compiler import polyblocks_jit_torch  # noqa: E402
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-
-
-def _load_bench():
-    spec = importlib.util.spec_from_file_location("polyhedral_bench", REPO / "bench" / "polyhedral_bench.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+bench = bench_module("polyhedral_bench")
 
 
 @pytest.fixture(autouse=True)

@@ -44,7 +44,6 @@ use std::collections::HashMap;
 
 use melior::{
     ir::{
-        attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationLike, WalkOrder},
         AffineExpr, AffineMap, Attribute, Block, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
@@ -53,7 +52,10 @@ use melior::{
 };
 use pb_support::{builder, ffi, ir, ir::op_name, PassFailed, PassId, PassInfo, RustPass};
 
-use crate::index_eval::{Evaluator, Generic};
+use crate::{
+    index_eval::{Evaluator, Generic},
+    linalg_ops::{append_mapped, index_dim, ValueMap},
+};
 
 static ID: PassId = PassId::new();
 
@@ -123,7 +125,6 @@ enum Index {
 }
 
 struct Plan<'c, 'a> {
-    extents: Vec<i64>,
     /// Per gather: the op and how each of its indices is computed.
     gathers: Vec<(OperationRef<'c, 'a>, Vec<Index>)>,
     /// Per loop: the boundaries of its pieces (0, ..., extent).
@@ -196,7 +197,7 @@ fn plan<'c, 'a>(evaluator: &mut Evaluator, op: OperationRef<'c, 'a>) -> Option<P
         }
     }
     let boxes: usize = cuts.iter().map(|c| c.len() - 1).product();
-    (boxes <= MAX_BOXES).then_some(Plan { extents, gathers, cuts })
+    (boxes <= MAX_BOXES).then_some(Plan { gathers, cuts })
 }
 
 /// `values` (an index at loop values 0, 1, ...) as at most [`MAX_PIECES`]
@@ -246,7 +247,7 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, plan: &Plan<'c, '
     let Some(generic) = Generic::of(op) else { return };
     let Some(block) = op.block() else { return };
     let location = op.location();
-    let rank = plan.extents.len();
+    let rank = plan.cuts.len();
     let operands: Vec<Value> = (0..op.operand_count()).filter_map(|i| ffi::operand(op, i)).collect();
     let (inputs, init) = (&operands[..generic.inputs], operands[generic.inputs]);
     let element = |v: Value<'c, '_>| pb_dialects::type_utils::shape_and_element(v.r#type()).1;
@@ -359,74 +360,35 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, plan: &Plan<'c, '
         let region = Region::new();
         let body = region.append_block(Block::new(&argument_types));
         let arg = |k: usize| -> Value { body.argument(k).expect("argument").into() };
-        let key = |v: Value| v.to_raw().ptr as usize;
-        let mut mapped: HashMap<usize, Value> = HashMap::new();
+        let mut mapped = ValueMap::default();
         for (position, &k) in used_inputs.iter().enumerate() {
             let Ok(old) = generic.body.argument(k) else { return };
-            mapped.insert(key(old.into()), arg(position));
+            mapped.insert(old.into(), arg(position));
         }
         let Ok(old_out) = generic.body.argument(generic.inputs) else { return };
-        mapped.insert(key(old_out.into()), arg(new_inputs.len()));
-        let index_type = Type::index(context);
+        mapped.insert(old_out.into(), arg(new_inputs.len()));
         for old in ir::ops_before_terminator(generic.body) {
             let id = old.to_raw().ptr as usize;
             if !live.contains(&id) {
                 continue;
             }
             if let Some(g) = gathered.get(&id) {
-                let (Ok(result), value) = (old.result(0), arg(used_inputs.len() + g)) else { return };
-                mapped.insert(key(result.into()), value);
+                let Ok(result) = old.result(0) else { return };
+                mapped.insert(result.into(), arg(used_inputs.len() + g));
                 continue;
             }
-            let new = body.append_operation(ffi::clone_operation(old));
-            for k in 0..new.operand_count() {
-                if let Some(v) = ffi::operand(new, k).and_then(|v| mapped.get(&key(v)).copied()) {
-                    ffi::set_operand(new, k, v);
-                }
-            }
-            let shift_by = (op_name(old) == "linalg.index")
-                .then(|| old.attribute("dim").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value() as usize))
-                .flatten()
-                .map(|d| offsets[d])
-                .filter(|o| *o != 0);
-            if new.result_count() == 0 {
-                continue;
-            }
-            let Ok(result) = new.result(0) else { continue };
-            let result: Value = result.into();
-            let value = match shift_by {
-                Some(o) => {
-                    let constant = body.append_operation(builder::build_operation(
-                        context,
-                        location,
-                        "arith.constant",
-                        &[],
-                        &[index_type],
-                        &[("value", IntegerAttribute::new(index_type, o).into())],
-                        vec![],
-                    ));
-                    let sum = body.append_operation(builder::build_operation(
-                        context,
-                        location,
-                        "arith.addi",
-                        &[result, constant.result(0).expect("one result").into()],
-                        &[index_type],
-                        &[],
-                        vec![],
-                    ));
-                    sum.result(0).expect("one result").into()
-                }
-                None => result,
-            };
-            for r in 0..old.result_count() {
-                if let (Ok(o), Ok(n)) = (old.result(r), new.result(r)) {
-                    let n: Value = if r == 0 { value } else { n.into() };
-                    mapped.insert(key(o.into()), n);
-                }
+            let new = append_mapped(body, old, ffi::clone_operation(old), &mut mapped);
+            // A loop index of the box: plus the box's offset along it.
+            let offset = (op_name(old) == "linalg.index").then(|| index_dim(old)).flatten().map(|d| offsets[d]).filter(|o| *o != 0);
+            if let (Some(offset), Ok(index), Ok(old_index)) = (offset, new.result(0), old.result(0)) {
+                let constant = body.append_operation(builder::index_constant_operation(context, location, offset));
+                let Ok(constant) = constant.result(0) else { return };
+                let sum = builder::build_operation(context, location, "arith.addi", &[index.into(), constant.into()], &[Type::index(context)], &[], vec![]);
+                let Ok(sum) = body.append_operation(sum).result(0) else { return };
+                mapped.insert(old_index.into(), sum.into());
             }
         }
-        let yielded: Vec<Value> =
-            (0..terminator.operand_count()).filter_map(|k| ffi::operand(terminator, k)).map(|v| mapped.get(&key(v)).copied().unwrap_or(v)).collect();
+        let yielded: Vec<Value> = (0..terminator.operand_count()).filter_map(|k| ffi::operand(terminator, k)).map(|v| mapped.get(v)).collect();
         body.append_operation(builder::build_operation(context, location, "linalg.yield", &yielded, &[], &[], vec![]));
 
         let piece = builder::generic_operation(context, location, (&new_inputs, &[out]), &maps, &vec![true; rank], &[out.r#type()], region);

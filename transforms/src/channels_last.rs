@@ -439,8 +439,7 @@ fn reorder_loops(context: &Context, generic: OperationRef, r: usize) {
     ffi::set_attribute(generic, "iterator_types", ArrayAttribute::new(context, &kinds).into());
     let indices = ffi::collect_ops(generic, melior::ir::operation::WalkOrder::PreOrder, |op| ir::is_named(op, "linalg.index"));
     for index in indices {
-        let Some(old) = index.attribute("dim").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()) else { continue };
-        let Ok(old) = usize::try_from(old.value()) else { continue };
+        let Some(old) = crate::linalg_ops::index_dim(index) else { continue };
         if old < loops {
             let ty = melior::ir::r#type::IntegerType::new(context, 64).into();
             ffi::set_attribute(index, "dim", melior::ir::attribute::IntegerAttribute::new(ty, position(old) as i64).into());

@@ -22,7 +22,7 @@ use melior::ir::{
 };
 use pb_support::{ffi, ir::op_name};
 
-use crate::linalg_ops::{maps_of, parallel_loops, segments};
+use crate::linalg_ops::{index_dim, maps_of, parallel_loops, segments};
 
 /// The most elements of a tensor evaluated at compile time.
 pub const MAX_ELEMENTS: usize = 1 << 16;
@@ -258,12 +258,6 @@ impl Evaluator {
             _ => None,
         }
     }
-}
-
-/// The dimension of a `linalg.index`.
-fn index_dim(op: OperationRef) -> Option<usize> {
-    let attribute = op.attribute("dim").ok()?;
-    IntegerAttribute::try_from(attribute).ok().map(|a| a.value() as usize)
 }
 
 /// An `arith.constant` scalar.

@@ -1,13 +1,16 @@
 //! Queries on linalg ops shared by the passes that read or rewrite them
 //! (`pb-inits-as-inputs`, `pb-split-empty-tensors`, `pb-integer-contraction`,
-//! `pb-channels-last`, `pb-unroll-filters`).
+//! `pb-channels-last`, `pb-unroll-filters`, `pb-affine-gathers`), and the
+//! copying of a `linalg.generic`'s body into a new one.
+
+use std::collections::HashMap;
 
 use melior::{
     ir::{
-        attribute::{ArrayAttribute, DenseI64ArrayAttribute},
+        attribute::{ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute},
         block::BlockLike,
         operation::OperationLike,
-        AffineExpr, AffineMap, Attribute, OperationRef, Region, Value, ValueLike,
+        AffineExpr, AffineMap, Attribute, BlockRef, Operation, OperationRef, Region, Value, ValueLike,
     },
     Context,
 };
@@ -27,6 +30,52 @@ pub fn all_parallel(generic: OperationRef) -> bool {
 pub fn parallel_loops(generic: OperationRef) -> Option<Vec<bool>> {
     let iterators = ArrayAttribute::try_from(generic.attribute("iterator_types").ok()?).ok()?;
     (0..iterators.len()).map(|k| iterators.element(k).ok().map(|a| a.to_string().contains("parallel"))).collect()
+}
+
+/// The loop a `linalg.index` reads.
+pub fn index_dim(index: OperationRef) -> Option<usize> {
+    let attribute = IntegerAttribute::try_from(index.attribute("dim").ok()?).ok()?;
+    usize::try_from(attribute.value()).ok()
+}
+
+/// Values of one body and the values standing for them in another, for
+/// copying ops from the first into the second.
+#[derive(Default)]
+pub struct ValueMap<'c, 'a>(HashMap<usize, Value<'c, 'a>>);
+
+impl<'c, 'a> ValueMap<'c, 'a> {
+    pub fn insert(&mut self, old: Value<'c, 'a>, new: Value<'c, 'a>) {
+        self.0.insert(old.to_raw().ptr as usize, new);
+    }
+
+    /// What stands for `value`: itself where nothing was mapped (a value
+    /// from outside the body).
+    pub fn get(&self, value: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.0.get(&(value.to_raw().ptr as usize)).copied().unwrap_or(value)
+    }
+}
+
+/// Appends `new` (a clone of `old`, or an op replacing it with the same
+/// operands) to `block` with its operands read through `mapped`, and maps
+/// `old`'s results to `new`'s.
+pub fn append_mapped<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    old: OperationRef<'c, 'a>,
+    new: Operation<'c>,
+    mapped: &mut ValueMap<'c, 'a>,
+) -> OperationRef<'c, 'a> {
+    let new = block.append_operation(new);
+    for k in 0..new.operand_count() {
+        if let Some(v) = ffi::operand(new, k) {
+            ffi::set_operand(new, k, mapped.get(v));
+        }
+    }
+    for r in 0..old.result_count().min(new.result_count()) {
+        if let (Ok(o), Ok(n)) = (old.result(r), new.result(r)) {
+            mapped.insert(o.into(), n.into());
+        }
+    }
+    new
 }
 
 /// The indexing maps of a `linalg.generic`.

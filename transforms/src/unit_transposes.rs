@@ -109,8 +109,7 @@ fn rewrite(op: OperationRef) {
         else {
             return;
         };
-        let list = to.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
-        let Some(output_shape) = Attribute::parse(context, &format!("array<i64: {list}>")) else { return };
+        let output_shape: Attribute = DenseI64ArrayAttribute::new(context, &to).into();
         let collapsed = builder::build_operation(
             context,
             location,

@@ -76,7 +76,7 @@ use melior::{
 };
 use pb_support::{builder, ffi, ir, ir::op_name, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
-use crate::linalg_ops::{generalize, maps_of, named_maps, parallel_loops, segments};
+use crate::linalg_ops::{append_mapped, generalize, index_dim, maps_of, named_maps, parallel_loops, segments, ValueMap};
 
 static ID: PassId = PassId::new();
 
@@ -379,8 +379,7 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
     let Some(terminator) = body.terminator() else { return };
     let index = Type::index(context);
     for (t, tap) in taps.iter().enumerate() {
-        let mut mapped: HashMap<usize, Value> = HashMap::new();
-        let key = |v: Value| v.to_raw().ptr as usize;
+        let mut mapped = ValueMap::default();
         for i in 0..filter.inputs {
             let Ok(old) = body.argument(i) else { return };
             let new = if Some(i) == filter.weights {
@@ -389,16 +388,18 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
                 let p = position.get(&(i, Some(t))).or_else(|| position.get(&(i, None))).copied().expect("every input placed");
                 arg(p)
             };
-            mapped.insert(key(old.into()), new);
+            mapped.insert(old.into(), new);
         }
         for (j, acc) in accumulators.iter().enumerate() {
             let Ok(old) = body.argument(filter.inputs + j) else { return };
-            mapped.insert(key(old.into()), *acc);
+            mapped.insert(old.into(), *acc);
         }
         for old in &old_ops {
-            let new = if op_name(*old) == "linalg.index" {
-                let Some(d) = old.attribute("dim").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value() as usize) else { return };
-                match kept.iter().position(|k| *k == d) {
+            // A loop index: the kept loop's, renumbered, or the tap's
+            // coordinate of a reduction loop.
+            let new = match (op_name(*old) == "linalg.index").then(|| index_dim(*old)) {
+                Some(None) => return,
+                Some(Some(d)) => match kept.iter().position(|k| *k == d) {
                     Some(new_dim) => builder::build_operation(
                         context,
                         old.location(),
@@ -408,35 +409,13 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
                         &[("dim", IntegerAttribute::new(Type::parse(context, "i64").expect("i64"), new_dim as i64).into())],
                         vec![],
                     ),
-                    None => builder::build_operation(
-                        context,
-                        old.location(),
-                        "arith.constant",
-                        &[],
-                        &[index],
-                        &[("value", IntegerAttribute::new(index, tap[&d]).into())],
-                        vec![],
-                    ),
-                }
-            } else {
-                ffi::clone_operation(*old)
+                    None => builder::index_constant_operation(context, old.location(), tap[&d]),
+                },
+                None => ffi::clone_operation(*old),
             };
-            let new = new_body.append_operation(new);
-            for k in 0..new.operand_count() {
-                if let Some(v) = ffi::operand(new, k).and_then(|v| mapped.get(&key(v)).copied()) {
-                    ffi::set_operand(new, k, v);
-                }
-            }
-            for r in 0..old.result_count() {
-                if let (Ok(o), Ok(n)) = (old.result(r), new.result(r)) {
-                    mapped.insert(key(o.into()), n.into());
-                }
-            }
+            append_mapped(new_body, *old, new, &mut mapped);
         }
-        accumulators = (0..terminator.operand_count())
-            .filter_map(|k| ffi::operand(terminator, k))
-            .map(|v| mapped.get(&key(v)).copied().unwrap_or(v))
-            .collect();
+        accumulators = (0..terminator.operand_count()).filter_map(|k| ffi::operand(terminator, k)).map(|v| mapped.get(v)).collect();
     }
     new_body.append_operation(builder::build_operation(context, location, "linalg.yield", &accumulators, &[], &[], vec![]));
 
@@ -636,8 +615,7 @@ impl<'c, 'a> Reads<'c, 'a> {
         if let Some(value) = self.indices.get(&v) {
             return *value;
         }
-        let index = Type::index(self.context);
-        let constant = builder::build_operation(self.context, self.location, "arith.constant", &[], &[index], &[("value", IntegerAttribute::new(index, v).into())], vec![]);
+        let constant = builder::index_constant_operation(self.context, self.location, v);
         let value: Value = self.insert(constant).result(0).expect("one result").into();
         self.indices.insert(v, value);
         value

@@ -722,34 +722,26 @@ fn apply<'c, 'a>(
                 if let Some((memref, _)) = view {
                     operands[0] = memref;
                 }
-                let vector_load = |map: (Identifier<'c>, Attribute<'c>)| {
+                // `lanes` consecutive elements from the address `map` gives.
+                let load = |map: Attribute<'c>, lanes: u64| {
                     let load = OperationBuilder::new("affine.vector_load", location)
                         .add_operands(&operands)
-                        .add_results(&[vector_of(element)])
-                        .add_attributes(&[map])
+                        .add_results(&[Type::vector(&[lanes], element)])
+                        .add_attributes(&[named("map", map)])
                         .build()
                         .expect("vector load");
                     Value::from(new_body.append_operation(load).result(0).expect("result"))
                 };
                 let kind = plan.moving.iter().find(|(access, _, _)| *access == op).map(|(_, kind, _)| *kind);
                 let value = match kind {
-                    Some(Access::Stride2) => stride2_load(context, vector_map().1, width, &vector_load, new_body, location),
+                    Some(Access::Stride2) => stride2_load(context, vector_map().1, (width, element), &load, new_body, location),
                     Some(Access::Repeat { divisor, offset }) => {
                         // Vector iterations start at lower + k width: the
                         // same phase within the divisor every time.
                         let phase = (plan.lower + offset).rem_euclid(divisor);
-                        let load = |map: Attribute<'c>, lanes: u64| {
-                            let load = OperationBuilder::new("affine.vector_load", location)
-                                .add_operands(&operands)
-                                .add_results(&[Type::vector(&[lanes], element)])
-                                .add_attributes(&[named("map", map)])
-                                .build()
-                                .expect("vector load");
-                            Value::from(new_body.append_operation(load).result(0).expect("result"))
-                        };
                         repeat_load(context, vector_map().1, (width, divisor, phase, element), &load, new_body, location)
                     }
-                    _ => vector_load(vector_map()),
+                    _ => load(vector_map().1, width),
                 };
                 lanes.insert(key(op.result(0).expect("result").into()), Lane::Vector(value));
             }
@@ -938,30 +930,18 @@ fn summation_block(plan: &Plan, width: i64, chains: i64) -> Option<i64> {
 fn stride2_load<'c, 'a>(
     context: &'c Context,
     map_attribute: Attribute<'c>,
-    width: u64,
-    vector_load: &dyn Fn((Identifier<'c>, Attribute<'c>)) -> Value<'c, 'a>,
+    (width, element): (u64, Type<'c>),
+    load: &dyn Fn(Attribute<'c>, u64) -> Value<'c, 'a>,
     block: BlockRef<'c, 'a>,
     location: Location<'c>,
 ) -> Value<'c, 'a> {
-    let map = ffi::affine_map_of(map_attribute).expect("affine map");
-    let mut results: Vec<melior::ir::AffineExpr> = (0..map.result_count()).map(|k| map.result(k).expect("result")).collect();
-    let last = results.len() - 1;
-    results[last] = results[last] + melior::ir::AffineExpr::constant(context, width as i64 - 1);
-    let shifted = melior::ir::AffineMap::new(context, map.dim_count(), map.symbol_count(), &results);
-    let name = Identifier::new(context, "map");
-    let low = vector_load((name, map_attribute));
-    let high = vector_load((name, ffi::affine_map_attribute(shifted)));
+    let low = load(map_attribute, width);
+    let high = load(last_index_plus(context, map_attribute, width as i64 - 1), width);
     // Lane l < width/2: element 2l of `low`; lane l >= width/2: element
     // 2l - (width - 1) of `high`, which is 2l + 1 among the concatenation.
     let half = width as i64 / 2;
     let mask: Vec<i64> = (0..width as i64).map(|l| if l < half { 2 * l } else { 2 * l + 1 }).collect();
-    let shuffle = OperationBuilder::new("vector.shuffle", location)
-        .add_operands(&[low, high])
-        .add_results(&[low.r#type()])
-        .add_attributes(&[(Identifier::new(context, "mask"), melior::ir::attribute::DenseI64ArrayAttribute::new(context, &mask).into())])
-        .build()
-        .expect("vector.shuffle");
-    block.append_operation(shuffle).result(0).expect("result").into()
+    shuffle(context, block, location, (low, high), &mask, Type::vector(&[width], element))
 }
 
 /// The `width` elements `x[(l + phase) floordiv divisor + b]` (lane `l`;
@@ -980,24 +960,41 @@ fn repeat_load<'c, 'a>(
 ) -> Value<'c, 'a> {
     let part = width / divisor as u64;
     let low = load(map_attribute, part);
-    let map = ffi::affine_map_of(map_attribute).expect("affine map");
-    let mut results: Vec<melior::ir::AffineExpr> = (0..map.result_count()).map(|k| map.result(k).expect("result")).collect();
-    let last = results.len() - 1;
-    results[last] = results[last] + melior::ir::AffineExpr::constant(context, 1);
-    let next = ffi::affine_map_attribute(melior::ir::AffineMap::new(context, map.dim_count(), map.symbol_count(), &results));
     // Element j of lane l: (l + phase) floordiv divisor; past the first
     // load's last element, the second load's last (the same element + 1).
-    let high = if phase > 0 { load(next, part) } else { low };
+    let high = if phase > 0 { load(last_index_plus(context, map_attribute, 1), part) } else { low };
     let mask: Vec<i64> = (0..width as i64)
         .map(|l| {
             let j = (l + phase).div_euclid(divisor);
             if j < part as i64 { j } else { part as i64 + j - 1 }
         })
         .collect();
+    shuffle(context, block, location, (low, high), &mask, Type::vector(&[width], element))
+}
+
+/// The access map `map_attribute` with `k` added to its last index.
+fn last_index_plus<'c>(context: &'c Context, map_attribute: Attribute<'c>, k: i64) -> Attribute<'c> {
+    let map = ffi::affine_map_of(map_attribute).expect("affine map");
+    let mut results: Vec<melior::ir::AffineExpr> = (0..map.result_count()).map(|r| map.result(r).expect("result")).collect();
+    let last = results.len() - 1;
+    results[last] = results[last] + melior::ir::AffineExpr::constant(context, k);
+    ffi::affine_map_attribute(melior::ir::AffineMap::new(context, map.dim_count(), map.symbol_count(), &results))
+}
+
+/// `vector.shuffle` of `low` and `high` by `mask` (indices into their
+/// concatenation), appended to `block`.
+fn shuffle<'c, 'a>(
+    context: &'c Context,
+    block: BlockRef<'c, 'a>,
+    location: Location<'c>,
+    (low, high): (Value<'c, 'a>, Value<'c, 'a>),
+    mask: &[i64],
+    result: Type<'c>,
+) -> Value<'c, 'a> {
     let shuffle = OperationBuilder::new("vector.shuffle", location)
         .add_operands(&[low, high])
-        .add_results(&[Type::vector(&[width], element)])
-        .add_attributes(&[(Identifier::new(context, "mask"), melior::ir::attribute::DenseI64ArrayAttribute::new(context, &mask).into())])
+        .add_results(&[result])
+        .add_attributes(&[(Identifier::new(context, "mask"), melior::ir::attribute::DenseI64ArrayAttribute::new(context, mask).into())])
         .build()
         .expect("vector.shuffle");
     block.append_operation(shuffle).result(0).expect("result").into()
