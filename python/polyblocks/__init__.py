@@ -42,9 +42,29 @@ _FRONTS = {
 }
 
 
+# The packages each front needs, and the wheel's extra that installs them.
+_NEEDS = {
+    "torch_polyblocks_compiler": ("torch", {"torch", "torch_mlir"}),
+    "jax_polyblocks_compiler": ("jax", {"jax", "jaxlib"}),
+    "tf_polyblocks_compiler": ("tensorflow", {"tensorflow", "jax", "jaxlib"}),
+}
+
+
 def __getattr__(name):
     if name in _FRONTS:
         import importlib
 
-        return getattr(importlib.import_module(f".{_FRONTS[name]}", __name__), name)
+        front = _FRONTS[name]
+        try:
+            module = importlib.import_module(f".{front}", __name__)
+        except ModuleNotFoundError as error:
+            extra, needed = _NEEDS[front]
+            missing = (error.name or "").split(".")[0]
+            if missing not in needed:
+                raise
+            raise ImportError(
+                f"polyblocks.{name} needs the Python package '{missing}', which is not installed: "
+                f"pip install 'polyblocks[{extra}]' (or install {missing} yourself)"
+            ) from error
+        return getattr(module, name)
     raise AttributeError(f"module 'polyblocks' has no attribute {name!r}")

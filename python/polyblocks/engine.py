@@ -1,8 +1,10 @@
 """Driving the Rust engine: MLIR text in, a loadable library out.
 
-The engine is the `pb-compile` binary built by the project's set-up; see
-docs/architecture.md for why Python runs it as a process rather than
-loading MLIR into the interpreter.
+The engine is the `pb-compile` binary: the one the wheel installed beside
+this package (its scripts folder), or in a checkout the project's own
+build; see docs/architecture.md for why Python runs it as a process rather
+than loading MLIR into the interpreter. A wheel also carries LLVM's OpenMP
+runtime in `polyblocks/_lib`, which the compiled libraries link and load.
 """
 
 from __future__ import annotations
@@ -11,14 +13,21 @@ import os
 import pathlib
 import re
 import signal
+import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import warnings
 
 from .runtime import Library
 
-_REPO = pathlib.Path(__file__).resolve().parents[2]
+_PACKAGE = pathlib.Path(__file__).resolve().parent
+_REPO = _PACKAGE.parents[1]
+# What the wheel carries beside the package: LLVM's OpenMP runtime and
+# the GPU runtime (absent in a checkout, where pb-compile uses LLVM 22's
+# OpenMP runtime and the build has the GPU one).
+LIB_DIR = _PACKAGE / "_lib"
 VERSION = "0.1.0"
 
 
@@ -26,19 +35,38 @@ class CompileError(RuntimeError):
     """The engine rejected the program; the message names the op and place."""
 
 
+def installed() -> bool:
+    """Whether this package was installed from a wheel (not run from a
+    checkout's `python/` folder)."""
+    return not (_REPO / "Cargo.toml").is_file()
+
+
 def engine_binary() -> pathlib.Path:
-    """Path of `pb-compile`: $POLYBLOCKS_COMPILE, else the newest of the
-    workspace's release and dev builds (the set-up builds the dev one; a
-    developer who rebuilds only one of them gets that one, never a stale
-    other)."""
+    """Path of `pb-compile`: $POLYBLOCKS_COMPILE; in a checkout the newest
+    of the workspace's release and dev builds (the set-up builds the dev
+    one; a developer who rebuilds only one of them gets that one, never a
+    stale other); installed, the one the wheel put in the environment's
+    scripts folder (else on PATH)."""
     override = os.environ.get("POLYBLOCKS_COMPILE")
     if override:
         return pathlib.Path(override)
-    candidates = [_REPO / "target" / profile / "pb-compile" for profile in ("release", "debug")]
-    built = [c for c in candidates if c.exists()]
-    if built:
-        return max(built, key=lambda c: c.stat().st_mtime_ns)
-    raise CompileError("pb-compile not found: run scripts/setup.sh (or set POLYBLOCKS_COMPILE)")
+    if not installed():
+        candidates = [_REPO / "target" / profile / "pb-compile" for profile in ("release", "debug")]
+        built = [c for c in candidates if c.exists()]
+        if built:
+            return max(built, key=lambda c: c.stat().st_mtime_ns)
+        raise CompileError("pb-compile not found: run scripts/setup.sh (or set POLYBLOCKS_COMPILE)")
+    for scripts in (sysconfig.get_path("scripts"), sysconfig.get_path("scripts", f"{os.name}_user")):
+        candidate = pathlib.Path(scripts) / "pb-compile"
+        if candidate.is_file():
+            return candidate
+    found = shutil.which("pb-compile")
+    if found:
+        return pathlib.Path(found)
+    raise CompileError(
+        f"pb-compile not found in {sysconfig.get_path('scripts')} or on PATH: reinstall the polyblocks wheel "
+        "(or set POLYBLOCKS_COMPILE)"
+    )
 
 
 def engine_identity() -> str:
@@ -51,6 +79,8 @@ def engine_identity() -> str:
 
 def run_engine(source: pathlib.Path, args: list[str]) -> str:
     """Runs pb-compile on `source`; returns its stderr (timings, paths)."""
+    if LIB_DIR.is_dir() and not any(a.startswith("--openmp-dir") for a in args):
+        args = [*args, f"--openmp-dir={LIB_DIR}"]
     result = subprocess.run([str(engine_binary()), str(source), *args], capture_output=True, text=True, check=False)
     if result.returncode < 0:
         # A crash is the engine's bug, never the program's: say so, with

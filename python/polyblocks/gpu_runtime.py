@@ -23,13 +23,14 @@ class GpuError(RuntimeError):
 
 
 def library_path() -> pathlib.Path:
-    """$POLYBLOCKS_GPU_RUNTIME, else the build beside the engine binary."""
+    """$POLYBLOCKS_GPU_RUNTIME, else the one a wheel carries, else the build
+    beside the engine binary."""
     override = os.environ.get("POLYBLOCKS_GPU_RUNTIME")
     if override:
         return pathlib.Path(override)
     from . import engine
 
-    candidates = [engine.engine_binary().parent] + [_REPO / "target" / p for p in ("release", "debug")]
+    candidates = [engine.LIB_DIR, engine.engine_binary().parent] + [_REPO / "target" / p for p in ("release", "debug")]
     for folder in candidates:
         candidate = folder / "libpb_gpu_runtime.so"
         if candidate.exists():

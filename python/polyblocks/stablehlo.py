@@ -16,9 +16,15 @@ def to_linalg(text: str, keep_locations: bool = False) -> str:
     fresh parse), so the caller's module stays usable by XLA. Ops without a
     linalg lowering are a `CompileError` naming them and their locations.
     `keep_locations`: the result keeps the source locations (profiles)."""
-    from jax._src.interpreters import mlir as jax_mlir
-    from jaxlib.mlir import ir, passmanager
-    from jaxlib.mlir._mlir_libs import _stablehlo
+    try:
+        from jax._src.interpreters import mlir as jax_mlir
+        from jaxlib.mlir import ir, passmanager
+        from jaxlib.mlir._mlir_libs import _stablehlo
+    except ModuleNotFoundError as error:
+        raise ImportError(
+            f"converting StableHLO to linalg needs '{(error.name or 'jax').split('.')[0]}' today (jaxlib's "
+            "StableHLO passes): pip install 'polyblocks[jax]'"
+        ) from error
 
     _stablehlo.register_stablehlo_passes()
     with jax_mlir.make_ir_context():

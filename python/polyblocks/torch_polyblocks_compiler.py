@@ -48,6 +48,7 @@ from torch_mlir import fx as _torch_mlir_fx  # noqa: F401 - idem
 from . import cache, engine, jit_common, runtime
 from . import options as option_parsing
 from .runtime import Library
+from .torch_backend import polyblocks_backend
 
 __all__ = ["polyblocks_jit_torch", "polyblocks_aot_torch", "polymage_jit_torch", "polyblocks_backend"]
 
@@ -586,12 +587,11 @@ def _with_constants(gm: torch.fx.GraphModule, args) -> torch.fx.GraphModule:
     return torch.fx.GraphModule(gm, graph)
 
 
-def polyblocks_backend(gm, example_inputs):
-    """The backend registered as `torch.compile(..., backend="polyblocks")`."""
-    return make_backend()(gm, example_inputs)
-
-
-torch._dynamo.register_backend(polyblocks_backend, name="polyblocks")
+# Registered here too for a package run without its entry points installed
+# (a source folder on PYTHONPATH); installed, the entry point registered it
+# already, which register_backend reports as a duplicate name.
+if "polyblocks" not in torch._dynamo.list_backends(exclude_tags=()):
+    torch._dynamo.register_backend(polyblocks_backend, name="polyblocks")
 
 
 def polyblocks_jit_torch(fn=None, *, compile_options: dict | None = None):
@@ -806,10 +806,14 @@ def polymage_jit_torch(fn=None, *, execution_backend: str = "polyblocks", compil
 class AotArtifact:
     """What `polyblocks_aot_torch` wrote."""
 
-    def __init__(self, object_path: pathlib.Path, header_path: pathlib.Path):
+    def __init__(self, object_path: pathlib.Path, header_path: pathlib.Path, link_flags: list[str]):
         self.object_path = object_path
         self.header_path = header_path
         self.manifest_path = object_path.with_suffix(".json")
+        # What a C program needs on its link line besides the object: LLVM's
+        # OpenMP runtime (the one the wheel carries) and libm, e.g.
+        # `cc main.c NAME.o *artifact.link_flags`.
+        self.link_flags = link_flags
 
     def __repr__(self):
         return f"AotArtifact({self.object_path}, {self.header_path})"
@@ -837,8 +841,9 @@ def polyblocks_aot_torch(compile_options: dict | None = None):
             args = ["-aot", "-aot-name", name, "-o", str(out_dir), *options.engine_args()]
             if options.get("user_memory"):
                 args.append("-aot-user-memory")
-            engine.run_engine(source, args)
-            artifact = AotArtifact(out_dir / f"{name}.o", out_dir / f"{name}.h")
+            stderr = engine.run_engine(source, args)
+            flags = next((line.split(":", 2)[2].split() for line in stderr.splitlines() if line.startswith("pb-compile: link flags:")), [])
+            artifact = AotArtifact(out_dir / f"{name}.o", out_dir / f"{name}.h", flags)
             print(f"polyblocks: wrote {artifact.object_path} and {artifact.header_path}")
             return artifact
 

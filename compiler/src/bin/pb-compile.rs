@@ -25,6 +25,9 @@ USAGE: pb-compile <input.mlir> [options]
   --emulate             With --gpu: run the mapped kernels on the CPU instead (loops over grid and block)
   --codegen-threads=<n> Optimize and compile the LLVM module in up to n parts in parallel (default 0:
                         one per core this process may use; -aot: always 1)
+  --openmp-dir=<dir>    Folder of LLVM's OpenMP runtime (libomp.so.5) to link and load (default: beside
+                        pb-compile, in the polyblocks package installed with it, or LLVM 22's)
+                        The linker: $POLYBLOCKS_CC, else cc, clang or gcc on PATH
   --debug-dir=<dir>     Write the IR after each stage and the optimized LLVM IR into <dir>
   --timing              Print the time of each stage
   --pass-timing         Print MLIR's time report of every pass, one per stage (stderr)
@@ -57,6 +60,7 @@ struct Args {
     aot_name: Option<String>,
     timing: bool,
     emit_llvm: bool,
+    openmp_dir: Option<PathBuf>,
     options: CompileOptions,
 }
 
@@ -76,6 +80,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
         aot_name: None,
         timing: false,
         emit_llvm: false,
+        openmp_dir: None,
         options: CompileOptions::default(),
     };
     let mut iter = args.iter();
@@ -106,6 +111,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             }
             "target" => parsed.options.pipeline.target.apply_overrides(&value(arg, &mut iter, "--target")?)?,
             "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
+            "openmp-dir" => parsed.openmp_dir = Some(PathBuf::from(value(arg, &mut iter, "--openmp-dir")?)),
             "timing" => parsed.timing = true,
             "pass-timing" => parsed.options.pass_timing = true,
             "compile-budget" => {
@@ -200,10 +206,15 @@ fn run(args: Args) -> Result<(), String> {
         let dir = args.output.unwrap_or_else(|| PathBuf::from("."));
         let (object, header) = link::write_aot(&compiled, &dir, &name).map_err(|e| e.to_string())?;
         eprintln!("pb-compile: wrote {} and {}", object.display(), header.display());
+        // What a program linking the object needs besides it (its parallel
+        // loops call LLVM's OpenMP runtime).
+        let mut flags = link::openmp_link_args(&link::openmp_dir(args.openmp_dir.as_deref()).map_err(|e| e.to_string())?);
+        flags.push("-lm".into());
+        eprintln!("pb-compile: link flags: {}", flags.join(" "));
     } else {
         let library = args.output.unwrap_or_else(|| PathBuf::from(format!("lib{stem}.so")));
-        link::write_shared_library(&compiled, &library).map_err(|e| e.to_string())?;
-        eprintln!("pb-compile: wrote {}", library.display());
+        let linker = link::write_shared_library(&compiled, &library, args.openmp_dir.as_deref()).map_err(|e| e.to_string())?;
+        eprintln!("pb-compile: wrote {} (linked by {})", library.display(), linker.display());
     }
     Ok(())
 }
