@@ -67,11 +67,14 @@ pub struct CompileOptions {
     /// marked `pb.static`, so that work on them (packing a weight) is kept
     /// in the pool between calls. Needs the pool (`pipeline.pool`).
     pub static_args: Vec<usize>,
+    /// Print `pb-compile: stage NAME` to stderr as each stage (and LLVM's
+    /// code generation) starts, for a caller that reports progress.
+    pub progress: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None, codegen_threads: 0, pass_timing: false, budget: Some(DEFAULT_BUDGET), static_args: Vec::new() }
+        Self { pipeline: CpuOptions::host(), opt_level: 3, debug_dir: None, keep_llvm_ir: false, llvm_cpu: None, codegen_threads: 0, pass_timing: false, budget: Some(DEFAULT_BUDGET), static_args: Vec::new(), progress: false }
     }
 }
 
@@ -119,6 +122,9 @@ impl std::error::Error for CompileError {}
 pub fn compile(text: &str, source_name: &str, options: &CompileOptions) -> Result<Compiled, CompileError> {
     let (Lowered { functions, errors, profile, mut timings }, (native, elapsed)) =
         lower_then(text, source_name, options, |module, diagnostics| {
+            if options.progress {
+                eprintln!("pb-compile: stage codegen");
+            }
             let started = Instant::now();
             let keep_ir = options.keep_llvm_ir || options.debug_dir.is_some();
             let threads = match options.codegen_threads {
@@ -206,6 +212,9 @@ fn lower_then<R>(
     let stages = pb_pipelines::stages(cpu_options).map_err(CompileError::Input)?;
     for (position, (stage, stage_pipeline)) in stages.iter().enumerate() {
         let stage = *stage;
+        if options.progress {
+            eprintln!("pb-compile: stage {stage}");
+        }
         let started = Instant::now();
         let manager = ffi::pass_manager_on(&context, "builtin.module");
         add_pipeline(manager.as_operation_pass_manager(), "builtin.module", stage_pipeline, registry)

@@ -6,10 +6,14 @@
 - `polyblocks_jit_tf`, `polymage_jit_tf` (`polyblocks.tf_polyblocks_compiler`).
 - `polyblocks.common_utils.validate_outputs`: compare with eager results.
 - `compile_mlir` / `Library`: the engine and runtime underneath.
+- `polyblocks.cache`: the on-disk compile cache (`clear()`, `size()`).
+- Messages go through `logging` under the logger `"polyblocks"`
+  (`polyblocks.log`; `$POLYBLOCKS_LOG=debug` for details).
 
 A framework is imported only when one of its entry points is first used.
 """
 
+from . import cache, log
 from .engine import CompileError, compile_mlir
 from .options import OptionError
 from .runtime import Library, LibraryError
@@ -17,6 +21,7 @@ from .runtime import Library, LibraryError
 __all__ = [
     "CompileError",
     "Library",
+    "cache",
     "LibraryError",
     "OptionError",
     "compile_mlir",

@@ -15,12 +15,16 @@ import re
 import signal
 import shutil
 import subprocess
-import sys
 import sysconfig
 import tempfile
+import threading
+import time
 import warnings
 
+from . import log
 from .runtime import Library
+
+_log = log.get("engine")
 
 _PACKAGE = pathlib.Path(__file__).resolve().parent
 _REPO = _PACKAGE.parents[1]
@@ -77,22 +81,62 @@ def engine_identity() -> str:
     return f"polyblocks {VERSION} {binary} {stat.st_size} {stat.st_mtime_ns}"
 
 
-def run_engine(source: pathlib.Path, args: list[str]) -> str:
-    """Runs pb-compile on `source`; returns its stderr (timings, paths)."""
+def run_engine(source: pathlib.Path, args: list[str], what: str | None = None) -> str:
+    """Runs pb-compile on `source`; returns its stderr (timings, paths).
+    A compile running longer than `log.PROGRESS_AFTER_S` logs (INFO) which
+    stage it is in, naming `what` (default: the file)."""
     if LIB_DIR.is_dir() and not any(a.startswith("--openmp-dir") for a in args):
         args = [*args, f"--openmp-dir={LIB_DIR}"]
-    result = subprocess.run([str(engine_binary()), str(source), *args], capture_output=True, text=True, check=False)
-    if result.returncode < 0:
+    what = what or source.name
+    started = time.monotonic()
+    process = subprocess.Popen(
+        [str(engine_binary()), str(source), *args, "--progress"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
+    )
+    lines: list[str] = []
+    stage = ["parse"]
+    reported = [False]
+
+    def progress():
+        elapsed = time.monotonic() - started
+        if elapsed >= log.PROGRESS_AFTER_S:
+            reported[0] = True
+            _log.info("compiling %s: stage %s (%.0f s so far)", what, stage[0], elapsed)
+
+    def read():
+        for line in process.stderr:
+            if line.startswith("pb-compile: stage "):
+                stage[0] = line.split()[-1]
+                progress()
+            else:
+                lines.append(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    # A long first stage still says something after PROGRESS_AFTER_S.
+    try:
+        process.wait(timeout=log.PROGRESS_AFTER_S)
+    except subprocess.TimeoutExpired:
+        if not reported[0]:
+            progress()
+        process.wait()
+    reader.join()
+    stderr = "".join(lines)
+    elapsed = time.monotonic() - started
+    if reported[0]:
+        _log.info("compiled %s in %.1f s", what, elapsed)
+    if process.returncode < 0:
         # A crash is the engine's bug, never the program's: say so, with
         # what to send (the module it was compiling).
-        name = signal.Signals(-result.returncode).name if -result.returncode in signal.valid_signals() else str(-result.returncode)
+        code = -process.returncode
+        name = signal.Signals(code).name if code in signal.valid_signals() else str(code)
         raise CompileError(
             f"pb-compile crashed ({name}) compiling {source}: an internal error of polyblocks; "
-            f"please report it with that file{': ' + result.stderr.strip() if result.stderr.strip() else ''}"
+            f"please report it with that file{': ' + stderr.strip() if stderr.strip() else ''}"
         )
-    if result.returncode != 0:
-        raise CompileError(result.stderr.strip() or f"pb-compile exited with {result.returncode}")
-    return result.stderr
+    if process.returncode != 0:
+        raise CompileError(stderr.strip() or f"pb-compile exited with {process.returncode}")
+    _log.debug("compiled %s in %.1f s: %s", what, elapsed, " ".join(stderr.split()))
+    return stderr
 
 
 def parse_timings(stderr: str) -> dict[str, float]:
@@ -106,16 +150,18 @@ def build_library(
     name: str,
     extra_args: list[str] | None = None,
     debug_dir: pathlib.Path | None = None,
+    what: str | None = None,
 ) -> dict[str, float]:
     """Compiles MLIR `text` into `folder/lib<name>.so` (+ manifest); returns
-    the per-stage compile times."""
+    the per-stage compile times. `what` names the program in progress
+    messages."""
     folder.mkdir(parents=True, exist_ok=True)
     source = folder / f"{name}.mlir"
     source.write_text(text)
     args = ["-o", str(folder / f"lib{name}.so"), "--timing", *(extra_args or [])]
     if debug_dir is not None:
         args.append(f"--debug-dir={debug_dir}")
-    stderr = run_engine(source, args)
+    stderr = run_engine(source, args, what)
     for line in stderr.splitlines():
         if "compile budget spent" in line:
             warnings.warn(
@@ -125,7 +171,7 @@ def build_library(
     if "--report" in args:
         for line in stderr.splitlines():
             if "note: [pb-" in line:
-                print(f"polyblocks: {line}", file=sys.stderr)
+                _log.info("%s", line)
     return parse_timings(stderr)
 
 

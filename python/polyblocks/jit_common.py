@@ -7,8 +7,10 @@ import pathlib
 import time
 import warnings
 
-from . import cache, engine
-from .runtime import Library
+from . import cache, engine, log
+from .runtime import Library, LibraryError
+
+_log = log.get("jit")
 
 
 def build_cached(key: str, make_text, options, what: str = "graph", extra_args: tuple = ()) -> Library:
@@ -26,15 +28,22 @@ def build_cached(key: str, make_text, options, what: str = "graph", extra_args: 
         # JIT libraries take their temporaries from per-thread pools that
         # the runtime keeps between calls (runtime.Function).
         args = [*options.engine_args(), "--pool", *extra_args]
-        timings.update(engine.build_library(folder, text, "module", args, debug_dir))
+        timings.update(engine.build_library(folder, text, "module", args, debug_dir, what))
 
     # A report explains a compilation: compile even when the cache has it.
     use_cache = bool(options.get("cache")) and not options.get("report")
     folder, hit = cache.lookup_or_build(key, build, use_cache=use_cache)
     if options.debug:
         where = "disk cache hit" if hit else ", ".join(f"{k} {v:.1f} ms" for k, v in timings.items())
-        print(f"polyblocks: compiled {what} {key[:12]} ({where}); IR dumps in {debug_dir}")
-    library = Library(folder / "libmodule.so")
+        _log.info("compiled %s %s (%s); IR dumps in %s", what, key[:12], where, debug_dir)
+    try:
+        library = Library(folder / "libmodule.so")
+    except (OSError, LibraryError):
+        if not hit:
+            raise
+        # Evicted by another process between the lookup and the load.
+        folder, hit = cache.lookup_or_build(key, build, use_cache=use_cache)
+        library = Library(folder / "libmodule.so")
     threads = options.get("threads")
     if threads:
         setter = getattr(library._handle, "omp_set_num_threads", None)

@@ -45,10 +45,12 @@ import torch
 import torch._dynamo  # noqa: F401 - load now, before any TensorFlow import
 from torch_mlir import fx as _torch_mlir_fx  # noqa: F401 - idem
 
-from . import cache, engine, jit_common, runtime
+from . import cache, engine, jit_common, log, runtime
 from . import options as option_parsing
 from .runtime import Library
 from .torch_backend import polyblocks_backend
+
+_log = log.get("torch")
 
 __all__ = ["polyblocks_jit_torch", "polyblocks_aot_torch", "polymage_jit_torch", "polyblocks_backend"]
 
@@ -268,6 +270,20 @@ def _import(gm: torch.fx.GraphModule, keep_locations: bool = False) -> str:
     return torch_lowering.lower(module.operation.get_asm(enable_debug_info=True), keep_locations)
 
 
+def _graph_name(gm) -> str:
+    """How progress messages name a graph: its operator count and the
+    source line of its first operator (`graph of 12 operators from
+    forward (model.py:40)`)."""
+    operators = [n for n in gm.graph.nodes if n.op in ("call_function", "call_method", "call_module")]
+    name = f"graph of {len(operators)} operator{'s' if len(operators) != 1 else ''}"
+    for node in operators:
+        frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', node.meta.get("stack_trace") or "")
+        if frames:
+            file, line, function = frames[-1]
+            return f"{name} from {function} ({pathlib.Path(file).name}:{line})"
+    return name
+
+
 def _compile_whole(gm, example_inputs, options, static_positions=()) -> CompiledGraph:
     """Compiles all of `gm` or raises (engine.CompileError, import errors).
     `static_positions`: inputs that change only when the caller says so
@@ -279,7 +295,7 @@ def _compile_whole(gm, example_inputs, options, static_positions=()) -> Compiled
     static_positions = sorted(set(static_positions))
     key = _graph_key(gm, example_inputs, options, static_positions)
     extra = (f"--static-args={','.join(map(str, static_positions))}",) if static_positions else ()
-    library = jit_common.build_cached(key, lambda: _import(gm, options.profile), options, "graph", extra)
+    library = jit_common.build_cached(key, lambda: _import(gm, options.profile), options, _graph_name(gm), extra)
     return CompiledGraph(library, specs)
 
 
@@ -383,7 +399,7 @@ def _fx_compiler(options, trusted: bool, inference: bool = False):
             if not options.get("fallback"):
                 raise
             if options.debug:
-                print(f"polyblocks: whole graph not compiled ({str(error).splitlines()[0]}); splitting it")
+                _log.info("whole graph not compiled (%s); splitting it", str(error).splitlines()[0])
         fallback = _compile_with_fallback(gm, example_inputs, options)
         return make_boxed_func(fallback.forward)
 

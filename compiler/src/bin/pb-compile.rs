@@ -30,6 +30,7 @@ USAGE: pb-compile <input.mlir> [options]
                         The linker: $POLYBLOCKS_CC, else cc, clang or gcc on PATH
   --debug-dir=<dir>     Write the IR after each stage and the optimized LLVM IR into <dir>
   --timing              Print the time of each stage
+  --progress            Print 'pb-compile: stage NAME' as each stage starts (stderr)
   --pass-timing         Print MLIR's time report of every pass, one per stage (stderr)
   --compile-budget=<s>  Seconds of optimization before the planning passes leave the rest of the
                         program unfused, with a warning (default 60; 0: no limit)
@@ -113,6 +114,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
             "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
             "openmp-dir" => parsed.openmp_dir = Some(PathBuf::from(value(arg, &mut iter, "--openmp-dir")?)),
             "timing" => parsed.timing = true,
+            "progress" => parsed.options.progress = true,
             "pass-timing" => parsed.options.pass_timing = true,
             "compile-budget" => {
                 let seconds = value(arg, &mut iter, "--compile-budget")?;
