@@ -94,7 +94,7 @@ fn bench(file: &Path, settings: &Settings, out_dir: &Path) -> Result<String, Str
         compile(&text, &file.display().to_string(), &compile_options(settings)?).map_err(|e| e.to_string())?;
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("workload");
     let library_path = out_dir.join(format!("lib{stem}.so"));
-    link::write_shared_library(&compiled, &library_path).map_err(|e| e.to_string())?;
+    link::write_shared_library(&compiled, &library_path, None).map_err(|e| e.to_string())?;
     let library = Library::open(&library_path).map_err(|e| e.to_string())?;
     if let Some(n) = settings.threads {
         let _ = threads::set_num_threads(&library, n);

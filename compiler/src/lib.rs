@@ -15,6 +15,7 @@ pub mod abi;
 pub mod header;
 pub mod link;
 pub mod llvm;
+mod llvm_ffi;
 mod split;
 
 use abi::Manifest;
@@ -221,7 +222,7 @@ fn lower_then<R>(
             .map_err(|e| CompileError::Stage { stage: stage.to_string(), diagnostics: e.message })?;
         if options.pass_timing {
             eprintln!("pass timing of stage '{stage}':");
-            ffi::enable_timing(manager.to_raw());
+            ffi::enable_timing(&manager);
         }
         if manager.run(&mut module).is_err() {
             return Err(CompileError::Stage { stage: stage.to_string(), diagnostics: render() });

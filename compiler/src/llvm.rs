@@ -4,74 +4,15 @@
 //! from the CPU name (which can be wrong in VMs).
 //!
 //! The LLVM C API is linked in with MLIR (static); the few functions we need
-//! are declared here, each used behind a safe function.
+//! are declared in `llvm_ffi.rs`, each used behind a safe function here.
 
 use melior::ir::Module;
 use crate::split;
 use mlir_sys::{LLVMContextRef, LLVMModuleRef};
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use crate::llvm_ffi::*;
+use std::ffi::{c_char, c_int, CStr, CString};
 
-type TargetRef = *mut c_void;
-type TargetMachineRef = *mut c_void;
-type TargetDataRef = *mut c_void;
-pub(crate) type MemoryBufferRef = *mut c_void;
-type ErrorRef = *mut c_void;
-type PassBuilderOptionsRef = *mut c_void;
 
-extern "C" {
-    pub(crate) fn LLVMContextCreate() -> LLVMContextRef;
-    pub(crate) fn LLVMContextDispose(context: LLVMContextRef);
-    pub(crate) fn LLVMDisposeModule(module: LLVMModuleRef);
-    fn LLVMPrintModuleToString(module: LLVMModuleRef) -> *mut c_char;
-    fn LLVMDisposeMessage(message: *mut c_char);
-    fn LLVMSetTarget(module: LLVMModuleRef, triple: *const c_char);
-    fn LLVMSetModuleDataLayout(module: LLVMModuleRef, layout: TargetDataRef);
-
-    fn LLVMInitializeX86TargetInfo();
-    fn LLVMInitializeX86Target();
-    fn LLVMInitializeX86TargetMC();
-    fn LLVMInitializeX86AsmPrinter();
-    fn LLVMInitializeX86AsmParser();
-    fn LLVMParseCommandLineOptions(argc: c_int, argv: *const *const c_char, overview: *const c_char);
-
-    fn LLVMGetDefaultTargetTriple() -> *mut c_char;
-    fn LLVMGetHostCPUName() -> *mut c_char;
-    fn LLVMGetHostCPUFeatures() -> *mut c_char;
-    fn LLVMGetTargetFromTriple(triple: *const c_char, target: *mut TargetRef, error: *mut *mut c_char) -> c_int;
-    fn LLVMCreateTargetMachine(
-        target: TargetRef,
-        triple: *const c_char,
-        cpu: *const c_char,
-        features: *const c_char,
-        level: c_int,
-        reloc: c_int,
-        code_model: c_int,
-    ) -> TargetMachineRef;
-    fn LLVMDisposeTargetMachine(machine: TargetMachineRef);
-    fn LLVMCreateTargetDataLayout(machine: TargetMachineRef) -> TargetDataRef;
-    fn LLVMDisposeTargetData(data: TargetDataRef);
-    fn LLVMTargetMachineEmitToMemoryBuffer(
-        machine: TargetMachineRef,
-        module: LLVMModuleRef,
-        file_type: c_int,
-        error: *mut *mut c_char,
-        buffer: *mut MemoryBufferRef,
-    ) -> c_int;
-    fn LLVMGetBufferStart(buffer: MemoryBufferRef) -> *const c_char;
-    fn LLVMGetBufferSize(buffer: MemoryBufferRef) -> usize;
-    pub(crate) fn LLVMDisposeMemoryBuffer(buffer: MemoryBufferRef);
-
-    fn LLVMCreatePassBuilderOptions() -> PassBuilderOptionsRef;
-    fn LLVMDisposePassBuilderOptions(options: PassBuilderOptionsRef);
-    fn LLVMRunPasses(
-        module: LLVMModuleRef,
-        passes: *const c_char,
-        machine: TargetMachineRef,
-        options: PassBuilderOptionsRef,
-    ) -> ErrorRef;
-    fn LLVMGetErrorMessage(error: ErrorRef) -> *mut c_char;
-    fn LLVMDisposeErrorMessage(message: *mut c_char);
-}
 
 const CODEGEN_AGGRESSIVE: c_int = 3;
 const RELOC_PIC: c_int = 2;
@@ -79,12 +20,17 @@ const CODE_MODEL_DEFAULT: c_int = 0;
 const OBJECT_FILE: c_int = 1;
 
 /// Takes an LLVM-owned message and returns it as a String.
-fn take_message(message: *mut c_char) -> String {
+///
+/// # Safety
+/// `message` is null or a NUL-terminated message LLVM handed to the caller
+/// to dispose; it is disposed here.
+unsafe fn take_message(message: *mut c_char) -> String {
     if message.is_null() {
         return String::new();
     }
     // SAFETY: LLVM returns a NUL-terminated string we own and must dispose.
     let text = unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned();
+    // SAFETY: the message is ours (as above), disposed once, not used after.
     unsafe { LLVMDisposeMessage(message) };
     text
 }
@@ -94,7 +40,7 @@ fn take_message(message: *mut c_char) -> String {
 /// # Safety
 /// `buffer` is a live buffer owned by the caller; it is disposed here.
 pub(crate) unsafe fn take_buffer(buffer: MemoryBufferRef) -> Vec<u8> {
-    // SAFETY (caller): the buffer holds `LLVMGetBufferSize` bytes.
+    // SAFETY: (the caller's contract) the buffer holds `LLVMGetBufferSize` bytes.
     unsafe {
         let bytes = std::slice::from_raw_parts(LLVMGetBufferStart(buffer) as *const u8, LLVMGetBufferSize(buffer)).to_vec();
         LLVMDisposeMemoryBuffer(buffer);
@@ -142,7 +88,8 @@ type IrAndObject = (Option<String>, Vec<u8>);
 
 /// Host triple, CPU name and feature string as LLVM detects them.
 pub fn host_target() -> (String, String, String) {
-    // SAFETY: these return owned strings.
+    // SAFETY: these return NUL-terminated strings the caller owns, which
+    // `take_message` disposes.
     unsafe {
         (
             take_message(LLVMGetDefaultTargetTriple()),
@@ -196,7 +143,7 @@ pub fn compile_to_object(
         set_codegen_options();
 
         let context = LLVMContextCreate();
-        let llvm_module = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context);
+        let llvm_module = pb_support::ffi::translate_to_llvm_ir(module, context);
         if llvm_module.is_null() {
             LLVMContextDispose(context);
             return Err("translation of the LLVM dialect to LLVM IR failed (see the errors above)".into());
@@ -237,6 +184,10 @@ pub fn compile_to_object(
     }
 }
 
+/// Optimizes `module` and emits its object code (and its IR with `keep_ir`).
+///
+/// # Safety
+/// `module` is a live LLVM module that this thread alone uses meanwhile.
 unsafe fn optimize_and_emit(
     module: LLVMModuleRef,
     opt_level: u8,
@@ -252,6 +203,9 @@ unsafe fn optimize_and_emit(
     let (triple_c, cpu_c, features_c) = (c(&triple), c(&cpu), c(&features));
     let mut target: TargetRef = std::ptr::null_mut();
     let mut error: *mut c_char = std::ptr::null_mut();
+    // SAFETY: `module` is live and used by this thread alone (the caller's
+    // contract); the C strings outlive the calls; the target machine and
+    // data layout created here are disposed here, after their last use.
     unsafe {
         if LLVMGetTargetFromTriple(triple_c.as_ptr(), &mut target, &mut error) != 0 {
             return Err(format!("no LLVM target for {triple}: {}", take_message(error)));
@@ -279,12 +233,17 @@ unsafe fn optimize_and_emit(
     }
 }
 
+/// # Safety
+/// As for [`optimize_and_emit`]; `machine` is a live target machine.
 unsafe fn run_and_emit(
     module: LLVMModuleRef,
     machine: TargetMachineRef,
     opt_level: u8,
     keep_ir: bool,
 ) -> Result<IrAndObject, String> {
+    // SAFETY: `module` and `machine` are live and used by this thread alone
+    // (the caller's contract); the pass options, error and buffers created
+    // here are disposed here, after their last use.
     unsafe {
         let passes = CString::new(format!("default<O{}>", opt_level.min(3))).unwrap_or_default();
         let options = LLVMCreatePassBuilderOptions();

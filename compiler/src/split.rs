@@ -20,57 +20,13 @@
 //! another part keeps the C calling convention instead of LLVM's `fastcc`.
 
 use std::collections::HashMap;
-use std::ffi::{c_char, c_int, c_uint, c_void, CString};
+use std::ffi::{c_char, c_uint, CString};
 
-use crate::llvm::{
-    take_buffer, LLVMContextCreate, LLVMContextDispose, LLVMDisposeMemoryBuffer, MemoryBufferRef, OwnedModule,
-};
-use mlir_sys::{LLVMContextRef, LLVMModuleRef};
+use crate::llvm::{take_buffer, OwnedModule};
+use crate::llvm_ffi::*;
+use mlir_sys::LLVMModuleRef;
 
-type ValueRef = *mut c_void;
-type TypeRef = *mut c_void;
-type BasicBlockRef = *mut c_void;
-type AttributeRef = *mut c_void;
 
-extern "C" {
-    fn LLVMWriteBitcodeToMemoryBuffer(module: LLVMModuleRef) -> MemoryBufferRef;
-    fn LLVMCreateMemoryBufferWithMemoryRangeCopy(data: *const c_char, length: usize, name: *const c_char) -> MemoryBufferRef;
-    fn LLVMParseBitcodeInContext2(context: LLVMContextRef, buffer: MemoryBufferRef, module: *mut LLVMModuleRef) -> c_int;
-
-    fn LLVMGetFirstFunction(module: LLVMModuleRef) -> ValueRef;
-    fn LLVMGetNextFunction(function: ValueRef) -> ValueRef;
-    fn LLVMGetFirstGlobal(module: LLVMModuleRef) -> ValueRef;
-    fn LLVMGetNextGlobal(global: ValueRef) -> ValueRef;
-    fn LLVMIsDeclaration(global: ValueRef) -> c_int;
-    fn LLVMGetLinkage(global: ValueRef) -> c_uint;
-    fn LLVMSetLinkage(global: ValueRef, linkage: c_uint);
-    fn LLVMGetVisibility(global: ValueRef) -> c_uint;
-    fn LLVMSetVisibility(global: ValueRef, visibility: c_uint);
-    fn LLVMGetValueName2(value: ValueRef, length: *mut usize) -> *const c_char;
-    fn LLVMSetValueName2(value: ValueRef, name: *const c_char, length: usize);
-    fn LLVMGlobalGetValueType(global: ValueRef) -> TypeRef;
-    fn LLVMReplaceAllUsesWith(old: ValueRef, new: ValueRef);
-    fn LLVMAddFunction(module: LLVMModuleRef, name: *const c_char, ty: TypeRef) -> ValueRef;
-    fn LLVMDeleteFunction(function: ValueRef);
-    fn LLVMAddGlobal(module: LLVMModuleRef, ty: TypeRef, name: *const c_char) -> ValueRef;
-    fn LLVMDeleteGlobal(global: ValueRef);
-    fn LLVMIsGlobalConstant(global: ValueRef) -> c_int;
-    fn LLVMSetGlobalConstant(global: ValueRef, constant: c_int);
-    fn LLVMIsThreadLocal(global: ValueRef) -> c_int;
-    fn LLVMSetThreadLocal(global: ValueRef, thread_local: c_int);
-    fn LLVMGetAlignment(value: ValueRef) -> c_uint;
-    fn LLVMSetAlignment(value: ValueRef, bytes: c_uint);
-    fn LLVMGetEnumAttributeKindForName(name: *const c_char, length: usize) -> c_uint;
-    fn LLVMGetEnumAttributeAtIndex(function: ValueRef, index: c_uint, kind: c_uint) -> AttributeRef;
-
-    fn LLVMGetFirstBasicBlock(function: ValueRef) -> BasicBlockRef;
-    fn LLVMGetNextBasicBlock(block: BasicBlockRef) -> BasicBlockRef;
-    fn LLVMGetFirstInstruction(block: BasicBlockRef) -> ValueRef;
-    fn LLVMGetNextInstruction(instruction: ValueRef) -> ValueRef;
-    fn LLVMGetNumOperands(value: ValueRef) -> c_int;
-    fn LLVMGetOperand(value: ValueRef, index: c_uint) -> ValueRef;
-    fn LLVMIsAFunction(value: ValueRef) -> ValueRef;
-}
 
 const EXTERNAL_LINKAGE: c_uint = 0;
 const INTERNAL_LINKAGE: c_uint = 8;
@@ -93,7 +49,7 @@ pub(crate) struct Plan {
 /// The name of a global value ("" for an unnamed one).
 unsafe fn name(value: ValueRef) -> String {
     let mut length = 0;
-    // SAFETY (caller): `value` is a live global value.
+    // SAFETY: (the caller's contract) `value` is a live global value.
     let pointer = unsafe { LLVMGetValueName2(value, &mut length) };
     if pointer.is_null() {
         return String::new();
@@ -103,7 +59,7 @@ unsafe fn name(value: ValueRef) -> String {
 }
 
 unsafe fn set_name(value: ValueRef, text: &str) {
-    // SAFETY (caller): `value` is a live global value.
+    // SAFETY: (the caller's contract) `value` is a live global value.
     unsafe { LLVMSetValueName2(value, text.as_ptr() as *const c_char, text.len()) }
 }
 
@@ -123,19 +79,19 @@ fn walk<T>(first: *mut T, next: impl Fn(*mut T) -> *mut T) -> Vec<*mut T> {
 }
 
 unsafe fn functions(module: LLVMModuleRef) -> Vec<ValueRef> {
-    // SAFETY (caller): `module` is live; iteration does not modify it.
+    // SAFETY: (the caller's contract) `module` is live; iteration does not modify it.
     unsafe { walk(LLVMGetFirstFunction(module), |f| LLVMGetNextFunction(f)) }
 }
 
 unsafe fn globals(module: LLVMModuleRef) -> Vec<ValueRef> {
-    // SAFETY (caller): as for `functions`.
+    // SAFETY: (the caller's contract) as for `functions`.
     unsafe { walk(LLVMGetFirstGlobal(module), |g| LLVMGetNextGlobal(g)) }
 }
 
 /// The instructions of `function`, and the functions they refer to.
 unsafe fn body(function: ValueRef) -> (usize, Vec<ValueRef>) {
     let (mut count, mut referenced) = (0, Vec::new());
-    // SAFETY (caller): `function` is a live function; read only.
+    // SAFETY: (the caller's contract) `function` is a live function; read only.
     unsafe {
         for block in walk(LLVMGetFirstBasicBlock(function), |b| LLVMGetNextBasicBlock(b)) {
             for instruction in walk(LLVMGetFirstInstruction(block), |i| LLVMGetNextInstruction(i)) {
@@ -155,7 +111,7 @@ unsafe fn body(function: ValueRef) -> (usize, Vec<ValueRef>) {
 /// Gives every unnamed global value a name (parts refer to each other's by
 /// name); the same names in every copy, as the copies keep the order.
 unsafe fn name_unnamed(module: LLVMModuleRef) {
-    // SAFETY (caller): `module` is live and used by this thread alone.
+    // SAFETY: (the caller's contract) `module` is live and used by this thread alone.
     unsafe {
         for (i, value) in functions(module).into_iter().chain(globals(module)).enumerate() {
             if name(value).is_empty() {
@@ -172,7 +128,7 @@ pub(crate) unsafe fn plan(module: LLVMModuleRef, threads: usize) -> Option<Plan>
     if threads < 2 {
         return None;
     }
-    // SAFETY (caller): `module` is live and used by this thread alone.
+    // SAFETY: (the caller's contract) `module` is live and used by this thread alone.
     unsafe {
         let noinline = LLVMGetEnumAttributeKindForName(c"noinline".as_ptr(), "noinline".len());
         let defined: Vec<ValueRef> = functions(module).into_iter().filter(|f| LLVMIsDeclaration(*f) == 0).collect();
@@ -217,7 +173,7 @@ pub(crate) unsafe fn plan(module: LLVMModuleRef, threads: usize) -> Option<Plan>
 
 /// `module` as bitcode.
 pub(crate) unsafe fn bitcode(module: LLVMModuleRef) -> Vec<u8> {
-    // SAFETY (caller): `module` is live; the buffer is copied, then freed.
+    // SAFETY: (the caller's contract) `module` is live; the buffer is copied, then freed.
     unsafe {
         name_unnamed(module);
         take_buffer(LLVMWriteBitcodeToMemoryBuffer(module))
@@ -247,7 +203,7 @@ pub(crate) unsafe fn part(bitcode: &[u8], plan: &Plan, index: usize) -> Result<O
 }
 
 unsafe fn restrict(module: LLVMModuleRef, plan: &Plan, index: usize) {
-    // SAFETY (caller): `module` is live and used by this thread alone.
+    // SAFETY: (the caller's contract) `module` is live and used by this thread alone.
     unsafe {
         for f in functions(module) {
             let Some(&owner) = plan.owner.get(&name(f)) else { continue };
@@ -280,7 +236,7 @@ unsafe fn restrict(module: LLVMModuleRef, plan: &Plan, index: usize) {
 
 /// Replaces function `f` by a declaration of the same name and type.
 unsafe fn declare_function(module: LLVMModuleRef, f: ValueRef, hidden: bool) {
-    // SAFETY (caller): `f` belongs to `module`; its uses move to the
+    // SAFETY: (the caller's contract) `f` belongs to `module`; its uses move to the
     // declaration before it is erased (which drops its body's references).
     unsafe {
         let original = name(f);
@@ -298,7 +254,7 @@ unsafe fn declare_function(module: LLVMModuleRef, f: ValueRef, hidden: bool) {
 
 /// Replaces global variable `g` by a declaration of the same name and type.
 unsafe fn declare_global(module: LLVMModuleRef, g: ValueRef, hidden: bool) {
-    // SAFETY (caller): as for `declare_function`.
+    // SAFETY: (the caller's contract) as for `declare_function`.
     unsafe {
         let original = name(g);
         set_name(g, &format!("{original}.pb_defined_elsewhere"));

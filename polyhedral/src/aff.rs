@@ -215,42 +215,39 @@ impl Aff {
     /// Reads an MLIR affine expression; `None` for semi-affine forms
     /// (products of variables, division by non-constants).
     pub fn from_mlir(expr: melior::ir::AffineExpr) -> Option<Aff> {
-        use mlir_sys::*;
-        let raw = expr.to_raw();
-        // SAFETY: `expr` is a live affine expression; these calls only read it.
-        unsafe {
-            if mlirAffineExprIsAConstant(raw) {
-                return Some(Aff::Const(mlirAffineConstantExprGetValue(raw)));
-            }
-            if mlirAffineExprIsADim(raw) {
-                return Some(Aff::Dim(mlirAffineDimExprGetPosition(raw) as usize));
-            }
-            if mlirAffineExprIsASymbol(raw) {
-                return Some(Aff::Sym(mlirAffineSymbolExprGetPosition(raw) as usize));
-            }
-            let lhs = melior::ir::AffineExpr::from_raw(mlirAffineBinaryOpExprGetLHS(raw));
-            let rhs = melior::ir::AffineExpr::from_raw(mlirAffineBinaryOpExprGetRHS(raw));
-            if mlirAffineExprIsAAdd(raw) {
-                return Some(Aff::from_mlir(lhs)?.plus(Aff::from_mlir(rhs)?));
-            }
-            let (a, b) = (Aff::from_mlir(lhs)?, Aff::from_mlir(rhs)?);
-            if mlirAffineExprIsAMul(raw) {
-                return match (a.constant(), b.constant()) {
-                    (Some(c), _) => Some(b.scale(c)),
-                    (_, Some(c)) => Some(a.scale(c)),
-                    _ => None,
-                };
-            }
-            let c = b.constant().filter(|c| *c > 0)?;
-            if mlirAffineExprIsAFloorDiv(raw) {
-                Some(Aff::FloorDiv(Box::new(a), c))
-            } else if mlirAffineExprIsACeilDiv(raw) {
-                Some(Aff::CeilDiv(Box::new(a), c))
-            } else if mlirAffineExprIsAMod(raw) {
-                Some(Aff::Mod(Box::new(a), c))
-            } else {
-                None
-            }
+        // melior's accessors below are safe functions that read the kind
+        // they name; each is called only after the matching kind test.
+        if expr.is_constant() {
+            return Some(Aff::Const(expr.constant_value()));
+        }
+        if expr.is_dim() {
+            return Some(Aff::Dim(expr.dim_position()));
+        }
+        if expr.is_symbol() {
+            return Some(Aff::Sym(expr.symbol_position()));
+        }
+        // Every other affine expression is a binary one.
+        let (lhs, rhs) = (expr.lhs(), expr.rhs());
+        if expr.is_add() {
+            return Some(Aff::from_mlir(lhs)?.plus(Aff::from_mlir(rhs)?));
+        }
+        let (a, b) = (Aff::from_mlir(lhs)?, Aff::from_mlir(rhs)?);
+        if expr.is_mul() {
+            return match (a.constant(), b.constant()) {
+                (Some(c), _) => Some(b.scale(c)),
+                (_, Some(c)) => Some(a.scale(c)),
+                _ => None,
+            };
+        }
+        let c = b.constant().filter(|c| *c > 0)?;
+        if expr.is_floor_div() {
+            Some(Aff::FloorDiv(Box::new(a), c))
+        } else if expr.is_ceil_div() {
+            Some(Aff::CeilDiv(Box::new(a), c))
+        } else if expr.is_mod() {
+            Some(Aff::Mod(Box::new(a), c))
+        } else {
+            None
         }
     }
 }

@@ -114,7 +114,12 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
             ffi::move_before(op, first);
         }
         for root in &self.scop.roots {
-            ffi::erase(*root);
+            // SAFETY: `Scop::extract` accepted the roots: their loops have no results, and the ops
+            // they hold (loads, stores, affine.apply, scalar arith and math) are only used inside
+            // them; the generated code uses clones of them, and the hoisted ops were moved out above.
+            // Callers use only the SCoP's parameters and arrays, defined outside the roots,
+            // afterwards.
+            unsafe { ffi::erase(*root) };
         }
         Ok(())
     }
@@ -125,7 +130,7 @@ impl<'s, 'c, 'a> Codegen<'s, 'c, 'a> {
 
     /// Operands for a map over the enclosing generated loops and the parameters.
     fn map_operands<'b>(&self, ivs: &[Value<'c, 'b>]) -> Vec<Value<'c, 'b>> {
-        // SAFETY of the lifetime cast: parameters are defined outside the
+        // SAFETY: (a lifetime cast) parameters are defined outside the
         // SCoP and outlive every generated op.
         let params: Vec<Value<'c, 'b>> =
             self.params().into_iter().map(|p| unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&p)) }).collect();
@@ -416,9 +421,8 @@ pub fn retarget_access(
     if is_named(op, "affine.store") {
         all.push(op.operand(0).map_err(|e| e.to_string())?);
     }
-    // SAFETY of the lifetime casts: every value is alive where `op` is.
-    all.push(unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&memref)) });
-    all.extend(operands.iter().map(|v| unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(v)) }));
+    all.push(memref);
+    all.extend(operands.iter().copied());
     ffi::set_operands(op, &all);
     ffi::set_attribute(op, "map", map);
     Ok(())

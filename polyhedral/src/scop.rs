@@ -377,33 +377,27 @@ impl<'c, 'a> Scop<'c, 'a> {
 }
 
 fn bit_width(ty: melior::ir::Type) -> i64 {
-    use melior::ir::TypeLike;
-    // SAFETY: reads the bit width of a live int or float type.
-    unsafe {
-        if mlir_sys::mlirTypeIsAInteger(ty.to_raw()) {
-            mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()) as i64
-        } else if mlir_sys::mlirTypeIsAFloat(ty.to_raw()) {
-            mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()) as i64
-        } else {
-            64
-        }
-    }
+    ffi::int_or_float_width(ty).map_or(64, i64::from)
 }
 
 /// Identity ([`key`]) of the buffer a view is a view of (the value itself
 /// if not a view).
 pub fn view_root(memref: Value) -> usize {
-    let mut current = memref.to_raw();
-    // SAFETY: walks the defining ops of live values.
-    while let Some(owner) = ffi::defining_op(unsafe { Value::from_raw(current) }) {
+    key(view_root_value(memref))
+}
+
+/// The buffer a view is a view of (the value itself if not a view).
+fn view_root_value<'c: 'a, 'a>(memref: Value<'c, 'a>) -> Value<'c, 'a> {
+    let mut current = memref;
+    while let Some(owner) = ffi::defining_op(current) {
         // Slices of one byte buffer (`memref.view`, pooled temporaries) share it too.
         let is_view = pb_support::ir::is_view_op(owner) || is_named(owner, "memref.view");
         match ffi::operand(owner, 0) {
-            Some(source) if is_view => current = source.to_raw(),
+            Some(source) if is_view => current = source,
             _ => break,
         }
     }
-    current.ptr as usize
+    current
 }
 
 fn strip_braces(text: &str) -> String {
@@ -429,7 +423,8 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
     /// The array `memref` is (a view of), created on first sight, and whether
     /// the access is exact (the array's only value, and not a view).
     fn array_of(&mut self, memref: Value<'c, 'a>) -> Result<(usize, bool), NotAffine> {
-        let root = view_root(memref);
+        let root_value = view_root_value(memref);
+        let root = key(root_value);
         // Every value of an array has the array's view root.
         if let Some(&index) = self.arrays_by_root.get(&root) {
             let array = &mut self.scop.arrays[index];
@@ -438,7 +433,6 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
             }
             return Ok((index, array.values.len() == 1 && key(memref) == root));
         }
-        let root_value = unsafe { Value::from_raw(mlir_sys::MlirValue { ptr: root as *const std::ffi::c_void }) };
         let ty = MemRefType::try_from(root_value.r#type()).map_err(|_| NotAffine("access to a non-memref".into()))?;
         let shape: Vec<i64> = (0..ty.rank())
             .map(|k| match ty.dim_size(k) {
@@ -669,12 +663,8 @@ fn check_statement_op(op: OperationRef, analysis: bool) -> Result<(), NotAffine>
 fn defined_inside(value: Value, roots: &HashSet<usize>) -> bool {
     let mut op = match ffi::defining_op(value) {
         Some(owner) => Some(owner),
-        None => {
-            // A block argument: its block's parent op.
-            let block = unsafe { mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()) };
-            let parent = unsafe { mlir_sys::mlirBlockGetParentOperation(block) };
-            (!parent.ptr.is_null()).then(|| unsafe { OperationRef::from_raw(parent) })
-        }
+        // A block argument: its block's parent op.
+        None => ffi::defining_block(value).and_then(|block| block.parent_operation()),
     };
     while let Some(current) = op {
         if roots.contains(&op_key(current)) {

@@ -58,6 +58,8 @@ pub struct Driver {
 // SAFETY: the driver API is thread-safe; the struct holds only function
 // pointers and the library that keeps them valid.
 unsafe impl Send for Driver {}
+// SAFETY: as for `Send`: shared references only call the thread-safe
+// driver API through immutable function pointers.
 unsafe impl Sync for Driver {}
 
 /// `CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT`.

@@ -127,15 +127,27 @@ impl Library {
         unsafe { self.call_pointers(name, &pointers) }
     }
 
+    /// Calls the library's function `name` with the pointers `p`.
+    ///
+    /// # Safety
+    /// The symbol is a `void name(void *, ...)` taking exactly `p.len()`
+    /// pointer arguments, and each pointer is valid for what the function
+    /// reads and writes through it.
     unsafe fn call_pointers(&self, name: &str, p: &[*mut c_void]) -> Result<(), RuntimeError> {
         type P = *mut c_void;
         let symbol = format!("{name}\0");
+        // SAFETY: the symbol is read as an address only; it is called below
+        // with the type the caller's contract gives it.
         let address: libloading::Symbol<*const c_void> =
             unsafe { self.library.get(symbol.as_bytes()) }.map_err(|e| RuntimeError::Symbol(format!("{name}: {e}")))?;
         let f = *address;
         macro_rules! call {
             ($($i:literal),*) => {{
+                // SAFETY: per the caller's contract, the symbol is a C
+                // function of exactly these many pointer arguments.
                 let f: unsafe extern "C" fn($(call!(@ty $i)),*) = unsafe { std::mem::transmute(f) };
+                // SAFETY: per the caller's contract, every pointer is valid
+                // for what the function reads and writes.
                 unsafe { f($(p[$i]),*) }
             }};
             (@ty $i:literal) => { P };

@@ -44,5 +44,6 @@ impl Drop for Pool {
     }
 }
 
-// The pool is plain memory; moving it between threads is fine.
+// SAFETY: the pool is plain memory it owns alone (the raw pointer is not
+// shared); moving it between threads is fine.
 unsafe impl Send for Pool {}

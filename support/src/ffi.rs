@@ -1,7 +1,36 @@
 //! Raw MLIR and LLVM C-API calls that melior 0.27 does not wrap.
 //!
-//! Every `unsafe` call into the C API outside melior lives here, behind a safe
-//! function with the invariant it relies on written next to it.
+//! Every raw call into the MLIR C API (`mlir_sys`) made by the engine's
+//! MLIR crates lives here. The LLVM C API used to emit object code is
+//! declared in `compiler/src/llvm_ffi.rs` and called only from the compiler
+//! crate's `llvm.rs` and `split.rs`; ISL's raw calls stay in the polyhedral
+//! crate's modules.
+//! Code elsewhere may still hold `unsafe` blocks for melior's own unsafe
+//! functions (lifetime casts with `Value::from_raw`) or for the wrappers
+//! below that are `unsafe fn`; each carries a `// SAFETY:` comment
+//! (`clippy::undocumented_unsafe_blocks` is on for the workspace).
+//!
+//! Conventions:
+//!
+//! - Handles (`OperationRef`, `Value`, `BlockRef`, `RegionRef`, attributes,
+//!   types) follow melior's model: a handle names an IR object that is alive,
+//!   in the context of its `'c` lifetime. melior's safe API never destroys
+//!   an op or block while a handle to it can still be used, so a wrapper that
+//!   only reads, creates, moves or relinks IR is as safe as melior's.
+//! - A wrapper is a safe `fn` when no argument can make it undefined
+//!   behaviour under that model. MLIR preconditions that a release build of
+//!   LLVM does not check (an operand index in range, two ops in one block,
+//!   an op not moved into itself) are checked here with `assert!`, so a
+//!   wrong call panics instead of corrupting memory.
+//! - A wrapper is an `unsafe fn` when its soundness depends on what the
+//!   caller does with other handles, which the borrow checker does not see:
+//!   destroying IR ([`erase`]) leaves every handle to the destroyed op, to
+//!   what it contains, and every use of its results dangling. Its
+//!   `# Safety` section states the contract, and every call states in a
+//!   `// SAFETY:` comment why the contract holds there.
+//! - Raw C handles (`MlirOperation`, `MlirValue`, `MlirPassManager`, ...)
+//!   are never taken by a public function: callers pass melior's typed
+//!   wrappers, whose lifetimes say what they borrow.
 
 use melior::{
     ir::{operation::OperationPrintingFlags, Location, Module, Operation, OperationRef},
@@ -10,15 +39,17 @@ use melior::{
 };
 use mlir_sys::{
     mlirAffineMapAttrGetValue, mlirModuleCreateParse, mlirOpPassManagerAddPipeline, mlirOperationCreateParse,
-    mlirOperationPrintWithFlags, mlirPassManagerEnableTiming, mlirPrintPassPipeline, MlirPassManager, MlirStringRef,
+    mlirOperationPrintWithFlags, mlirPassManagerEnableTiming, mlirPrintPassPipeline, MlirStringRef,
 };
 use std::ffi::{c_char, c_void, CStr};
 
 /// Appends each chunk a C-API printer hands us to the `String` behind `data`.
 unsafe extern "C" fn append_to_string(chunk: MlirStringRef, data: *mut c_void) {
     // SAFETY: `data` is the `&mut String` passed by the callers below, alive for
-    // the duration of the call; `chunk` is a valid (data, length) pair.
+    // the duration of the call and not otherwise borrowed during it.
     let out = unsafe { &mut *(data as *mut String) };
+    // SAFETY: MLIR passes `chunk` as a valid (data, length) pair that lives
+    // for the duration of the call.
     let bytes = unsafe { std::slice::from_raw_parts(chunk.data as *const u8, chunk.length) };
     out.push_str(&String::from_utf8_lossy(bytes));
 }
@@ -52,6 +83,7 @@ pub fn parse_operation<'c>(context: &'c Context, source: &str, source_name: &str
     if raw.ptr.is_null() {
         None
     } else {
+        // SAFETY: a non-null, newly parsed op that nothing else owns.
         Some(unsafe { Operation::from_raw(raw) })
     }
 }
@@ -111,9 +143,9 @@ pub fn pass_manager_on<'c>(context: &'c Context, anchor: &str) -> melior::pass::
 
 /// Turns on per-pass wall-clock timing; the report is printed to stderr when
 /// the pass manager is destroyed.
-pub fn enable_timing(manager: MlirPassManager) {
-    // SAFETY: `manager` is a live pass manager owned by the caller.
-    unsafe { mlirPassManagerEnableTiming(manager) }
+pub fn enable_timing(manager: &melior::pass::PassManager) {
+    // SAFETY: `manager` is a live pass manager, borrowed for the call.
+    unsafe { mlirPassManagerEnableTiming(manager.to_raw()) }
 }
 
 /// Prints an operation with the given flags (generic form, debug info, ...).
@@ -240,22 +272,46 @@ pub fn has_uses<'c>(value: impl melior::ir::ValueLike<'c> + Copy) -> bool {
 }
 
 /// Runs `f` with the context of `op`.
+pub fn with_context<'c, R: 'static>(op: OperationRef<'c, '_>, f: impl FnOnce(&'c Context) -> R) -> R {
+    f(context_of(op))
+}
+
+/// The context of `op`, for as long as the op's context lives ('c).
 ///
 /// melior's `ContextRef::to_ref` returns a reference into the `ContextRef`
-/// value itself, so that value must outlive every use; this keeps it alive
-/// for the call, and `R: 'static` stops the reference from escaping.
-pub fn with_context<'c, R: 'static>(op: OperationRef<'c, '_>, f: impl FnOnce(&'c Context) -> R) -> R {
-    use melior::ir::operation::OperationLike;
-    let context_ref = op.context();
-    // SAFETY: `context_ref` lives until `f` returns, and nothing borrowing
-    // the context can be returned (R: 'static).
-    let context: &'c Context = unsafe { context_ref.to_ref() };
-    f(context)
+/// value itself, so that value must outlive every use of the reference (and
+/// a closure could smuggle the reference out of a scope that keeps it
+/// alive). Instead the `ContextRef` is kept, once per context address, in a
+/// per-thread table that is never freed: a `&Context` is only the context's
+/// pointer, so the entry stays right for a later context at the same
+/// address, and a few bytes per context address is all it costs.
+pub fn context_of<'c>(op: OperationRef<'c, '_>) -> &'c Context {
+    use melior::ContextRef;
+    thread_local! {
+        static CONTEXTS: std::cell::RefCell<std::collections::HashMap<usize, &'static ContextRef<'static>>> =
+            Default::default();
+    }
+    // SAFETY: `op` is alive; its context lives for 'c.
+    let raw = unsafe { mlir_sys::mlirOperationGetContext(op.to_raw()) };
+    let stored: &'static ContextRef<'static> = CONTEXTS.with(|contexts| {
+        *contexts.borrow_mut().entry(raw.ptr as usize).or_insert_with(|| {
+            // SAFETY: `raw` is the live context of `op`. The `'static` is
+            // never used as such: the reference handed out below is cut
+            // down to 'c, which the context outlives.
+            Box::leak(Box::new(unsafe { ContextRef::from_raw(raw) }))
+        })
+    });
+    // SAFETY: `stored` is never freed, so the `&Context` it gives stays
+    // valid; it holds the pointer of `op`'s context, alive for 'c.
+    unsafe { stored.to_ref() }
 }
 
 /// The ops nested in `root` (itself included) that satisfy `keep`, in walk
 /// order. melior's `walk` cannot let op references escape its callback;
-/// these stay valid until the IR under `root` is modified.
+/// these are ordinary handles into the IR `root` borrows ('a), like those of
+/// melior's `first_operation`/`next_in_block`: each stays valid while its op
+/// is alive. Only [`erase`] (an `unsafe fn`) destroys ops, and its contract
+/// makes the caller account for every handle collected here.
 pub fn collect_ops<'c, 'a>(
     root: OperationRef<'c, 'a>,
     order: melior::ir::operation::WalkOrder,
@@ -270,7 +326,7 @@ pub fn collect_ops<'c, 'a>(
         WalkResult::Advance
     });
     // SAFETY: every op found is nested in `root`, so it lives as long as the
-    // IR `root` borrows ('a) provided nobody erases it in between.
+    // IR `root` borrows ('a) unless erased, which `erase`'s contract covers.
     raw.into_iter().map(|op| unsafe { OperationRef::from_raw(op) }).collect()
 }
 
@@ -295,14 +351,17 @@ pub fn clone_operation<'c>(op: OperationRef<'c, '_>) -> Operation<'c> {
 }
 
 /// Replaces operand `index` of `op` (melior only allows this on
-/// `OperationRefMut`).
+/// `OperationRefMut`). Panics if `op` has no operand `index`.
 pub fn set_operand(op: OperationRef, index: usize, value: melior::ir::Value) {
-    use melior::ir::ValueLike;
-    // SAFETY: op and value are alive in the same context; MLIR checks the index.
+    use melior::ir::{operation::OperationLike, ValueLike};
+    // MLIR only asserts this in debug builds of LLVM; out of range, a
+    // release build writes past the operand array.
+    assert!(index < op.operand_count(), "operand {index} of an op with {} operands", op.operand_count());
+    // SAFETY: op and value are alive in the same context; the index is in
+    // range (checked above).
     unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
 }
 
-/// True if a memref type has the identity layout (contiguous, row-major).
 /// The element type of a `complex<T>` type (`T`), or `None` for other types.
 pub fn complex_element<'c>(ty: melior::ir::Type<'c>) -> Option<melior::ir::Type<'c>> {
     use melior::ir::TypeLike;
@@ -314,6 +373,7 @@ pub fn complex_element<'c>(ty: melior::ir::Type<'c>) -> Option<melior::ir::Type<
     }
 }
 
+/// True if a memref type has the identity layout (contiguous, row-major).
 pub fn has_identity_layout(memref: melior::ir::r#type::MemRefType) -> bool {
     use melior::ir::TypeLike;
     // SAFETY: the type is a live memref type; the layout attribute is only
@@ -392,20 +452,41 @@ pub fn set_operands(op: OperationRef, values: &[melior::ir::Value]) {
     unsafe { mlir_sys::mlirOperationSetOperands(op.to_raw(), raw.len() as isize, raw.as_ptr()) }
 }
 
-/// Removes `op` from its block and destroys it (with its regions). The
-/// caller must not use `op` (or anything inside it) afterwards, and its
-/// results must have no uses.
-pub fn erase(op: OperationRef) {
-    // SAFETY: per the contract above, nothing refers to the op any more.
+/// Removes `op` from its block (if any) and destroys it, with its regions.
+///
+/// # Safety
+///
+/// Destroying the op frees it, its results, and every block, block argument
+/// and op nested in it. The caller guarantees that:
+///
+/// - the results of `op`, and the values defined inside it (block
+///   arguments, results of nested ops), have no uses left outside `op`
+///   (MLIR only asserts this in debug builds; a use left behind dangles);
+/// - no handle to `op`, to one of its results, or to anything nested in it
+///   (an `OperationRef`, `Value`, `BlockRef` or `RegionRef` kept in a
+///   variable, a collected list or a map) is used after the call;
+/// - `op` is not being walked: no melior `walk` over an op containing it
+///   is in progress.
+pub unsafe fn erase(op: OperationRef) {
+    // SAFETY: the op is alive (melior's handle model); per the contract,
+    // nothing refers to it, its results or its contents any more.
     unsafe {
         mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
         mlir_sys::mlirOperationDestroy(op.to_raw());
     }
 }
 
-/// Moves `op` right before `before` (both in blocks of the same region tree).
+/// Moves `op` right before `before` (both in blocks of the same region
+/// tree). Panics if either is not in a block, or if `before` is `op` or
+/// nested in it.
 pub fn move_before(op: OperationRef, before: OperationRef) {
-    // SAFETY: both ops are alive and in blocks; MLIR unlinks and relinks.
+    use melior::ir::operation::OperationLike;
+    // MLIR only asserts these in debug builds: without a block it follows a
+    // null pointer; moving an op before itself corrupts the block's op list.
+    assert!(op.block().is_some() && before.block().is_some(), "move_before: an op not in a block");
+    assert!(!is_ancestor_or_self(op, before), "move_before: moving an op into itself");
+    // SAFETY: both ops are alive and in blocks (checked above), and `before`
+    // is not `op` or inside it; MLIR unlinks and relinks.
     unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), before.to_raw()) }
 }
 
@@ -440,10 +521,14 @@ pub fn uses<'c, 'a>(value: melior::ir::Value<'c, 'a>) -> Vec<(OperationRef<'c, '
     uses
 }
 
-/// True if `op` comes before `other`; both must be in the same block.
+/// True if `op` comes before `other`. Panics unless both are in the same
+/// block (callers compare `block()` before asking).
 pub fn is_before_in_block(op: OperationRef, other: OperationRef) -> bool {
-    // SAFETY: both ops are alive; MLIR asserts they share a block, which
-    // callers check (`block()` equal) before asking.
+    use melior::ir::operation::OperationLike;
+    // MLIR only asserts this in debug builds; an op without a block is a
+    // null pointer followed.
+    assert!(op.block().is_some() && op.block() == other.block(), "is_before_in_block: ops in different blocks");
+    // SAFETY: both ops are alive and in the same block (checked above).
     unsafe { mlir_sys::mlirOperationIsBeforeInBlock(op.to_raw(), other.to_raw()) }
 }
 
@@ -455,9 +540,16 @@ pub fn replace_all_uses(old: melior::ir::Value, new: melior::ir::Value) {
     unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
 }
 
-/// Moves `op` to the end of `block` (from wherever it is).
+/// Moves `op` to the end of `block` (from wherever it is). Panics if
+/// `block` is nested in `op`.
 pub fn move_to_end(op: OperationRef, block: melior::ir::BlockRef) {
-    // SAFETY: both are alive; the op is unlinked from its block and appended.
+    use melior::ir::BlockLike;
+    assert!(
+        !block.parent_operation().is_some_and(|parent| is_ancestor_or_self(op, parent)),
+        "move_to_end: moving an op into itself"
+    );
+    // SAFETY: both are alive and the block is not inside the op (checked
+    // above); the op is unlinked from its block (if any) and appended.
     unsafe {
         mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
         mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
@@ -549,11 +641,44 @@ pub fn set_type(value: melior::ir::Value, ty: melior::ir::Type) {
     unsafe { mlir_sys::mlirValueSetType(value.to_raw(), ty.to_raw()) }
 }
 
-/// Moves the blocks of `source` (left empty) into `target` (emptied first).
+/// Moves the blocks of `source` (left empty) into `target`, a new region
+/// that must be empty (checked: MLIR would destroy its blocks first, which
+/// handles into them could still name).
 pub fn take_body(target: &melior::ir::Region, source: melior::ir::RegionRef) {
     use melior::ir::RegionLike;
-    // SAFETY: both regions are alive; MLIR splices the block list.
+    assert!(target.first_block().is_none(), "take_body: the target region has blocks");
+    // SAFETY: both regions are alive and the target is empty (checked
+    // above), so nothing is destroyed; MLIR splices the block list.
     unsafe { mlir_sys::mlirRegionTakeBody(target.to_raw(), source.to_raw()) }
+}
+
+/// True if `op` is `other` or one of its ancestors (through parent ops).
+fn is_ancestor_or_self(op: OperationRef, other: OperationRef) -> bool {
+    use melior::ir::operation::OperationLike;
+    let mut current = Some(other);
+    while let Some(candidate) = current {
+        if candidate == op {
+            return true;
+        }
+        current = candidate.parent_operation();
+    }
+    false
+}
+
+/// The width in bits of an integer or float type; `None` for other types.
+pub fn int_or_float_width(ty: melior::ir::Type) -> Option<u32> {
+    use melior::ir::TypeLike;
+    // SAFETY: `ty` is a live type; each width is read only after the type
+    // test for its kind.
+    unsafe {
+        if mlir_sys::mlirTypeIsAInteger(ty.to_raw()) {
+            Some(mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw()))
+        } else if mlir_sys::mlirTypeIsAFloat(ty.to_raw()) {
+            Some(mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()))
+        } else {
+            None
+        }
+    }
 }
 
 /// `expr` with each dimension `d_i` replaced by result `i` of `map` (and
@@ -561,4 +686,17 @@ pub fn take_body(target: &melior::ir::Region, source: melior::ir::RegionRef) {
 pub fn compose_expr<'c>(expr: melior::ir::AffineExpr<'c>, map: melior::ir::AffineMap<'c>) -> melior::ir::AffineExpr<'c> {
     // SAFETY: both are uniqued in the same live context; the result is too.
     unsafe { melior::ir::AffineExpr::from_raw(mlir_sys::mlirAffineExprCompose(expr.to_raw(), map.to_raw())) }
+}
+
+/// MLIR's translation of `module` (LLVM dialect only) to an LLVM IR module
+/// in `llvm_context`; null on failure (diagnostics were emitted).
+///
+/// # Safety
+///
+/// `llvm_context` is a live LLVM context that no other thread uses during
+/// the call. The module returned belongs to it: the caller disposes of it
+/// (before the context) and uses it only while the context is alive.
+pub unsafe fn translate_to_llvm_ir(module: &Module, llvm_context: mlir_sys::LLVMContextRef) -> mlir_sys::LLVMModuleRef {
+    // SAFETY: `module` is alive for the call; the context per the contract.
+    unsafe { mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), llvm_context) }
 }

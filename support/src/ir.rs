@@ -95,16 +95,26 @@ pub fn ancestor_in<'c, 'a>(op: OperationRef<'c, 'a>, block: melior::ir::BlockRef
 
 /// Erases a buffer nothing uses any more but its deallocations: those and
 /// the op defining it. False (and nothing erased) if it has other users.
-pub fn erase_dead_buffer(buffer: melior::ir::Value) -> bool {
+///
+/// # Safety
+///
+/// As for [`crate::ffi::erase`] of the deallocations and of the op defining
+/// `buffer` (kept if another of its results is used): the caller uses no
+/// handle to them, to `buffer` or to anything inside that op afterwards.
+pub unsafe fn erase_dead_buffer(buffer: melior::ir::Value) -> bool {
     let users = crate::ffi::users(buffer);
     if !users.iter().all(|user| is_named(*user, "memref.dealloc")) {
         return false;
     }
     for user in users {
-        crate::ffi::erase(user);
+        // SAFETY: per this function's contract; a deallocation has no results or regions.
+        unsafe { crate::ffi::erase(user) };
     }
-    if let Some(owner) = crate::ffi::defining_op(buffer) {
-        crate::ffi::erase(owner);
+    let owner = crate::ffi::defining_op(buffer).filter(|owner| !owner.results().any(crate::ffi::has_uses));
+    if let Some(owner) = owner {
+        // SAFETY: per this function's contract; its results have no uses (checked above) and it has no
+        // regions (memref.alloc and the like).
+        unsafe { crate::ffi::erase(owner) };
     }
     true
 }

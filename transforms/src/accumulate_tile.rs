@@ -169,7 +169,9 @@ impl AccumulateTile {
             return Some(format!("not tiled: {reason}"));
         }
         drop(scop);
-        ffi::erase(nest);
+        // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined
+        // inside it is used outside it; the SCoP was dropped above.
+        unsafe { ffi::erase(nest) };
         let widths = |cells: &[(i64, i64)]| cells.iter().map(|(_, w)| w.to_string()).collect::<Vec<_>>().join(" + ");
         Some(format!(
             "accumulated in registers over {steps} reduction steps: tiles of {rows} rows x {} columns ({}){}",

@@ -401,7 +401,9 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, plan: &Plan<'c, '
     if let Ok(old) = op.result(0) {
         ffi::replace_all_uses(old.into(), full);
     }
-    ffi::erase(op);
+    // SAFETY: `Generic::of` checked that the generic has one result, just replaced; linalg bodies hold
+    // scalar ops only, so no later candidate is nested in it.
+    unsafe { ffi::erase(op) };
 }
 
 /// The smallest and largest value `index` takes in the box `bounds`.

@@ -171,14 +171,19 @@ impl<'c, 'a> Match<'c, 'a> {
         let attributes = |slice: &Slice, operands: usize| static_slice_attributes(&emitter, &slice.offsets, &slice.sizes, &slice.strides, operands);
         let updated = emitter.value("tensor.insert_slice", &[x, whole], outer_value.r#type(), &attributes(&self.composed, 2));
         ffi::replace_all_uses(outer_value.into(), updated);
-        ffi::erase(self.outer);
+        // SAFETY: the outer slice's one result was just replaced by `updated`; it has no regions, and
+        // the caller re-collects the slices after each rewrite.
+        unsafe { ffi::erase(self.outer) };
         if ffi::has_uses(inner_value) {
             let slice = emitter.value("tensor.extract_slice", &[updated], inner_value.r#type(), &attributes(&self.outer_slice, 1));
             ffi::replace_all_uses(inner_value.into(), slice);
         }
-        ffi::erase(self.inner);
+        // SAFETY: the inner slice's only user was the erased outer slice, and any other use was just
+        // replaced; it has no regions.
+        unsafe { ffi::erase(self.inner) };
         if !self.extract.result(0).is_ok_and(ffi::has_uses) {
-            ffi::erase(self.extract);
+            // SAFETY: the extract's result has no uses (checked on this line); it has no regions.
+            unsafe { ffi::erase(self.extract) };
         }
     }
 }

@@ -108,5 +108,7 @@ fn rewrite<'c>(context: &'c Context, concat: OperationRef<'c, '_>, kept: &[Value
         }
     };
     ffi::replace_all_uses(result.into(), replacement);
-    ffi::erase(concat);
+    // SAFETY: its one result's uses were just replaced; `concat` is a tensor.concat (no regions), and
+    // the pass's list holds no other handle to it.
+    unsafe { ffi::erase(concat) };
 }

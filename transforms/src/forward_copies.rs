@@ -428,8 +428,15 @@ fn rewrite<'c>(context: &'c melior::Context, scop: &Scop<'c, '_>, copy: &Copy, f
         }
     }
     ffi::move_before(scop.statements[forwarding.writer].loops[0], c.loops[0]);
-    ffi::erase(c.loops[0]);
+    // SAFETY: `Scop::extract` accepted the copy's nest: no results, nothing defined inside it used
+    // outside; the caller re-reads the runs after each rewrite, and only `scop.arrays` values (defined
+    // outside the nests) are used below.
+    unsafe { ffi::erase(c.loops[0]) };
     // `T` goes when no version of it is left.
-    pb_support::ir::erase_dead_buffer(scop.arrays[temporary].values[0]);
+    // SAFETY: the temporary's value is defined outside the SCoP's nests
+    // (`Scop::extract` allows no views or allocations in a loop body), so it
+    // survived the erase above; the caller re-reads the runs and uses no
+    // handle of `scop` after this rewrite.
+    unsafe { pb_support::ir::erase_dead_buffer(scop.arrays[temporary].values[0]) };
     Ok(())
 }

@@ -642,7 +642,13 @@ impl Fuse {
         codegen.replace_scop(&applied.tree)?;
         // The contracted arrays are now unused: drop them (and their deallocations).
         for &array in &applied.contracted {
-            pb_support::ir::erase_dead_buffer(scop.arrays[array].values[0]);
+            // SAFETY: the arrays' values are defined outside the SCoP's
+            // nests (`Scop::extract` allows no views or allocations in a
+            // loop body), so they survive `replace_scop`; the contracted
+            // arrays are distinct (sorted, deduplicated) and have distinct
+            // view roots, and nothing here uses the SCoP's handles to them
+            // again.
+            unsafe { pb_support::ir::erase_dead_buffer(scop.arrays[array].values[0]) };
         }
         Ok(())
     }

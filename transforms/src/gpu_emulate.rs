@@ -98,7 +98,13 @@ fn loop_before<'c, 'a>(
 fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) {
     let Some(body) = launch.region(0).ok().and_then(|r| r.first_block()) else { return };
     let sizes: Vec<Value> = (0..6).filter_map(|i| ffi::operand(launch, i)).collect();
-    if sizes.len() != 6 {
+    // Only a launch whose results (an async token) are unused and whose
+    // body arguments are the 12 replaced below can be erased once emptied.
+    let used = |value: Value| ffi::has_uses(value);
+    if sizes.len() != 6
+        || launch.results().any(|r| used(r.into()))
+        || (12..body.argument_count()).any(|i| body.argument(i).is_ok_and(|a| used(a.into())))
+    {
         return;
     }
     // Grid z, y, x, then block z, y, x: the loops, outermost first.
@@ -125,11 +131,20 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) {
     for op in ir::ops_before_terminator(body) {
         ffi::move_before(op, anchor);
     }
-    ffi::erase(launch);
+    // SAFETY: the launch's body ops (but its terminator) were moved out and every body argument they
+    // could use was replaced (checked at the top); its results are unused (checked there too); the
+    // launch list was collected post-order, so no later entry is inside it.
+    unsafe { ffi::erase(launch) };
 }
 
 /// A device-memory op as its host equivalent.
 fn host_memory<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
+    // A result other than gpu.alloc's buffer is an async token: left alone
+    // while it has uses (the op could not be erased).
+    let skip = usize::from(is_named(op, "gpu.alloc"));
+    if op.results().skip(skip).any(ffi::has_uses) {
+        return;
+    }
     let ir_rewriter = IrRewriter::from_op(op);
     let rewriter = ir_rewriter.as_rewriter_base();
     rewriter.set_insertion_point_before(op);
@@ -146,5 +161,8 @@ fn host_memory<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
         // gpu.memcpy dst, src; memref.copy src, dst.
         emitter.op("memref.copy", &[operands[1], operands[0]], &[], &[], vec![]);
     }
-    ffi::erase(op);
+    // SAFETY: the gpu.alloc result was replaced by the host buffer, and the op's other results (async
+    // tokens) are unused (checked at the top); memory ops have no regions and the list holds each
+    // once.
+    unsafe { ffi::erase(op) };
 }

@@ -178,7 +178,9 @@ fn move_to_device<'c>(context: &'c Context, func: OperationRef<'c, '_>) -> bool 
         let segments = emitter.attribute(&format!("array<i32: 0, {}, 0>", sizes.len()));
         let device = emitter.value("gpu.alloc", &sizes, result.r#type(), &[("operandSegmentSizes", segments)]);
         ffi::replace_all_uses(result, device);
-        ffi::erase(alloc);
+        // SAFETY: the allocation's one result was just replaced by the device buffer; it has no
+        // regions, and the list holds each allocation once.
+        unsafe { ffi::erase(alloc) };
         if stack {
             for ret in &returns {
                 emit_before(context, *ret, |emitter| {
@@ -196,7 +198,8 @@ fn move_to_device<'c>(context: &'c Context, func: OperationRef<'c, '_>) -> bool 
         emit_before(context, dealloc, |emitter| {
             emitter.op("gpu.dealloc", &[buffer], &[], &[], vec![]);
         });
-        ffi::erase(dealloc);
+        // SAFETY: a deallocation has no results or regions; the list holds each once.
+        unsafe { ffi::erase(dealloc) };
     }
     ok
 }

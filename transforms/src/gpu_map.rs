@@ -427,7 +427,10 @@ not supported yet",
                 constant_grid.map_or("computed at run time".into(), |g| g.to_string())
             );
         }
-        ffi::erase(outer);
+        // SAFETY: `outer` has no results (`Kind::Parallel`); the innermost body's ops were moved into
+        // the launch and every band induction variable replaced, so only the band's loops and
+        // terminators go; the block's op list holds no op inside it.
+        unsafe { ffi::erase(outer) };
     }
 
     /// The body block of the innermost loop of a band.

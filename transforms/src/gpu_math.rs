@@ -118,6 +118,8 @@ fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> bool {
         value
     };
     ffi::replace_all_uses(result.into(), value);
-    ffi::erase(op);
+    // SAFETY: the math op's one result was just replaced; it has no regions and the pass's list holds
+    // each op once.
+    unsafe { ffi::erase(op) };
     true
 }

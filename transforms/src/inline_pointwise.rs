@@ -192,13 +192,17 @@ fn inline_uses<'c>(context: &'c Context, producer: OperationRef<'c, '_>) {
                 if ffi::has_uses(Value::from(sliced)) {
                     slice_copy(context, producer, slice, &outer);
                 } else {
-                    ffi::erase(slice);
+                    // SAFETY: the slice's result has no uses (checked above); it has no regions and is
+                    // not a linalg.generic of the pass's list.
+                    unsafe { ffi::erase(slice) };
                 }
             }
         }
     }
     if !ffi::has_uses(Value::from(result)) {
-        ffi::erase(producer);
+        // SAFETY: the producer's one result has no uses (checked on this line); linalg bodies hold
+        // scalar ops only, so no later generic of the list is nested in it.
+        unsafe { ffi::erase(producer) };
     }
 }
 
@@ -227,5 +231,7 @@ fn slice_copy<'c>(context: &'c Context, producer: OperationRef<'c, '_>, slice: O
     let Ok(copied) = copy.result(0) else { return };
     ffi::set_type(copied.into(), ty);
     ffi::replace_all_uses(sliced.into(), copied.into());
-    ffi::erase(slice);
+    // SAFETY: the slice's one result was just replaced by the copy; it has no regions, and each slice
+    // is visited once.
+    unsafe { ffi::erase(slice) };
 }

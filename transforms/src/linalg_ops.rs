@@ -223,6 +223,8 @@ pub fn generalize<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Opt
     let block = op.block()?;
     let generic = block.insert_operation_before(op, generic);
     ffi::replace_all_uses(result.into(), generic.result(0).ok()?.into());
-    ffi::erase(op);
+    // SAFETY: its one result was just replaced and its body moved to the generic; callers use the
+    // returned generic, not `op`, afterwards.
+    unsafe { ffi::erase(op) };
     Some(generic)
 }

@@ -194,7 +194,9 @@ impl MatrixTile {
             return Err(format!("not on the matrix unit: {m} rows x {n} columns, fewer than a tile's {TILE}"));
         }
         let how = emit_kernel(context, nest, statement, &p, self.cores)?;
-        ffi::erase(nest);
+        // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined
+        // inside it is used outside it; the SCoP's handles are not used after this point.
+        unsafe { ffi::erase(nest) };
         let (mp, np, kp) = (Product::padded(m, BLOCK), Product::padded(n, BLOCK), Product::padded(k, p.kind.depth()));
         Ok(Some(format!(
             "matrix unit: {} products, {m}x{n} over {k} reductions ({} loops) as 32x32 blocks of 2x2 tiles, \

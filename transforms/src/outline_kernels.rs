@@ -270,7 +270,10 @@ fn share_identical<'c>(
     match known.get(&text) {
         Some(existing) => {
             ffi::set_attribute(call, "callee", FlatSymbolRefAttribute::new(context, existing).into());
-            ffi::erase(callee);
+            // SAFETY: a func.func has no results; calls name it by symbol, not by pointer, and the one
+            // call to it was just retargeted; the loop keeps no handle to it (`last` moves off it
+            // below).
+            unsafe { ffi::erase(callee) };
             true
         }
         None => {

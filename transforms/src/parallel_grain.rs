@@ -151,6 +151,9 @@ fn to_for<'c>(context: &'c Context, op: OperationRef<'c, '_>, lower: i64, upper:
     let Ok(new_loop) = pb_support::builder::affine_for(context, location, bounds, &[], step, region) else { return };
     if let Some(block) = op.block() {
         block.insert_operation_before(op, new_loop);
-        ffi::erase(op);
+        // SAFETY: the loop has no results (`simple_bounds`); its body ops, nested loops of the list
+        // among them, were moved to the new loop and its induction variable's uses replaced, so only
+        // an empty block goes with it.
+        unsafe { ffi::erase(op) };
     }
 }

@@ -283,6 +283,8 @@ fn to_parallel<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
     );
     if let Some(block) = op.block() {
         block.insert_operation_before(op, parallel);
-        ffi::erase(op);
+        // SAFETY: the loop has no results (chosen loops carry nothing); its body ops, nested chosen
+        // loops among them, were moved to the new loop and its induction variable's uses replaced.
+        unsafe { ffi::erase(op) };
     }
 }

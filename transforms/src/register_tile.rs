@@ -1593,7 +1593,10 @@ fn splice<'c>(
             }
         }
         if let Some(fill) = fill {
-            ffi::erase(fill);
+            // SAFETY: the zero fill is a top-level loop nest before `nest` (`zero_fill_before`),
+            // already visited by `rewrite_each_nest`; a SCoP nest has no results and nothing defined
+            // inside it is used outside it.
+            unsafe { ffi::erase(fill) };
         }
         Ok(())
     })

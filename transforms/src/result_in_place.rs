@@ -143,20 +143,28 @@ fn apply<'c>(context: &'c melior::Context, plan: Plan<'c, '_>) {
         }
         _ => None,
     };
-    ffi::erase(plan.copy);
+    // SAFETY: a memref.copy has no results and no regions; the copies collected by `run` are distinct
+    // ops, and the plan is not used for it again.
+    unsafe { ffi::erase(plan.copy) };
     for dealloc in &plan.deallocs {
-        ffi::erase(*dealloc);
+        // SAFETY: deallocations have no results or regions and are not memref.copy ops of the pass's
+        // list.
+        unsafe { ffi::erase(*dealloc) };
     }
     ffi::replace_all_uses(plan.source, plan.destination);
     if let Some(view) = plan.view {
-        ffi::erase(view);
+        // SAFETY: the view's result is `plan.source`, whose uses were just replaced by the
+        // destination; a view has no regions.
+        unsafe { ffi::erase(view) };
     }
     if let (Some(inverse), Ok(old)) = (inverse, plan.alloc.result(0)) {
         if let Ok(new) = inverse.result(0) {
             ffi::replace_all_uses(old.into(), new.into());
         }
     }
-    ffi::erase(plan.alloc);
+    // SAFETY: the allocation's uses were the erased copy, deallocations and view, and direct uses now
+    // replaced by the destination (through the inverse view); it has no regions.
+    unsafe { ffi::erase(plan.alloc) };
 }
 
 /// `destination` (of the view's result type) seen in the allocation's

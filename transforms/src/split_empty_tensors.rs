@@ -90,7 +90,9 @@ impl RustPass for SplitEmptyTensors {
                 }
             }
             if !kept_one && !ffi::has_uses(result) {
-                ffi::erase(empty);
+                // SAFETY: the tensor.empty has no regions and no uses left (checked on this line); the
+                // loop does not use it again.
+                unsafe { ffi::erase(empty) };
             }
         }
         Ok(())

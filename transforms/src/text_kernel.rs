@@ -54,6 +54,9 @@ pub fn splice<'c>(
     pass: &str,
     bind: impl FnOnce(BlockRef<'c, '_>) -> Result<(), String>,
 ) -> Result<(), String> {
+    if nest.results().any(ffi::has_uses) {
+        return Err("internal error: the nest's results are used".into());
+    }
     let module = ffi::parse_operation(context, &format!("module {{\n{text}}}"), pass)
         .ok_or_else(|| format!("internal error: generated kernel does not parse:\n{text}"))?;
     let func = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()).ok_or("no kernel")?;
@@ -73,7 +76,10 @@ pub fn splice<'c>(
             ffi::move_before(op, nest);
         }
     }
-    ffi::erase(nest);
+    // SAFETY: the nest's results are unused (checked at the top) and nothing defined inside it is
+    // visible outside it; its callers drop their handles into the nest (their SCoPs) once this
+    // returns.
+    unsafe { ffi::erase(nest) };
     drop(module);
     Ok(())
 }

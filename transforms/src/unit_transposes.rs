@@ -133,7 +133,9 @@ fn rewrite(op: OperationRef) {
         let expanded = block.insert_operation_before(op, expanded);
         let Ok(expanded) = expanded.result(0) else { return };
         ffi::replace_all_uses(result.into(), expanded.into());
-        ffi::erase(op);
+        // SAFETY: the transpose's one result was just replaced; it has no regions and the pass's list
+        // holds no other handle to it.
+        unsafe { ffi::erase(op) };
     });
 }
 

@@ -427,7 +427,10 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
             ffi::replace_all_uses(old.into(), new.into());
         }
     }
-    ffi::erase(op);
+    // SAFETY: every result of `op` was just replaced by the new generic's; linalg bodies hold scalar
+    // ops only, so no later candidate of the pass is nested in it, and the caller does not use `op`
+    // again.
+    unsafe { ffi::erase(op) };
 }
 
 /// The weights of each tap (`weights` read through `map`), read where the

@@ -124,7 +124,7 @@ fn build_pass_manager<'c>(
         });
     }
     if instrument && options.timing {
-        ffi::enable_timing(manager.to_raw());
+        ffi::enable_timing(&manager);
     }
     Ok(manager)
 }

@@ -43,7 +43,7 @@ fn build(text: &str, options: &CompileOptions, dir: &std::path::Path, name: &str
     let compiled = compile(text, name, options).unwrap_or_else(|e| panic!("{e}"));
     assert!(compiled.timings.iter().any(|(stage, _)| stage == "codegen"));
     let path = dir.join(format!("lib{name}.so"));
-    link::write_shared_library(&compiled, &path).unwrap();
+    link::write_shared_library(&compiled, &path, None).unwrap();
     Library::open(&path).unwrap()
 }
 
