@@ -16,6 +16,7 @@ pub mod header;
 pub mod link;
 pub mod llvm;
 mod llvm_ffi;
+pub mod options;
 mod split;
 
 use abi::Manifest;

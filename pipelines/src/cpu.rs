@@ -137,6 +137,12 @@ impl CpuOptions {
         Self::for_target(TargetDesc::host())
     }
 
+    /// Replaces the target description, with what depends on it.
+    pub fn set_target(&mut self, target: TargetDesc) {
+        self.avx512 = host_has_avx512f() && target.vector_bits >= 512;
+        self.target = target;
+    }
+
     pub fn for_target(target: TargetDesc) -> Self {
         let avx512 = host_has_avx512f() && target.vector_bits >= 512;
         Self {

@@ -12,6 +12,7 @@
 
 pub mod cpu;
 pub mod nvgpu;
+pub mod options;
 
 use pb_support::{
     gpu_target::{GpuDesc, GpuVendor},

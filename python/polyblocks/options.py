@@ -2,36 +2,71 @@
 
 Names follow the spec (`target`, `debug`, `static_argnums`); unknown names are
 an error listing the valid ones, so a typo never silently does nothing.
+
+Each option is declared once. Those the engine implements (vectorization,
+fusion, the LLVM level, the budget, ...) are declared in its tables
+(`pipelines/src/options.rs`, `compiler/src/options.rs`) and read here from
+`pb-compile --list-options`: their meaning, default, type, command-line flag
+and whether they change the generated code (the disk-cache key). Those the
+Python side implements (the target's selection, caching, fallback, AOT
+files, ...) are declared in `PYTHON_OPTIONS` below. docs/options.md lists
+both (`markdown()`, run by scripts/gen-docs.sh).
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import os
+import subprocess
 from dataclasses import dataclass, field
 
-# name -> (meaning, default)
-VALID_OPTIONS = {
-    "target": ("'cpu' (default) or 'nvgpu' (NVIDIA GPUs: kernels as PTX); 'amdgpu' is not available yet", "cpu"),
-    "gpu": ("nvgpu: the GPU to compile for, 'sm_80', 'sm_86', 'sm_89' or 'sm_90' (default: the GPU present, else 'sm_80')", None),
-    "emulate": ("nvgpu: run the GPU mapping on the CPU instead (kernels as loops over grid and block), to check it without a GPU", False),
-    "debug": ("dump the IR after each stage into a folder and print per-stage compile times", False),
-    "debug_dir": ("where debug dumps go (default: ./polyblocks_debug/<graph>)", None),
-    "cache": ("use the on-disk compile cache ($POLYBLOCKS_CACHE_DIR or ~/.cache/polyblocks)", True),
-    "fallback": ("run operators the engine does not support in the framework, with a warning", True),
-    "opt_level": ("LLVM optimization level 0-3", 3),
-    "vectorize": ("vectorize innermost loops", True),
-    "fp_contract": ("fuse a product with the add or subtract using it (one FMA, one rounding, as C compilers do)", True),
-    "channels_last": ("store convolutions' feature maps channels-last (N x H x W x C) inside the compiled graph, converted only where it enters or leaves that layout (inputs and outputs keep the framework's layout)", True),
-    "prepack_weights": ("PyTorch inference: the matrices of a model's parameters are packed into the layout the contraction kernels read once per parameter version and kept between calls (more memory: about one more copy of those weights), instead of packed on every call", True),
-    "threads": ("OpenMP threads for compiled code (default: all cores)", None),
-    "static_argnums": ("JAX: indices of arguments treated as compile-time constants", ()),
-    "aot_name": ("AOT: base name of the .o/.h/.json files", None),
-    "aot_dir": ("AOT: folder for the AOT files (default: current folder)", "."),
-    "user_memory": ("AOT: generated code takes a trailing memory pool and allocates nothing", False),
-    "profile": ("time every generated kernel; print per kernel its share of the run time and the source lines fused into it at exit (polyblocks.profile.report(); or POLYBLOCKS_PROFILE=1)", False),
-    "report": ("print per loop nest what was fused or tiled, the sizes chosen and why (compiles even on a cache hit)", False),
-    "compile_budget": ("seconds of optimization per compiled graph; past them the rest is left unfused, with a warning (0 or None: no limit)", 60),
+# name -> (meaning, default, changes the generated code)
+PYTHON_OPTIONS = {
+    "target": ("'cpu' (default) or 'nvgpu' (NVIDIA GPUs: kernels as PTX); 'amdgpu' is not available yet", "cpu", True),
+    "debug": ("dump the IR after each stage into a folder and print per-stage compile times", False, False),
+    "debug_dir": ("where debug dumps go (default: ./polyblocks_debug/<graph>)", None, False),
+    "cache": ("use the on-disk compile cache ($POLYBLOCKS_CACHE_DIR or ~/.cache/polyblocks)", True, False),
+    "fallback": ("run operators the engine does not support in the framework, with a warning", True, False),
+    "prepack_weights": ("PyTorch inference: the matrices of a model's parameters are packed into the layout the contraction kernels read once per parameter version and kept between calls (more memory: about one more copy of those weights), instead of packed on every call", True, False),
+    "threads": ("OpenMP threads for compiled code (default: all cores)", None, False),
+    "static_argnums": ("JAX: indices of arguments treated as compile-time constants", (), False),
+    "aot_name": ("AOT: base name of the .o/.h/.json files", None, False),
+    "aot_dir": ("AOT: folder for the AOT files (default: current folder)", ".", False),
+    "user_memory": ("AOT: generated code takes a trailing memory pool and allocates nothing", False, True),
 }
+
+
+@functools.lru_cache(maxsize=None)
+def _engine_table(binary: str, identity: str) -> tuple:
+    result = subprocess.run([binary, "--list-options"], capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"{binary} --list-options failed: {result.stderr.strip()}")
+    return tuple(entry for entry in json.loads(result.stdout) if entry["python"])
+
+
+def engine_options() -> dict[str, dict]:
+    """The engine's options offered to the fronts, by name (its JSON
+    entries: flag, kind, default, min/max, changes_code, help)."""
+    from . import engine
+
+    binary = engine.engine_binary()
+    return {entry["name"]: entry for entry in _engine_table(str(binary), engine.engine_identity())}
+
+
+def valid_options() -> dict[str, tuple]:
+    """Every option: name -> (meaning, default); Python's first."""
+    options = {name: (meaning, default) for name, (meaning, default, _) in PYTHON_OPTIONS.items()}
+    for name, entry in engine_options().items():
+        options[name] = (entry["help"], entry["default"])
+    return options
+
+
+def _default(name):
+    if name in PYTHON_OPTIONS:
+        return PYTHON_OPTIONS[name][1]
+    return engine_options()[name]["default"]
+
 
 TARGETS = ("cpu", "nvgpu", "amdgpu")
 AVAILABLE_TARGETS = ("cpu", "nvgpu")
@@ -52,7 +87,8 @@ class CompileOptions:
         return dict(self.values)[name]
 
     def get(self, name):
-        return dict(self.values).get(name, VALID_OPTIONS[name][1])
+        values = dict(self.values)
+        return values[name] if name in values else _default(name)
 
     @property
     def debug(self) -> bool:
@@ -64,33 +100,40 @@ class CompileOptions:
 
         return bool(self.get("profile")) or profile.enabled_by_environment()
 
+    def _engine_value(self, name):
+        """The value the engine gets for option `name` (None: not passed)."""
+        nvgpu = self.get("target") == "nvgpu"
+        if name == "profile":
+            return self.profile
+        if name == "gpu":
+            return self.gpu_chip if nvgpu else None
+        if name == "emulate":
+            return bool(self.get("emulate")) and nvgpu
+        if name == "compile_budget":
+            return float(self.get("compile_budget") or 0)
+        return self.get(name)
+
     def engine_args(self) -> list[str]:
-        """Command-line flags of pb-compile for these options."""
-        args = [f"-O{int(self.get('opt_level'))}"]
-        if not self.get("vectorize"):
-            args.append("--no-vectorize")
-        if not self.get("fp_contract"):
-            args.append("--no-fp-contract")
-        if not self.get("channels_last"):
-            args.append("--no-channels-last")
-        if self.get("report"):
-            args.append("--report")
-        if self.profile:
-            args.append("--profile")
-        if self.get("target") == "nvgpu":
-            args.append(f"--gpu={self.gpu_chip}")
-            if self.get("emulate"):
-                args.append("--emulate")
-        args.append(f"--compile-budget={float(self.get('compile_budget') or 0)}")
+        """Command-line flags of pb-compile for these options: every engine
+        option whose value is not the engine's default."""
+        args = []
+        for name, entry in engine_options().items():
+            value = self._engine_value(name)
+            if value is None or value == entry["default"]:
+                continue
+            if entry["kind"] == "switch":
+                args.append(f"--{entry['flag']}" if value else f"--no-{entry['flag']}")
+            else:
+                args.append(f"--{entry['flag']}={value}")
         return args
 
     def cache_key(self) -> str:
         """The options that change generated code, as text."""
         # A compile cut short by its budget is cached under that budget: a
         # larger one compiles again.
-        relevant = ("target", "opt_level", "vectorize", "fp_contract", "channels_last", "user_memory", "compile_budget", "emulate")
-        key = ",".join(f"{k}={self.get(k)!r}" for k in relevant) + (",profile" if self.profile else "")
-        return key + (f",gpu={self.gpu_chip}" if self.get("target") == "nvgpu" else "")
+        relevant = [name for name, (_, _, changes) in PYTHON_OPTIONS.items() if changes]
+        relevant += [name for name, entry in engine_options().items() if entry["changes_code"]]
+        return ",".join(f"{name}={self._engine_value(name) if name in engine_options() else self.get(name)!r}" for name in relevant)
 
     @property
     def gpu_chip(self) -> str:
@@ -110,10 +153,11 @@ def parse(compile_options: dict | None, allowed: tuple[str, ...] | None = None) 
     compile_options = dict(compile_options or {})
     if not isinstance(compile_options, dict):
         raise OptionError(f"compile_options must be a dict, got {type(compile_options).__name__}")
-    valid = allowed or tuple(VALID_OPTIONS)
+    described = valid_options()
+    valid = allowed or tuple(described)
     unknown = sorted(set(compile_options) - set(valid))
     if unknown:
-        listing = "\n".join(f"  {name}: {VALID_OPTIONS[name][0]}" for name in valid)
+        listing = "\n".join(f"  {name}: {described[name][0]}" for name in valid)
         raise OptionError(f"unknown compile option(s) {', '.join(map(repr, unknown))}; valid options are:\n{listing}")
     target = compile_options.get("target", "cpu")
     if target not in TARGETS:
@@ -136,6 +180,55 @@ def parse(compile_options: dict | None, allowed: tuple[str, ...] | None = None) 
     threads = compile_options.get("threads")
     if threads is not None and (not isinstance(threads, int) or threads < 1):
         raise OptionError(f"threads must be a positive integer, got {threads!r}")
-    values = {name: compile_options.get(name, VALID_OPTIONS[name][1]) for name in valid}
+    for name, entry in engine_options().items():
+        if name in compile_options and name not in ("compile_budget", "gpu", "opt_level"):
+            _check_engine_value(name, entry, compile_options[name])
+    values = {name: compile_options.get(name, described[name][1]) for name in valid}
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in values.items()))
     return CompileOptions(frozen)
+
+
+def _check_engine_value(name: str, entry: dict, value) -> None:
+    kind = entry["kind"]
+    if kind == "switch" and not isinstance(value, bool):
+        raise OptionError(f"{name} must be True or False, got {value!r}")
+    if kind == "int" and (isinstance(value, bool) or not isinstance(value, int) or not entry["min"] <= value <= entry["max"]):
+        raise OptionError(f"{name} must be an integer from {entry['min']} to {entry['max']}, got {value!r}")
+    if kind == "seconds" and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0):
+        raise OptionError(f"{name} must be a number >= 0, got {value!r}")
+    if kind == "text" and value is not None and not isinstance(value, str):
+        raise OptionError(f"{name} must be a string, got {value!r}")
+
+
+def markdown() -> str:
+    """docs/options.md: every option, from the tables."""
+    lines = [
+        "# Compile options",
+        "",
+        "Generated by `scripts/gen-docs.sh` from the option tables (`pipelines/src/options.rs`,",
+        "`compiler/src/options.rs`: `pb-compile --list-options`) and `python/polyblocks/options.py`;",
+        "do not edit by hand. Python: `compile_options={name: value}` in every front. pb-compile:",
+        "the flag (a switch also as `--no-FLAG`). pb-opt: pipeline options as `--pb-FLAG` with",
+        "`--pb-pipeline` (a switch as `--pb-no-FLAG`; `--pb-FLAG` may name a pass). Options that",
+        "change the generated code are part of the disk-cache key.",
+        "",
+        "| name | pb-compile | pb-opt | default | in cache key | meaning |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, (meaning, default, changes) in PYTHON_OPTIONS.items():
+        lines.append(f"| `{name}` | | | `{default!r}` | {'yes' if changes else 'no'} | {meaning} |")
+    from . import engine
+
+    table = json.loads(subprocess.run([str(engine.engine_binary()), "--list-options"], capture_output=True, text=True, check=True).stdout)
+    for entry in table:
+        flag = f"--{entry['flag']}" + (f", --no-{entry['flag']}" if entry["kind"] == "switch" else "=…")
+        pb_opt = ""
+        if entry["scope"] == "pipeline":
+            pb_opt = f"--pb-no-{entry['flag']}" if entry["kind"] == "switch" else f"--pb-{entry['flag']}=…"
+        python = entry["name"] if entry["python"] else f"({entry['name']}: set by the fronts)"
+        lines.append(
+            f"| `{python}` | `{flag}` | {f'`{pb_opt}`' if pb_opt else ''} | `{entry['default']!r}` | "
+            f"{'yes' if entry['changes_code'] else 'no'} | {entry['help']} |"
+        )
+    return "\n".join(lines) + "\n"
+

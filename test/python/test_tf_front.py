@@ -83,7 +83,7 @@ def test_new_shapes_compile_once_each(monkeypatch):
 
     calls = []
     real = engine.run_engine
-    monkeypatch.setattr(engine, "run_engine", lambda source, args: calls.append(source) or real(source, args))
+    monkeypatch.setattr(engine, "run_engine", lambda source, args, *rest: calls.append(source) or real(source, args, *rest))
     compiled = polyblocks_jit_tf(lambda x: tf.nn.softmax(x * 2.0))
     for shape in [(3, 4), (3, 4), (5, 4), (3, 4)]:
         x = random(*shape)

@@ -140,7 +140,7 @@ class Mlp(torch.nn.Module):
 
 @pytest.mark.parametrize("channels_last", [True, False])
 @pytest.mark.parametrize("prepack", [True, False])
-def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, capfd, prepack, channels_last):
+def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, caplog, prepack, channels_last):
     """With `prepack_weights` the engine keeps each Linear weight packed
     between calls; every way a parameter changes (in place, a new state, a
     new tensor) must reach the next call, in every thread's pool."""
@@ -154,7 +154,7 @@ def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, capfd
     x = torch.randn(40, 96)
     with torch.no_grad():
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
-        report = capfd.readouterr().err
+        report = caplog.text
         # The Linear weights are B; the convolution's weights are A in
         # NCHW, B channels-last (its lanes along the output channels).
         assert report.count("B packed once per parameter version") == prepack * (2 + channels_last), report

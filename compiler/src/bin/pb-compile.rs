@@ -6,9 +6,11 @@
 //! pb-compile model.mlir -aot -aot-user-memory ...      # + a trailing int8_t* pool argument
 //! ```
 
-use pb_compile::{compile, link, CompileOptions};
+use pb_compile::{compile, link, options::COMPILE_OPTIONS, CompileOptions};
+use pb_pipelines::options::{apply_flag, PIPELINE_OPTIONS};
 use std::path::PathBuf;
 
+/// The driver's own flags; the compile options follow, from their tables.
 const HELP: &str = "\
 USAGE: pb-compile <input.mlir> [options]
 
@@ -17,14 +19,10 @@ USAGE: pb-compile <input.mlir> [options]
   -aot-name <name>      Base name of the AOT files (default: the input's stem)
   -aot-user-memory      Generated code allocates nothing: all temporaries come from a trailing
                         int8_t* argument whose size the header states
-  --target=<overrides>  Target description overrides, e.g. 'cores=1 vector-bits=256'
-  -O<n>                 LLVM optimization level 0-3 (default 3)
-  --cpu=<name>          LLVM CPU to generate code for, e.g. x86-64-v3 (default: the host, all its features)
-  --gpu=<chip>          Compile for an NVIDIA GPU with the nvgpu pipeline: sm_80, sm_86, sm_89, sm_90
-                        (kernels as PTX; the library needs libpb_gpu_runtime.so and the CUDA driver)
-  --emulate             With --gpu: run the mapped kernels on the CPU instead (loops over grid and block)
-  --codegen-threads=<n> Optimize and compile the LLVM module in up to n parts in parallel (default 0:
-                        one per core this process may use; -aot: always 1)
+  --static-args=<i,j..> With --pool or -aot-user-memory: these input positions change only between
+                        calls the caller announces (model parameters); weights read from them are
+                        packed once into the pool, again when the caller zeroes the prepared flag
+                        (its offset: the manifest's prepared_flag, the header's _PREPARED_FLAG_OFFSET)
   --openmp-dir=<dir>    Folder of LLVM's OpenMP runtime (libomp.so.5) to link and load (default: beside
                         pb-compile, in the polyblocks package installed with it, or LLVM 22's)
                         The linker: $POLYBLOCKS_CC, else cc, clang or gcc on PATH
@@ -32,26 +30,11 @@ USAGE: pb-compile <input.mlir> [options]
   --timing              Print the time of each stage
   --progress            Print 'pb-compile: stage NAME' as each stage starts (stderr)
   --pass-timing         Print MLIR's time report of every pass, one per stage (stderr)
-  --compile-budget=<s>  Seconds of optimization before the planning passes leave the rest of the
-                        program unfused, with a warning (default 60; 0: no limit)
-  --no-vectorize        Leave loops scalar in MLIR (LLVM may still vectorize)
-  --no-fuse             No producer-consumer fusion (pb-fuse)
-  --no-fp-contract      Keep each product and the sum using it separately rounded (no FMA contraction)
-  --no-channels-last    Keep convolutions' feature maps in NCHW order (no pb-channels-last)
-  --profile             Time every kernel: counters in the exported global pb_profile_ns, described
-                        in the manifest's profile entry (what compile_options profile=True uses)
-  --no-outline          Keep every kernel in its function (no pb-outline-kernels: slower compiles)
-  --report              Explain fusion and tiling decisions per loop nest (stderr)
-  --static-args=<i,j..> With --pool or -aot-user-memory: these input positions change only between
-                        calls the caller announces (model parameters); weights read from them are
-                        packed once into the pool, again when the caller zeroes the prepared flag
-                        (its offset: the manifest's prepared_flag, the header's _PREPARED_FLAG_OFFSET)
-  --pool                Temporaries (those the pool can take) from a trailing pool argument that
-                        the caller keeps between calls (what the Python runtime does)
-  --upstream-affine     For comparison: loop optimization by upstream MLIR passes only
-                        (affine-loop-fusion, -tile, -super-vectorize, -parallelize)
   --emit-llvm           Print the optimized LLVM IR to stdout (and write no library unless -o or -aot is given)
+  --list-options        Print every compile option as JSON (what the Python fronts read) and exit
   -h, --help            This help
+
+Compile options (also Python's compile_options, docs/options.md):
 ";
 
 struct Args {
@@ -65,14 +48,21 @@ struct Args {
     options: CompileOptions,
 }
 
-fn value(arg: &str, rest: &mut std::slice::Iter<String>, name: &str) -> Result<String, String> {
+fn value(arg: &str, rest: &mut impl Iterator<Item = String>, name: &str) -> Result<String, String> {
     match arg.split_once('=') {
         Some((_, v)) => Ok(v.to_string()),
-        None => rest.next().cloned().ok_or_else(|| format!("option '{name}' needs a value")),
+        None => rest.next().ok_or_else(|| format!("option '{name}' needs a value")),
     }
 }
 
-fn parse(args: &[String]) -> Result<Option<Args>, String> {
+/// What the command line asks for.
+enum Command {
+    Compile(Box<Args>),
+    Help,
+    ListOptions,
+}
+
+fn parse(args: &[String]) -> Result<Command, String> {
     let mut input = None;
     let mut parsed = Args {
         input: PathBuf::new(),
@@ -84,82 +74,57 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
         openmp_dir: None,
         options: CompileOptions::default(),
     };
-    let mut iter = args.iter();
+    let mut iter = args.iter().cloned();
     while let Some(arg) = iter.next() {
-        let name = arg.trim_start_matches('-').split('=').next().unwrap_or("");
+        let body = arg.trim_start_matches('-');
+        let name = body.split('=').next().unwrap_or("");
         match name {
             _ if !arg.starts_with('-') => {
-                if input.replace(PathBuf::from(arg)).is_some() {
+                if input.replace(PathBuf::from(&arg)).is_some() {
                     return Err("more than one input file".into());
                 }
             }
-            "h" | "help" => return Ok(None),
-            "o" => parsed.output = Some(PathBuf::from(value(arg, &mut iter, "-o")?)),
-            "aot" => {
-                parsed.aot = true;
-                parsed.options.codegen_threads = 1;
-            }
-            "aot-name" => parsed.aot_name = Some(value(arg, &mut iter, "-aot-name")?),
+            "h" | "help" => return Ok(Command::Help),
+            "list-options" => return Ok(Command::ListOptions),
+            "o" => parsed.output = Some(PathBuf::from(value(&arg, &mut iter, "-o")?)),
+            "aot" => parsed.aot = true,
+            "aot-name" => parsed.aot_name = Some(value(&arg, &mut iter, "-aot-name")?),
             "aot-user-memory" => parsed.options.pipeline.user_memory = true,
-            "pool" => parsed.options.pipeline.pool = true,
             "static-args" => {
-                let list = value(arg, &mut iter, "--static-args")?;
+                let list = value(&arg, &mut iter, "--static-args")?;
                 parsed.options.static_args = list
                     .split(',')
                     .filter(|p| !p.is_empty())
                     .map(|p| p.trim().parse().map_err(|_| format!("invalid static argument position '{p}' in '{list}'")))
                     .collect::<Result<_, _>>()?;
             }
-            "target" => parsed.options.pipeline.target.apply_overrides(&value(arg, &mut iter, "--target")?)?,
-            "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(arg, &mut iter, "--debug-dir")?)),
-            "openmp-dir" => parsed.openmp_dir = Some(PathBuf::from(value(arg, &mut iter, "--openmp-dir")?)),
+            "debug-dir" => parsed.options.debug_dir = Some(PathBuf::from(value(&arg, &mut iter, "--debug-dir")?)),
+            "openmp-dir" => parsed.openmp_dir = Some(PathBuf::from(value(&arg, &mut iter, "--openmp-dir")?)),
             "timing" => parsed.timing = true,
             "progress" => parsed.options.progress = true,
             "pass-timing" => parsed.options.pass_timing = true,
-            "compile-budget" => {
-                let seconds = value(arg, &mut iter, "--compile-budget")?;
-                let seconds: f64 = seconds
-                    .parse()
-                    .ok()
-                    .filter(|s: &f64| s.is_finite() && *s >= 0.0)
-                    .ok_or_else(|| format!("invalid compile budget '{seconds}' (seconds, 0 for no limit)"))?;
-                parsed.options.budget = (seconds > 0.0).then(|| std::time::Duration::from_secs_f64(seconds));
-            }
-            "no-vectorize" => parsed.options.pipeline.vectorize = false,
-            "no-fuse" => parsed.options.pipeline.fuse = false,
-            "no-fp-contract" => parsed.options.pipeline.fp_contract = false,
-            "no-channels-last" => parsed.options.pipeline.channels_last = false,
-            "report" => parsed.options.pipeline.report = true,
-            "profile" => parsed.options.pipeline.profile = true,
-            "no-outline" => parsed.options.pipeline.outline = false,
-            "upstream-affine" => parsed.options.pipeline.upstream_affine = true,
-            "cpu" => parsed.options.llvm_cpu = Some(value(arg, &mut iter, "--cpu")?),
-            "gpu" => {
-                let chip = value(arg, &mut iter, "--gpu")?;
-                parsed.options.pipeline.gpu = Some(pb_support::gpu_target::GpuDesc::named(&chip)?);
-            }
-            "emulate" => parsed.options.pipeline.emulate = true,
-            "codegen-threads" => {
-                let threads = value(arg, &mut iter, "--codegen-threads")?;
-                let threads = threads.parse().map_err(|_| format!("invalid thread count '{threads}'"))?;
-                // An AOT object is always one part.
-                if !parsed.aot {
-                    parsed.options.codegen_threads = threads;
-                }
-            }
             "emit-llvm" => {
                 parsed.emit_llvm = true;
                 parsed.options.keep_llvm_ir = true;
             }
-            _ if name.starts_with('O') && name.len() == 2 => {
-                parsed.options.opt_level = name[1..]
-                    .parse()
-                    .ok()
-                    .filter(|l| *l <= 3)
-                    .ok_or_else(|| format!("invalid optimization level '{arg}'"))?;
+            // -O<n>: --opt-level=<n>, as C compilers spell it.
+            _ if name.starts_with('O') && name.len() == 2 && arg.starts_with("-O") => {
+                let level = COMPILE_OPTIONS.iter().find(|s| s.flag == "opt-level").expect("opt-level is declared");
+                (level.set)(&mut parsed.options, level.parse_value(&name[1..]).map_err(|_| format!("invalid optimization level '{arg}'"))?)?;
             }
-            _ => return Err(format!("unknown option '{arg}' (see pb-compile --help)")),
+            _ => {
+                let applied = match apply_flag(PIPELINE_OPTIONS, &mut parsed.options.pipeline, body, &mut iter) {
+                    Some(result) => result,
+                    None => apply_flag(COMPILE_OPTIONS, &mut parsed.options, body, &mut iter)
+                        .unwrap_or_else(|| Err(format!("unknown option '{arg}' (see pb-compile --help)"))),
+                };
+                applied?;
+            }
         }
+    }
+    // An AOT object is always one part.
+    if parsed.aot {
+        parsed.options.codegen_threads = 1;
     }
     parsed.input = input.ok_or("no input file (see pb-compile --help)")?;
     if parsed.options.pipeline.user_memory && !parsed.aot {
@@ -181,7 +146,7 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
         // Kernels allocate on the device; the host's pool does not apply.
         parsed.options.pipeline.pool = false;
     }
-    Ok(Some(parsed))
+    Ok(Command::Compile(Box::new(parsed)))
 }
 
 fn run(args: Args) -> Result<(), String> {
@@ -225,11 +190,15 @@ fn main() {
     pb_support::ffi::install_fatal_error_handler("pb-compile");
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match parse(&args) {
-        Ok(None) => {
-            print!("{HELP}");
+        Ok(Command::Help) => {
+            print!("{HELP}{}", pb_compile::options::options_help());
             0
         }
-        Ok(Some(args)) => match run(args) {
+        Ok(Command::ListOptions) => {
+            print!("{}", pb_compile::options::options_json());
+            0
+        }
+        Ok(Command::Compile(args)) => match run(*args) {
             Ok(()) => 0,
             Err(message) => {
                 eprintln!("pb-compile: error: {message}");

@@ -4,6 +4,10 @@
 //! pass in the short form (`--canonicalize --pb-simplify-quant="x=1"`),
 //! resolved against our passes and upstream's in order of appearance.
 
+use pb_pipelines::{
+    cpu::CpuOptions,
+    options::{apply_flag, Kind, PIPELINE_OPTIONS},
+};
 use pb_support::{pass_builder::Registry, upstream};
 
 /// What pb-opt was asked to do.
@@ -29,18 +33,11 @@ pub struct Options {
     pub named_pipeline: Option<String>,
     pub stop_after: Option<String>,
     pub start_after: Option<String>,
-    /// `--pb-target="cores=2 vector-bits=256"`: overrides of the host target.
-    pub target_overrides: String,
-    /// `--pb-no-vectorize`: no vectorization in the named pipeline.
-    pub no_vectorize: bool,
-    /// `--pb-no-fuse`: no `pb-fuse` in the named pipeline.
-    pub no_fuse: bool,
-    /// `--pb-report`: the polyhedral passes explain their decisions.
-    pub report: bool,
-    /// `--pb-gpu=sm_90`: the GPU of the `nvgpu` pipeline.
-    pub gpu: Option<String>,
-    /// `--pb-emulate`: the `nvgpu` pipeline's mapped IR lowered for the CPU.
-    pub emulate: bool,
+    /// The named pipelines' options, `--pb-FLAG` for each entry of
+    /// `pb_pipelines::options::PIPELINE_OPTIONS` (e.g. `--pb-target="cores=2
+    /// vector-bits=256"`, `--pb-no-fuse`, `--pb-report`, `--pb-gpu=sm_90`),
+    /// applied in order to the host's defaults; `None` if none was given.
+    pub pipeline_options: Option<CpuOptions>,
     pub markdown: bool,
     pub print_target: bool,
     pub help: bool,
@@ -63,15 +60,7 @@ OPTIONS:
   --pb-stop-after=<stage>        ...only up to a stage (cpu: legalize, graph, affine, lower, llvm;
                                  nvgpu: legalize, graph, affine, gpu-map, gpu-lower, llvm)
   --pb-start-after=<stage>       ...only the stages after one (input: that stage's output, e.g. edited by hand)
-  --pb-target=<overrides>        Target description overrides, e.g. 'cores=1 vector-bits=256'
-  --pb-print-target              Print the target description and exit
-  --pb-no-vectorize              With --pb-pipeline=cpu: leave loops scalar (LLVM may still vectorize)
-  --pb-no-fuse                   With --pb-pipeline=cpu: no producer-consumer fusion (pb-fuse)
-  --pb-report                    With --pb-pipeline=cpu: print per loop nest what was fused or
-                                 tiled, the sizes chosen and the model's reasons (stderr)
-  --pb-gpu=<chip>                With --pb-pipeline=nvgpu: the GPU (sm_80, sm_86, sm_89, sm_90; default sm_80)
-  --pb-emulate                   With --pb-pipeline=nvgpu: lower the mapped IR for the CPU instead
-                                 (stages legalize, graph, affine, gpu-map, lower, llvm)
+  --pb-print-target              Print the target description (with --pb-target) and exit
   --split-input-file             Process each chunk between '// -----' lines on its own
   --verify-diagnostics           Check diagnostics against expected-error/warning/remark/note
                                  comments instead of printing them
@@ -87,7 +76,23 @@ OPTIONS:
   --list-passes [--markdown]     List our passes and upstream's
   --version                      Print the version
   -h, --help                     Print this help
+
+OPTIONS OF THE NAMED PIPELINES (as pb-compile's, docs/options.md; a switch also as --pb-no-FLAG;
+where --pb-FLAG is also a pass's name, e.g. --pb-fuse, it means the pass):
 ";
+
+/// `--help`: the fixed text, then the pipeline options from their table.
+pub fn help() -> String {
+    let mut text = HELP.to_string();
+    for spec in PIPELINE_OPTIONS {
+        let spelling = match spec.kind {
+            Kind::Switch(_) => format!("--pb-[no-]{}", spec.flag),
+            _ => format!("--pb-{}=<value>", spec.flag),
+        };
+        text.push_str(&format!("  {spelling:<31}{}\n", spec.help));
+    }
+    text
+}
 
 fn flag_value(arg: &str, args: &mut std::slice::Iter<String>, name: &str) -> Result<String, String> {
     match arg.split_once('=') {
@@ -102,6 +107,15 @@ fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
         "false" | "0" => Ok(false),
         _ => Err(format!("option '{name}' expects true or false, got '{value}'")),
     }
+}
+
+/// Whether `flag` names a pipeline option: its flag, or `no-` and a
+/// switch's flag.
+fn is_pipeline_flag(flag: &str) -> bool {
+    PIPELINE_OPTIONS.iter().any(|s| s.flag == flag)
+        || flag
+            .strip_prefix("no-")
+            .is_some_and(|n| PIPELINE_OPTIONS.iter().any(|s| s.flag == n && matches!(s.kind, Kind::Switch(_))))
 }
 
 /// Parses the arguments (without the program name).
@@ -147,13 +161,7 @@ pub fn parse(args: &[String], registry: Registry) -> Result<Options, String> {
             "pb-pipeline" => options.named_pipeline = Some(flag_value(arg, &mut iter, "--pb-pipeline")?),
             "pb-stop-after" => options.stop_after = Some(flag_value(arg, &mut iter, "--pb-stop-after")?),
             "pb-start-after" => options.start_after = Some(flag_value(arg, &mut iter, "--pb-start-after")?),
-            "pb-target" => options.target_overrides = flag_value(arg, &mut iter, "--pb-target")?,
             "pb-print-target" => switch(&mut options, |o| o.print_target = true)?,
-            "pb-no-vectorize" => switch(&mut options, |o| o.no_vectorize = true)?,
-            "pb-no-fuse" => switch(&mut options, |o| o.no_fuse = true)?,
-            "pb-report" => switch(&mut options, |o| o.report = true)?,
-            "pb-gpu" => options.gpu = Some(flag_value(arg, &mut iter, "--pb-gpu")?),
-            "pb-emulate" => switch(&mut options, |o| o.emulate = true)?,
             "markdown" => switch(&mut options, |o| o.markdown = true)?,
             "h" | "help" => switch(&mut options, |o| o.help = true)?,
             "version" => switch(&mut options, |o| o.version = true)?,
@@ -165,6 +173,14 @@ pub fn parse(args: &[String], registry: Registry) -> Result<Options, String> {
                 } else {
                     short_form.push(format!("{name}{{{pass_options}}}"));
                 }
+            }
+            // A pipeline option, unless a pass has its name (`--pb-fuse` is
+            // the pass; `--pb-no-fuse` the option).
+            _ if name.strip_prefix("pb-").is_some_and(is_pipeline_flag) => {
+                let pipeline = options.pipeline_options.get_or_insert_with(CpuOptions::host);
+                let mut rest = (&mut iter).cloned();
+                apply_flag(PIPELINE_OPTIONS, pipeline, &body[3..], &mut rest)
+                    .unwrap_or_else(|| Err(format!("unknown option '{arg}'")))?;
             }
             _ => {
                 let mut message = format!("unknown option or pass '{arg}'");

@@ -43,7 +43,7 @@ pub fn run(args: &[String]) -> i32 {
         return 0;
     }
     if options.help {
-        print!("{}", cli::HELP);
+        print!("{}", cli::help());
         return 0;
     }
     if options.version {
@@ -65,23 +65,16 @@ pub fn run(args: &[String]) -> i32 {
 
 /// The host target with `--pb-target` overrides applied.
 fn target(options: &cli::Options) -> Result<pb_support::target::TargetDesc, String> {
-    let mut target = pb_support::target::TargetDesc::host();
-    target.apply_overrides(&options.target_overrides)?;
-    Ok(target)
+    Ok(options.pipeline_options.as_ref().map_or_else(pb_support::target::TargetDesc::host, |o| o.target.clone()))
 }
 
 /// Replaces `--pb-pipeline=NAME` by the pipeline text it stands for.
 fn resolve_named_pipeline(mut options: cli::Options) -> Result<cli::Options, String> {
     if let Some(name) = &options.named_pipeline {
-        let mut cpu = pb_pipelines::cpu::CpuOptions::for_target(target(&options)?);
-        cpu.vectorize = !options.no_vectorize;
-        cpu.fuse = !options.no_fuse;
-        cpu.report = options.report;
-        if let Some(chip) = &options.gpu {
-            cpu.gpu = Some(pb_support::gpu_target::GpuDesc::named(chip)?);
-        }
-        cpu.emulate = options.emulate;
+        let cpu = options.pipeline_options.clone().unwrap_or_else(pb_pipelines::cpu::CpuOptions::host);
         options.pipeline = pb_pipelines::named_pipeline(name, options.start_after.as_deref(), options.stop_after.as_deref(), cpu)?;
+    } else if options.pipeline_options.is_some() && !options.print_target {
+        return Err("the pipeline options (--pb-FLAG) need '--pb-pipeline'".into());
     }
     Ok(options)
 }

@@ -7,6 +7,7 @@ mod diagnostics;
 mod pass_options;
 mod pbq;
 mod pipeline_syntax;
+mod option_table;
 mod pipelines;
 mod source;
 mod verify_diagnostics;
