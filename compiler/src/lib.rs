@@ -26,7 +26,6 @@ use pb_support::{
     diagnostics::DiagnosticCapture,
     ffi,
     pass_builder::{add_pipeline, Registry},
-    source::parse_module,
 };
 use std::{
     fmt,
@@ -180,7 +179,7 @@ fn lower_then<R>(
     context.set_allow_unregistered_dialects(true);
     let capture = DiagnosticCapture::attach(&context);
     let render = || -> String { capture.take().iter().map(|d| d.render_from(source_name, text)).collect() };
-    let mut module = parse_module(&context, text, source_name).ok_or_else(|| CompileError::Input(render()))?;
+    let mut module = pb_dialects::stablehlo::parse_source(&context, text, source_name).ok_or_else(|| CompileError::Input(render()))?;
     if !pb_dialects::verify(module.as_operation()) {
         return Err(CompileError::Input(render()));
     }

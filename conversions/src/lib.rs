@@ -10,6 +10,7 @@
 
 pub mod asserts_to_errors;
 pub mod expand_math;
+pub mod legalize_stablehlo;
 pub mod lower_memref_copy;
 pub mod lower_quant;
 pub mod lower_tm_tensor;
@@ -17,4 +18,4 @@ pub mod lower_tm_tensor;
 use pb_support::PassInfo;
 
 /// Every conversion pass, alphabetical by argument.
-pub static PASSES: &[&PassInfo] = &[&asserts_to_errors::INFO, &expand_math::INFO, &lower_memref_copy::INFO, &lower_quant::INFO, &lower_tm_tensor::INFO];
+pub static PASSES: &[&PassInfo] = &[&asserts_to_errors::INFO, &expand_math::INFO, &legalize_stablehlo::INFO, &lower_memref_copy::INFO, &lower_quant::INFO, &lower_tm_tensor::INFO];

@@ -7,10 +7,13 @@
 //!
 //! - [`pbq`] — per-tensor affine quantization (quantize / dequantize /
 //!   requantize), the form PyTorch PT2E graphs are imported into.
+//! - [`stablehlo`] — the StableHLO ops the JAX and TensorFlow fronts give,
+//!   in generic form, and the importer of their pretty text.
 //!
 //! Depends on pb-support and melior only.
 
 pub mod pbq;
+pub mod stablehlo;
 pub mod type_utils;
 
 use melior::{
@@ -21,7 +24,10 @@ use melior::{
 };
 
 /// IRDL sources of our dialects, by file name.
-pub const IRDL_SOURCES: &[(&str, &str)] = &[("pbq.irdl.mlir", include_str!("../irdl/pbq.irdl.mlir"))];
+pub const IRDL_SOURCES: &[(&str, &str)] = &[
+    ("pbq.irdl.mlir", include_str!("../irdl/pbq.irdl.mlir")),
+    ("stablehlo.irdl.mlir", include_str!("../irdl/stablehlo.irdl.mlir")),
+];
 
 /// A context with every upstream dialect loaded, upstream passes and LLVM
 /// translations registered, and our IRDL dialects loaded.

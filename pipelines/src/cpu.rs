@@ -1,10 +1,11 @@
 //! The `cpu` pipeline: tensors in upstream dialects (linalg, tensor, arith,
-//! math, tosa) and `pbq`, down to the LLVM dialect for the host CPU.
+//! math, tosa), `pbq` and `stablehlo`, down to the LLVM dialect for the host CPU.
 //!
 //! Five stages; `pb-opt --pb-pipeline=cpu --pb-stop-after=<stage>` runs a
 //! prefix, and the compile driver runs them one by one to time each:
 //!
-//! 1. `legalize`: torch-mlir's `tm_tensor` scatter/scan/sort to loops,
+//! 1. `legalize`: StableHLO (JAX, TensorFlow) to linalg,
+//!    torch-mlir's `tm_tensor` scatter/scan/sort to loops,
 //!    check the input is compilable (`pb-check-cpu-input`),
 //!    TOSA to linalg/arith/tensor, quantization folding and lowering,
 //!    computed gather indices clamped into bounds,
@@ -198,6 +199,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
     let passes: Vec<String> = match stage {
         Stage::Legalize => {
             let mut passes: Vec<String> = vec![
+                // StableHLO from the JAX and TensorFlow fronts (imported by
+                // pb_dialects::stablehlo) to linalg on tensors; nothing
+                // else has stablehlo ops.
+                "func.func(pb-legalize-stablehlo)".into(),
                 // torch-mlir's scatter/scan/sort (index_put, cumsum, topk) as
                 // loops: the only foreign ops the pipeline takes.
                 "func.func(pb-lower-tm-tensor)".into(),

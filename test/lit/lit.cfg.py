@@ -15,7 +15,7 @@ config.test_exec_root = os.path.join(repo, "target", "lit")
 
 llvm = "/usr/lib/llvm-22"
 path = [
-    os.path.join(repo, "target", "debug"),   # pb-opt
+    os.environ.get("POLYBLOCKS_BIN_DIR", os.path.join(repo, "target", "debug")),  # pb-opt, pb-compile
     os.path.join(config.test_source_root, "tools"),  # expect-exit
     os.path.join(llvm, "bin"),                # FileCheck, not, mlir-opt, mlir-runner
     os.environ.get("PATH", ""),

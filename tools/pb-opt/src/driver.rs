@@ -10,7 +10,6 @@ use pb_support::{
     diagnostics::{Captured, DiagnosticCapture, Severity},
     ffi,
     pass_builder::{self, Registry},
-    source,
 };
 use std::io::{Read, Write};
 
@@ -79,7 +78,7 @@ pub fn run(options: &Options, registry: Registry) -> Result<i32, String> {
 /// Parses, checks and transforms one chunk; `None` if anything failed (the
 /// reasons are in the context's diagnostics).
 fn process_chunk(context: &Context, options: &Options, registry: Registry, name: &str, chunk: &str) -> Option<String> {
-    let mut module: Module = source::parse_module(context, chunk, name)?;
+    let mut module: Module = pb_dialects::stablehlo::parse_source(context, chunk, name)?;
     if !pb_dialects::verify(module.as_operation()) {
         return None;
     }
