@@ -52,15 +52,20 @@ def build_cached(key: str, make_text, options, what: str = "graph", extra_args: 
     return library
 
 
-def compile_stablehlo(key: str, hlo: str, options, target, runner: str):
+def compile_stablehlo(key: str, hlo: str, options, target, runner: str, via_jaxlib: bool = True):
     """The library for StableHLO text `hlo` (JAX and TF fronts), or `None`
     after one warning when the engine cannot compile it and the `fallback`
-    option lets the framework (`runner`) run the function instead."""
+    option lets the framework (`runner`) run the function instead.
+    `via_jaxlib`: convert it to linalg with jaxlib's passes first (the JAX
+    front); otherwise the engine reads the StableHLO text itself
+    (`pb_dialects::stablehlo`, `pb-legalize-stablehlo`: the TF front, which
+    needs no JAX)."""
     from . import stablehlo
 
     name = getattr(target, "__name__", type(target).__name__)
+    make_text = (lambda: stablehlo.to_linalg(hlo, options.profile)) if via_jaxlib else (lambda: hlo)
     try:
-        return build_cached(key, lambda: stablehlo.to_linalg(hlo, options.profile), options, f"{name}")
+        return build_cached(key, make_text, options, f"{name}")
     except engine.CompileError as error:
         if not options.get("fallback"):
             raise

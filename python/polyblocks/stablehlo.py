@@ -1,5 +1,11 @@
-"""StableHLO (from JAX or TensorFlow) to linalg-on-tensors text that the
-engine reads, with jaxlib's bundled MLIR and StableHLO passes (GUIDE §1)."""
+"""StableHLO from JAX to linalg-on-tensors text that the engine reads, with
+jaxlib's bundled MLIR and StableHLO passes (GUIDE §1).
+
+The TensorFlow front does not use this: the engine reads TF's StableHLO text
+itself (`pb_dialects::stablehlo`, `pb-legalize-stablehlo`). JAX keeps
+jaxlib's conversion, which always comes with it and covers what our
+importer does not yet (`chlo` ops, `reduce_window`, `sort`, n-operand
+reductions)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The TensorFlow front: `@polyblocks_jit_tf` and `polymage_jit_tf`.
 
 Path: `tf.function(f, jit_compile=True).experimental_get_compiler_ir(...)`
-gives StableHLO; jaxlib's passes turn it into linalg-on-tensors; the engine
-compiles it. TF passes variables (Keras weights) to the compiled program as
+gives StableHLO text, which the engine reads and compiles itself (its
+StableHLO importer and `pb-legalize-stablehlo`): no JAX needed. TF passes variables (Keras weights) to the compiled program as
 extra arguments after the explicit ones; we read their current values on
 each call, so weights are never baked in.
 
@@ -88,7 +88,7 @@ def _compile(xla_function, target, tensors, options):
     concrete = xla_function.get_concrete_function(*tensors)
     hlo = xla_function.experimental_get_compiler_ir(*tensors)(stage="stablehlo")
     key = cache.key("tf", hlo, options.cache_key())
-    library = jit_common.compile_stablehlo(key, hlo, options, target, "TensorFlow's XLA JIT")
+    library = jit_common.compile_stablehlo(key, hlo, options, target, "TensorFlow's XLA JIT", via_jaxlib=False)
     return (None if library is None else library["main"]), concrete
 
 

@@ -3,6 +3,7 @@
 The PyTorch front must be loaded before TensorFlow in one process (see
 test_import_order); this module imports it first for the whole test run."""
 
+import os
 import subprocess
 import sys
 import warnings
@@ -167,3 +168,58 @@ def test_import_order(order):
         assert "both loaded" in result.stdout
     else:
         assert "must be imported before tensorflow" in result.stdout
+
+
+NO_JAX_SCRIPT = """
+import importlib.abc
+import sys
+import warnings
+
+
+class NoJax(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("jax", "jaxlib"):
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked by the test)", name=name)
+        return None
+
+
+sys.meta_path.insert(0, NoJax())
+
+import numpy as np
+import tensorflow as tf
+
+from polyblocks.tf_polyblocks_compiler import polyblocks_jit_tf
+
+rng = np.random.default_rng(0)
+img, filters, bias = (rng.standard_normal(s).astype(np.float32) for s in [(1, 9, 11, 3), (3, 3, 3, 4), (4,)])
+
+
+def conv_bias_relu_softmax(img, filters, bias):
+    conv = tf.nn.conv2d(img, filters, strides=(1, 1), padding="SAME")
+    return tf.nn.softmax(tf.nn.relu(tf.nn.bias_add(conv, bias)) * 2.0)
+
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(3)])
+x = rng.standard_normal((5, 7)).astype(np.float32)
+model(x)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    got = polyblocks_jit_tf(conv_bias_relu_softmax)(img, filters, bias)
+    got_model = polyblocks_jit_tf(model)(x)
+fallbacks = [str(w.message) for w in caught if "polyblocks" in str(w.message)]
+assert not fallbacks, fallbacks
+np.testing.assert_allclose(got, conv_bias_relu_softmax(img, filters, bias), rtol=1e-4, atol=1e-5)
+np.testing.assert_allclose(got_model, model(x), rtol=1e-4, atol=1e-5)
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("jax", "jaxlib"))
+assert not loaded, loaded
+print("compiled without jax")
+"""
+
+
+def test_works_without_jax(tmp_path):
+    # Importing jax or jaxlib fails in this process: the engine reads TF's
+    # StableHLO itself (no jaxlib passes), and nothing falls back to XLA.
+    env = {**os.environ, "POLYBLOCKS_CACHE_DIR": str(tmp_path / "cache")}
+    result = subprocess.run([sys.executable, "-c", NO_JAX_SCRIPT], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "compiled without jax" in result.stdout
