@@ -393,17 +393,45 @@ def _fx_compiler(options, trusted: bool, inference: bool = False):
             return compile_real(gm, example_inputs)
 
     def compile_real(gm: torch.fx.GraphModule, example_inputs):
+        gm, with_nones = _without_none_outputs(gm)
         try:
-            return make_boxed_func(_compile_graph(gm, example_inputs, options, trusted, inference))
+            return make_boxed_func(with_nones(_compile_graph(gm, example_inputs, options, trusted, inference)))
         except Exception as error:
             if not options.get("fallback"):
                 raise
             if options.debug:
                 _log.info("whole graph not compiled (%s); splitting it", str(error).splitlines()[0])
         fallback = _compile_with_fallback(gm, example_inputs, options)
-        return make_boxed_func(fallback.forward)
+        return make_boxed_func(with_nones(fallback.forward))
 
     return compile_fx
+
+
+def _without_none_outputs(gm: torch.fx.GraphModule):
+    """AOTAutograd's backward graphs return None as the gradient of each
+    input that needs none (the data, frozen weights); the engine compiles
+    graphs of tensors only. Returns a copy of `gm` without those outputs
+    and a wrapper that puts the Nones back into a call's outputs."""
+    output = next(n for n in gm.graph.nodes if n.op == "output")
+    values = output.args[0]
+    kept = [i for i, v in enumerate(values) if v is not None] if isinstance(values, (tuple, list)) else []
+    if not kept or len(kept) == len(values):  # no None, or nothing left for the engine
+        return gm, lambda call: call
+    graph = torch.fx.Graph()
+    copied = graph.graph_copy(gm.graph, {})
+    graph.output(tuple(copied[i] for i in kept))
+    count = len(values)
+
+    def with_nones(call):
+        def call_with_nones(*args):
+            outputs = [None] * count
+            for position, value in zip(kept, call(*args)):
+                outputs[position] = value
+            return outputs
+
+        return call_with_nones
+
+    return torch.fx.GraphModule(gm, graph), with_nones
 
 
 # Static input positions for a graph compiled outside Dynamo's tracing
