@@ -242,7 +242,9 @@ pub static PIPELINE_OPTIONS: &[OptionSpec<CpuOptions>] = &[
     OptionSpec {
         name: "report",
         flag: "report",
-        help: "print per loop nest what was fused or tiled, the sizes chosen and why (compiles even on a cache hit)",
+        help: "print per loop nest what was fused or tiled, the sizes chosen and why (compiles even on a cache hit; \
+               Python: True, or the name of an .html file to write a report with a picture of the fused groups over \
+               the source operators, the kernels' shares of the run time and these decisions)",
         kind: Kind::Switch(false),
         python: true,
         changes_code: false,

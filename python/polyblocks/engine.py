@@ -169,9 +169,11 @@ def build_library(
                 stacklevel=2,
             )
     if "--report" in args:
-        for line in stderr.splitlines():
-            if "note: [pb-" in line:
-                _log.info("%s", line)
+        notes = [line for line in stderr.splitlines() if "note: [pb-" in line or "remark: [pb-" in line]
+        for line in notes:
+            _log.info("%s", line)
+        # Kept beside the library for the HTML report (html_report).
+        (folder / f"lib{name}.report").write_text("".join(f"{line}\n" for line in notes))
     return parse_timings(stderr)
 
 

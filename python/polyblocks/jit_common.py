@@ -13,11 +13,13 @@ from .runtime import Library, LibraryError
 _log = log.get("jit")
 
 
-def build_cached(key: str, make_text, options, what: str = "graph", extra_args: tuple = ()) -> Library:
+def build_cached(key: str, make_text, options, what: str = "graph", extra_args: tuple = (), operators=None) -> Library:
     """The library for cache `key`, compiling `make_text()` (MLIR text) on a
     miss with pb-compile's flags for `options` and `extra_args` (which `key`
     must cover). The module's functions keep their names; the file is
-    `libmodule.so`."""
+    `libmodule.so`. With `report` a file name, the compile is added to that
+    HTML report, its source `operators` (`html_report.Operator`s) drawn
+    beside the kernels."""
     debug_dir = pathlib.Path(options.get("debug_dir") or "polyblocks_debug") / key if options.debug else None
     timings = {}
 
@@ -49,6 +51,13 @@ def build_cached(key: str, make_text, options, what: str = "graph", extra_args: 
         setter = getattr(library._handle, "omp_set_num_threads", None)
         if setter is not None:
             setter(threads)
+    report = options.get("report")
+    if isinstance(report, str):
+        from . import html_report
+
+        notes_file = folder / "libmodule.report"
+        notes = html_report.notes_of(notes_file.read_text()) if notes_file.exists() else []
+        html_report.add_graph(report, what, operators or [], library, notes)
     return library
 
 

@@ -17,6 +17,7 @@ nothing is printed twice."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -49,6 +50,22 @@ def _configure() -> logging.Logger:
 
 
 logger = _configure()
+
+
+@contextlib.contextmanager
+def no_implicit_root_handler():
+    """Undoes the handler a library's module-level `logging.debug(...)`
+    call installs on an unconfigured root logger (`logging.basicConfig`'s
+    side effect; torch-mlir's importer does this): the application's
+    logging stays as the application left it."""
+    root = logging.getLogger()
+    before = list(root.handlers)
+    try:
+        yield
+    finally:
+        if not before:
+            for handler in list(root.handlers):
+                root.removeHandler(handler)
 
 
 def get(name: str) -> logging.Logger:

@@ -96,15 +96,19 @@ class CompileOptions:
 
     @property
     def profile(self) -> bool:
+        """Kernels timed: the option, $POLYBLOCKS_PROFILE, or an HTML report
+        (which shows each kernel's share of the run time)."""
         from . import profile
 
-        return bool(self.get("profile")) or profile.enabled_by_environment()
+        return bool(self.get("profile")) or profile.enabled_by_environment() or isinstance(self.get("report"), str)
 
     def _engine_value(self, name):
         """The value the engine gets for option `name` (None: not passed)."""
         nvgpu = self.get("target") == "nvgpu"
         if name == "profile":
             return self.profile
+        if name == "report":
+            return bool(self.get("report"))
         if name == "gpu":
             return self.gpu_chip if nvgpu else None
         if name == "emulate":
@@ -181,6 +185,10 @@ def parse(compile_options: dict | None, allowed: tuple[str, ...] | None = None) 
     if threads is not None and (not isinstance(threads, int) or threads < 1):
         raise OptionError(f"threads must be a positive integer, got {threads!r}")
     for name, entry in engine_options().items():
+        if name == "report" and isinstance(compile_options.get(name), str):
+            if not compile_options[name].endswith((".html", ".htm")):
+                raise OptionError(f"report must be True, False or the name of an .html file to write, got {compile_options[name]!r}")
+            continue
         if name in compile_options and name not in ("compile_budget", "gpu", "opt_level"):
             _check_engine_value(name, entry, compile_options[name])
     values = {name: compile_options.get(name, described[name][1]) for name in valid}

@@ -265,9 +265,19 @@ def _import(gm: torch.fx.GraphModule, keep_locations: bool = False) -> str:
 
     from . import torch_lowering
 
-    module = fx.stateless_fx_import(gm, output_type="raw", model_name="graph")
+    with log.no_implicit_root_handler():
+        module = fx.stateless_fx_import(gm, output_type="raw", model_name="graph")
     # With locations: torch-mlir's diagnostics then name the user's source line.
     return torch_lowering.lower(module.operation.get_asm(enable_debug_info=True), keep_locations)
+
+
+def _report_operators(gm, options):
+    """The graph's operators for an HTML report (`report` a file name)."""
+    if not isinstance(options.get("report"), str):
+        return None
+    from . import html_report
+
+    return html_report.torch_operators(gm)
 
 
 def _graph_name(gm) -> str:
@@ -295,7 +305,9 @@ def _compile_whole(gm, example_inputs, options, static_positions=()) -> Compiled
     static_positions = sorted(set(static_positions))
     key = _graph_key(gm, example_inputs, options, static_positions)
     extra = (f"--static-args={','.join(map(str, static_positions))}",) if static_positions else ()
-    library = jit_common.build_cached(key, lambda: _import(gm, options.profile), options, _graph_name(gm), extra)
+    library = jit_common.build_cached(
+        key, lambda: _import(gm, options.profile), options, _graph_name(gm), extra, _report_operators(gm, options)
+    )
     return CompiledGraph(library, specs)
 
 
@@ -877,7 +889,8 @@ def polyblocks_aot_torch(compile_options: dict | None = None):
             name = re.sub(r"\W", "_", name)
             module = model if isinstance(model, torch.nn.Module) else _FunctionModule(model)
             with torch.no_grad():
-                mlir = str(fx.export_and_import(module, *inputs, output_type="linalg-on-tensors", func_name=name))
+                with log.no_implicit_root_handler():
+                    mlir = str(fx.export_and_import(module, *inputs, output_type="linalg-on-tensors", func_name=name))
             out_dir = pathlib.Path(options.get("aot_dir"))
             out_dir.mkdir(parents=True, exist_ok=True)
             source = out_dir / f"{name}.mlir"

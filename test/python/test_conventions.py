@@ -81,3 +81,41 @@ def test_bad_cache_size_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("POLYBLOCKS_CACHE_SIZE", "lots")
     with pytest.raises(ValueError, match="POLYBLOCKS_CACHE_SIZE='lots'"):
         cache.size_limit()
+
+
+def test_html_report_draws_the_fused_groups_over_the_source_graph(tmp_path, monkeypatch):
+    import re
+
+    import torch
+
+    from polyblocks import html_report, polyblocks_jit_torch
+    from polyblocks.options import OptionError
+
+    monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path / "cache"))
+    page = tmp_path / "report.html"
+
+    def blur(x):
+        y = (x[:, :, :-2] + x[:, :, 1:-1] + x[:, :, 2:]) / 3
+        return torch.relu((y[:, :-2] + y[:, 1:-1] + y[:, 2:]) / 3 - 0.1)
+
+    compiled = polyblocks_jit_torch(blur, compile_options={"report": str(page)})
+    x = torch.rand(3, 300, 301)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), blur(x))
+    text = page.read_text()
+    assert text.startswith("<!doctype html>") and "<svg" in text
+    # One box per source operator (slices, adds, divisions, relu...) and
+    # per kernel; lines join operators to the kernels of their line.
+    graph = next(iter(html_report._pages.values()))[-1]
+    assert len(graph.operators) >= 10 and graph.kernels
+    assert text.count("<rect") >= len(graph.operators) + len(graph.kernels)
+    assert "<line " in text
+    fused = [k for k in graph.kernels if len(html_report._lines(k["sources"])) >= 2]
+    assert fused, "the blur's two lines end in one kernel"
+    # The model's decisions, next to the source line they are about.
+    assert "pb-fuse" in text and "y = (x[:, :, :-2]" in text
+    # At exit (or write_all), the kernels' shares of the run time.
+    html_report.write_all()
+    assert re.search(r"\d+\.\d%</td>", page.read_text())
+    with pytest.raises(OptionError, match="report must be True, False or the name of an .html file"):
+        polyblocks_jit_torch(blur, compile_options={"report": "report.txt"})
