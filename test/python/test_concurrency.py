@@ -142,7 +142,8 @@ def test_a_build_killed_midway_leaves_the_cache_usable(tmp_path):
     wrapper = tmp_path / "pb-compile"
     wrapper.write_text(
         "#!/bin/sh\n"
-        'if [ -n "$PB_TEST_STALL" ]; then touch "$PB_TEST_STALL"; sleep 300; fi\n'
+        # (Not when the front asks for the option table: only compiles stall.)
+        'if [ -n "$PB_TEST_STALL" ] && [ "$1" != "--list-options" ]; then touch "$PB_TEST_STALL"; sleep 300; fi\n'
         f'exec "{engine.engine_binary()}" "$@"\n'
     )
     wrapper.chmod(0o755)
