@@ -2,7 +2,8 @@
 //!
 //! The top library layer: it sees every pass crate, so it owns the registry
 //! of all polyblocks passes ([`all_passes`]) that drivers resolve pipeline
-//! names against, and the named per-target pipelines, assembled in stages:
+//! names against (the test-only ones apart: [`test_passes`], for pb-opt),
+//! and the named per-target pipelines, assembled in stages:
 //!
 //! - [`cpu`] — the host CPU (x86-64 with AVX-512 here);
 //! - [`nvgpu`] — NVIDIA GPUs (PTX), or their mapping emulated on the CPU.
@@ -19,9 +20,17 @@ use pb_support::{
     PassInfo,
 };
 
-/// Every polyblocks pass: transforms, then conversions.
+/// Every production polyblocks pass: transforms, then conversions. The
+/// test-only passes ([`test_passes`]) are not among them.
 pub fn all_passes() -> Vec<&'static PassInfo> {
     pb_transforms::PASSES.iter().chain(pb_conversions::PASSES.iter()).copied().collect()
+}
+
+/// The test-only passes (`pb-isl-roundtrip`): offered by `pb-opt` for lit
+/// tests of the libraries they exercise, never by `pb-compile` or a
+/// pipeline.
+pub fn test_passes() -> Vec<&'static PassInfo> {
+    pb_transforms::TEST_PASSES.to_vec()
 }
 
 /// Names of the named pipelines.

@@ -11,8 +11,8 @@
 //! - [`verify_diagnostics`] — `--verify-diagnostics`.
 //! - [`list`] — `--list-passes` (plain and markdown).
 //!
-//! Depends on pb-pipelines (for the full pass registry), pb-dialects and
-//! pb-support.
+//! Depends on pb-pipelines (for the full pass registry, and the test-only
+//! passes lit uses), pb-dialects and pb-support.
 
 pub mod cli;
 pub mod driver;
@@ -23,7 +23,10 @@ use pb_support::pass_builder::Registry;
 
 /// Runs pb-opt with `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
-    let passes = pb_pipelines::all_passes();
+    // Production passes, then the test-only ones (for lit).
+    let production = pb_pipelines::all_passes();
+    let test_passes = pb_pipelines::test_passes();
+    let passes: Vec<_> = production.iter().chain(&test_passes).copied().collect();
     let registry = Registry { passes: &passes };
     let options = match cli::parse(args, registry).and_then(resolve_named_pipeline) {
         Ok(options) => options,
@@ -51,7 +54,7 @@ pub fn run(args: &[String]) -> i32 {
         return 0;
     }
     if options.list_passes {
-        print!("{}", list::render(&passes, options.markdown));
+        print!("{}", list::render(&production, &test_passes, options.markdown));
         return 0;
     }
     match driver::run(&options, registry) {

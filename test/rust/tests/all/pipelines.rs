@@ -22,6 +22,21 @@ fn every_registered_pass_has_a_unique_namespaced_argument() {
 }
 
 #[test]
+fn test_only_passes_are_apart_from_the_production_registry() {
+    let production = pb_pipelines::all_passes();
+    let test_passes = pb_pipelines::test_passes();
+    assert!(test_passes.iter().any(|p| p.argument == "pb-isl-roundtrip"));
+    for pass in &test_passes {
+        assert!(production.iter().all(|p| p.argument != pass.argument), "{} is test-only", pass.argument);
+        assert!(pass.argument.starts_with("pb-") && !pass.summary.is_empty(), "{}", pass.argument);
+    }
+    // pb-compile resolves names against the production registry only.
+    let context = pb_dialects::create_context();
+    let error = run_pipeline(&context, CHAIN, "builtin.module(func.func(pb-isl-roundtrip))").unwrap_err();
+    assert!(error.contains("not a polyblocks or upstream MLIR pass"), "{error}");
+}
+
+#[test]
 fn upstream_catalogue_knows_anchors() {
     assert_eq!(pb_support::upstream::find("affine-loop-tile").unwrap().anchor, "func.func");
     assert_eq!(pb_support::upstream::find("canonicalize").unwrap().anchor, "builtin.module");
