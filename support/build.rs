@@ -1,5 +1,7 @@
 //! Generates the catalogue of upstream MLIR passes (name, summary, anchor op)
-//! from the `mlir-opt` of the LLVM installation we link against.
+//! from the `mlir-opt` of the LLVM installation we link against, and
+//! compiles `src/diagnostics_shim.cpp` (remarks and warnings, which the C API
+//! cannot emit) against its headers.
 //!
 //! MLIR 22's C API can neither list registered passes nor tell a pass's anchor
 //! op; `mlir-opt --help` gives names and summaries, and `mlir-opt --<every
@@ -19,6 +21,7 @@ fn main() {
     let mlir_opt = format!("{bindir}/mlir-opt");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={mlir_opt}");
+    compile_shim(&prefix);
 
     let help = run(&mlir_opt, &["--help"], false);
     let passes = pass_summaries(&help);
@@ -39,6 +42,28 @@ fn main() {
     out.push_str("];\n");
     let path = PathBuf::from(env::var("OUT_DIR").unwrap()).join("upstream_passes.rs");
     fs::write(path, out).unwrap();
+}
+
+/// `src/diagnostics_shim.cpp`, compiled as LLVM is (C++17, no RTTI, no
+/// exceptions) against the headers of the MLIR we link.
+fn compile_shim(prefix: &str) {
+    println!("cargo:rerun-if-changed=src/diagnostics_shim.cpp");
+    let include = Command::new(format!("{prefix}/bin/llvm-config"))
+        .arg("--includedir")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| format!("{prefix}/include"));
+    cc::Build::new()
+        .cpp(true)
+        .file("src/diagnostics_shim.cpp")
+        .include(include)
+        .std("c++17")
+        .flag("-fno-rtti")
+        .flag("-fno-exceptions")
+        .warnings(false)
+        .compile("pb_diagnostics_shim");
 }
 
 fn run(program: &str, args: &[&str], may_fail: bool) -> String {

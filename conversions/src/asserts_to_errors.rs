@@ -62,6 +62,10 @@ pipeline's `llvm` stage.",
 struct AssertsToErrors;
 
 impl RustPass for AssertsToErrors {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "memref", "scf"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let asserts = ffi::collect_ops(module, WalkOrder::PreOrder, |op| ir::is_named(op, "cf.assert"));
         if asserts.is_empty() {

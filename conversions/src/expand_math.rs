@@ -144,6 +144,10 @@ struct ExpandMath {
 }
 
 impl RustPass for ExpandMath {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "llvm", "math", "x86vector"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let ops = ffi::collect_ops(root, WalkOrder::PreOrder, |op| {
             MathFn::of(op).is_some_and(|f| self.enabled.contains(&f)) && expandable(op)

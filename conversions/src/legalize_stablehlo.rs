@@ -76,6 +76,10 @@ without stablehlo ops are left alone.",
 struct LegalizeStablehlo;
 
 impl RustPass for LegalizeStablehlo {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "linalg", "math", "tensor"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let ops = ffi::collect_ops(root, WalkOrder::PreOrder, |op| op_name(op).starts_with("stablehlo."));
         let mut ok = true;

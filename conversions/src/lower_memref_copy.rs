@@ -48,6 +48,10 @@ can fuse them.",
 struct LowerMemrefCopy;
 
 impl RustPass for LowerMemrefCopy {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["linalg"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let copies = ffi::collect_ops(root, WalkOrder::PreOrder, |op| ir::is_named(op, "memref.copy"));
         for copy in copies {

@@ -56,6 +56,10 @@ dynamic shapes). Run `pb-simplify-quant` first to remove redundant pairs.",
 struct LowerQuant;
 
 impl RustPass for LowerQuant {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "linalg", "math", "tensor"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let ops = ffi::collect_ops(root, WalkOrder::PreOrder, |op| matches!(QuantOp::read(op), Ok(Some(_))));
         let mut ok = true;

@@ -92,6 +92,10 @@ for `pb-check-cpu-input` to name. First pass of the cpu pipeline.",
 struct LowerTmTensor;
 
 impl RustPass for LowerTmTensor {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "scf", "tensor"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let ops = ffi::collect_ops(root, WalkOrder::PostOrder, |op| {
             matches!(op_name(op).as_str(), "tm_tensor.scatter" | "tm_tensor.scan" | "tm_tensor.sort" | "tm_tensor.topk")

@@ -26,11 +26,10 @@ pub fn passed(deadline_ms: u64) -> bool {
     deadline_ms != 0 && now_ms() >= deadline_ms
 }
 
-/// Says on stderr that a pass skipped work because the budget was spent, as
-/// one whole line (`file:line:col: warning: [pass] ...`, the format the
-/// fronts turn into a warning), located at `location`.
+/// Says that a pass skipped work because the budget was spent: an MLIR
+/// warning `[pass] compile budget spent: what` at `location`, which pb-opt
+/// and pb-compile print as `file:line:col: warning: [pass] compile budget
+/// spent: ...` (the line the fronts turn into a Python warning).
 pub fn warn_skipped(location: melior::ir::Location, pass: &str, what: &str) {
-    use std::io::Write;
-    let line = format!("{}: warning: [{pass}] compile budget spent: {what}\n", crate::ffi::place(location));
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    crate::ffi::emit_warning(location, &format!("[{pass}] compile budget spent: {what}"));
 }

@@ -4,6 +4,9 @@
 //! diagnostic (with its notes) instead of letting MLIR print it, so that the
 //! driver decides how to show them (`file:line:col: error: ...` with the
 //! source line and a caret) or checks them (`--verify-diagnostics`).
+//! Diagnostics nobody took are not lost: the capture prints them on stderr
+//! when it is dropped (pb-compile, which takes diagnostics only to report a
+//! failure, prints the passes' remarks and budget warnings that way).
 
 use crate::ffi;
 use melior::{
@@ -116,7 +119,9 @@ pub struct DiagnosticCapture<'c> {
 }
 
 impl<'c> DiagnosticCapture<'c> {
-    /// Starts recording. Recorded diagnostics are not printed by MLIR.
+    /// Starts recording. Recorded diagnostics are not printed by MLIR. The
+    /// handler may run on any thread (passes run in parallel); MLIR calls
+    /// handlers one at a time, and the store is behind a mutex.
     pub fn attach(context: &'c Context) -> Self {
         let store = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&store);
@@ -141,9 +146,17 @@ impl<'c> DiagnosticCapture<'c> {
 }
 
 impl Drop for DiagnosticCapture<'_> {
+    /// Detaches, then prints on stderr the diagnostics not taken (remarks
+    /// and warnings of a run that succeeded), one line each
+    /// (`file:line:col: remark: ...`), in the order they were reported.
     fn drop(&mut self) {
         if let Some(id) = self.id.take() {
             self.context.detach_diagnostic_handler(id);
+        }
+        let left: String = self.take().iter().map(|d| d.render(None)).collect();
+        if !left.is_empty() {
+            use std::io::Write;
+            let _ = std::io::stderr().lock().write_all(left.as_bytes());
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Raw MLIR and LLVM C-API calls that melior 0.27 does not wrap.
 //!
 //! Every raw call into the MLIR C API (`mlir_sys`) made by the engine's
-//! MLIR crates lives here. The LLVM C API used to emit object code is
+//! MLIR crates lives here, as do the calls into `diagnostics_shim.cpp` (the
+//! few C++ entry points the C API lacks: remarks and warnings). The LLVM C API used to emit object code is
 //! declared in `compiler/src/llvm_ffi.rs` and called only from the compiler
 //! crate's `llvm.rs` and `split.rs`; ISL's raw calls stay in the polyhedral
 //! crate's modules.
@@ -390,6 +391,64 @@ pub fn emit_error(location: Location, message: &str) {
     let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
     // SAFETY: the location is alive and the message NUL-terminated.
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
+}
+
+/// The dialect handle of an upstream dialect by namespace (`"arith"`), for
+/// a pass's dependent dialects; `None` for names MLIR's C API has no handle
+/// for (our IRDL dialects, `pbq` and `stablehlo`, which every context of
+/// `pb_dialects::create_context` loads anyway).
+pub fn dialect_handle(namespace: &str) -> Option<melior::dialect::DialectHandle> {
+    use mlir_sys::*;
+    let get: unsafe extern "C" fn() -> MlirDialectHandle = match namespace {
+        "affine" => mlirGetDialectHandle__affine__,
+        "amx" => mlirGetDialectHandle__amx__,
+        "arith" => mlirGetDialectHandle__arith__,
+        "bufferization" => mlirGetDialectHandle__bufferization__,
+        "cf" => mlirGetDialectHandle__cf__,
+        "complex" => mlirGetDialectHandle__complex__,
+        "func" => mlirGetDialectHandle__func__,
+        "gpu" => mlirGetDialectHandle__gpu__,
+        "index" => mlirGetDialectHandle__index__,
+        "linalg" => mlirGetDialectHandle__linalg__,
+        "llvm" => mlirGetDialectHandle__llvm__,
+        "math" => mlirGetDialectHandle__math__,
+        "memref" => mlirGetDialectHandle__memref__,
+        "nvvm" => mlirGetDialectHandle__nvvm__,
+        "scf" => mlirGetDialectHandle__scf__,
+        "tensor" => mlirGetDialectHandle__tensor__,
+        "ub" => mlirGetDialectHandle__ub__,
+        "vector" => mlirGetDialectHandle__vector__,
+        "x86vector" => mlirGetDialectHandle__x86vector__,
+        _ => return None,
+    };
+    // SAFETY: each getter returns a pointer to a static dialect registration
+    // hook of the linked MLIR; it takes no arguments and is always valid.
+    Some(unsafe { melior::dialect::DialectHandle::from_raw(get()) })
+}
+
+extern "C" {
+    /// From `diagnostics_shim.cpp`: `mlir::emitRemark(unwrap(location), message)`.
+    fn pbEmitRemark(location: mlir_sys::MlirLocation, message: *const c_char);
+    /// From `diagnostics_shim.cpp`: `mlir::emitWarning(unwrap(location), message)`.
+    fn pbEmitWarning(location: mlir_sys::MlirLocation, message: *const c_char);
+}
+
+/// Emits a remark diagnostic at `location` through the context's handlers
+/// (`file:line:col: remark: message` from pb-opt; `expected-remark` with
+/// `--verify-diagnostics`). MLIR's diagnostic engine is thread-safe: passes
+/// running in parallel may call this.
+pub fn emit_remark(location: Location, message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: the location is alive (its context lives for its lifetime) and
+    // the message NUL-terminated; the shim only reads both during the call.
+    unsafe { pbEmitRemark(location.to_raw(), message.as_ptr()) }
+}
+
+/// Emits a warning diagnostic at `location`, as [`emit_remark`].
+pub fn emit_warning(location: Location, message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: as in `emit_remark`.
+    unsafe { pbEmitWarning(location.to_raw(), message.as_ptr()) }
 }
 
 /// File name, line and column of a `FileLineColRange` location, looking

@@ -7,6 +7,7 @@
 
 use crate::{ffi, pass_info::PassInfo};
 use melior::{
+    dialect::DialectHandle,
     ir::{operation::OperationLike, OperationRef},
     pass::{create_external, ExternalPass, Pass, RunExternalPass},
     ContextRef,
@@ -34,6 +35,17 @@ impl PassFailed {
 pub trait RustPass: Send + CloneRustPass {
     /// Transforms `op` (the pass's anchor op) in place.
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailed>;
+
+    /// Namespaces of the dialects whose ops the pass creates (`"arith"`,
+    /// `"vector"`, ...), so that the pass manager loads them before the
+    /// pipeline runs (MLIR cannot load a dialect while passes run in
+    /// parallel). Every pass overrides it with what its code builds;
+    /// test/rust `dependent_dialects.rs` checks the declarations against the
+    /// op names in each pass's source. `pbq` and `stablehlo` (IRDL dialects,
+    /// always loaded) may be named; they need no handle.
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// Boxed cloning of passes; implemented for every `Clone` pass.
@@ -64,6 +76,9 @@ impl Default for PassId {
         Self::new()
     }
 }
+
+/// Our IRDL dialects: loaded with every context, no C-API handle.
+const IRDL_DIALECTS: &[&str] = &["pbq", "stablehlo"];
 
 struct Adaptor {
     info: &'static PassInfo,
@@ -100,8 +115,18 @@ impl<'c> RunExternalPass<'c> for Adaptor {
     }
 }
 
-/// Wraps a Rust pass as an MLIR pass registered under `info`.
+/// Wraps a Rust pass as an MLIR pass registered under `info`, with the
+/// handles of its [`RustPass::dependent_dialects`].
 pub fn into_mlir_pass(info: &'static PassInfo, pass: Box<dyn RustPass>) -> Pass {
+    let dialects: Vec<DialectHandle> = pass
+        .dependent_dialects()
+        .iter()
+        .filter(|name| !IRDL_DIALECTS.contains(name))
+        .map(|name| {
+            ffi::dialect_handle(name)
+                .unwrap_or_else(|| panic!("pass '{}' declares unknown dialect '{name}'", info.argument))
+        })
+        .collect();
     create_external(
         Adaptor { info, pass },
         melior::ir::r#type::TypeId::create(info.id),
@@ -109,6 +134,6 @@ pub fn into_mlir_pass(info: &'static PassInfo, pass: Box<dyn RustPass>) -> Pass 
         info.argument,
         info.summary,
         info.anchor,
-        &[],
+        &dialects,
     )
 }

@@ -94,6 +94,10 @@ struct AccumulateTile {
 }
 
 impl RustPass for AccumulateTile {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["affine", "vector"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| self.tile(context, nest));
         Ok(())

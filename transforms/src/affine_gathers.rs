@@ -85,6 +85,10 @@ pub const MAX_PERIOD: i64 = 8;
 struct AffineGathers;
 
 impl RustPass for AffineGathers {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "linalg", "tensor"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let candidates = ffi::collect_ops(root, WalkOrder::PreOrder, |op| {
             op_name(op) == "linalg.generic"

@@ -108,6 +108,10 @@ struct AllocsToPool {
 }
 
 impl RustPass for AllocsToPool {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "memref"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let called = called_symbols(module);
         let mut ok = true;

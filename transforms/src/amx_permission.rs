@@ -53,6 +53,10 @@ const FUNCTION: &str = "pb_request_amx";
 const SYSCALL: [i64; 3] = [158, 0x1023, 18];
 
 impl RustPass for AmxPermission {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["llvm"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let uses_amx = !ffi::collect_ops(module, WalkOrder::PreOrder, |op| {
             op.name().as_string_ref().as_str().is_ok_and(|name| name.starts_with("amx."))

@@ -100,6 +100,10 @@ const STORED: [usize; 4] = [0, 2, 3, 1];
 const POSITION: [usize; 4] = [0, 3, 1, 2];
 
 impl RustPass for ChannelsLast {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["linalg", "tensor"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         ffi::with_context(func, |context| {
             // Only graphs whose every convolution is a dense 2-D one: their

@@ -65,6 +65,10 @@ pub const SUPPORTED_DIALECTS: &[&str] = &[
 struct CheckCpuInput;
 
 impl RustPass for CheckCpuInput {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let problems = check(root);
         for (op, message) in &problems {

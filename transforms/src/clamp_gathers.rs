@@ -53,6 +53,10 @@ clamps as PyTorch's kernel does. Runs in the cpu pipeline's `legalize` stage.",
 struct ClampGathers;
 
 impl RustPass for ClampGathers {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let extracts = ffi::collect_ops(root, WalkOrder::PreOrder, |op| ir::is_named(op, "tensor.extract"));
         for extract in extracts {

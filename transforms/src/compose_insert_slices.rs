@@ -57,6 +57,10 @@ level. Other uses of the inner update read a slice of the result.",
 struct ComposeInsertSlices;
 
 impl RustPass for ComposeInsertSlices {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["tensor"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         // Rewrite until nothing matches: a composed update may complete the
         // pattern of an enclosing one.

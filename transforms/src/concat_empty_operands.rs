@@ -68,6 +68,10 @@ pub(crate) fn concat_dim(op: OperationRef) -> Option<usize> {
 }
 
 impl RustPass for ConcatEmptyOperands {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["tensor"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let concats = ffi::collect_ops(func, WalkOrder::PreOrder, |op| ir::is_named(op, "tensor.concat"));
         for concat in concats {

@@ -86,6 +86,10 @@ fn operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
 }
 
 impl RustPass for ConcatPrefixes {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["tensor"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let concats = ffi::collect_ops(func, WalkOrder::PreOrder, |op| ir::is_named(op, "tensor.concat"));
         // Families: same block, dimension and first operand, in the order

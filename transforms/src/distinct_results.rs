@@ -41,6 +41,10 @@ buffer returned twice). Runs before bufferization in the cpu pipeline.",
 struct DistinctResults;
 
 impl RustPass for DistinctResults {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["bufferization"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         for func in ir::public_functions(module) {
             let returns = ffi::collect_ops(func, melior::ir::operation::WalkOrder::PreOrder, |op| ir::is_named(op, "func.return"));

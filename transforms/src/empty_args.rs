@@ -62,6 +62,10 @@ Runs before `convert-func-to-llvm` in the cpu pipeline's `llvm` stage.",
 struct EmptyArgs;
 
 impl RustPass for EmptyArgs {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["memref"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         for func in ir::public_functions(module) {
             ffi::with_context(func, |context| rewrite(context, func));

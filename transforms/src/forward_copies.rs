@@ -40,7 +40,7 @@ use std::collections::HashMap;
 use crate::report;
 use melior::ir::{
     operation::{OperationLike, WalkOrder},
-    OperationRef, Value, ValueLike,
+    Location, OperationRef, Value, ValueLike,
 };
 use pb_polyhedral::{
     codegen::retarget_access,
@@ -91,6 +91,10 @@ struct ForwardCopies {
 const MAX_REWRITES: usize = 256;
 
 impl RustPass for ForwardCopies {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Passes over the function's runs, each forwarding every copy it can
     /// in order (the SCoP re-read after each rewrite, the scan going on
     /// after the rewritten copy), until a pass forwards none: a rewrite may
@@ -112,11 +116,13 @@ impl RustPass for ForwardCopies {
                     budget::warn_skipped(location, INFO.argument, "copies from here on left as they are");
                     return Ok(());
                 }
-                let outcome = ffi::with_context(func, |context| forward_one(context, run, from));
+                // Called with the context directly: the outcome holds
+                // locations, which live as long as the context.
+                let outcome = forward_one(ffi::context_of(func), run, from);
                 match outcome {
                     Ok(Some((message, at, next))) => {
                         if self.report {
-                            report::note_at(&at, INFO.argument, &message);
+                            report::note(at, INFO.argument, &message);
                         }
                         changed = true;
                         rewrites += 1;
@@ -127,7 +133,7 @@ impl RustPass for ForwardCopies {
                     Err(refusals) => {
                         if self.report {
                             for (at, message) in refusals {
-                                report::note_at(&at, INFO.argument, &format!("left as is: {message}"));
+                                report::note(at, INFO.argument, &format!("left as is: {message}"));
                             }
                         }
                     }
@@ -192,11 +198,11 @@ fn forwarded(copy: &Copy, copy_write: &Access, indices: &[Aff]) -> Vec<Aff> {
     copy_write.indices.iter().map(|e| e.substitute(&counters)).collect()
 }
 
-/// The report line of a forwarded copy, the copy's place (`ffi::place`) and
-/// the nest position to go on from.
-type Forwarded = (String, String, usize);
-/// Where a copy was left (its place) and why.
-type Refusal = (String, String);
+/// The report line of a forwarded copy, the copy's location (read before
+/// the rewrite erases it) and the nest position to go on from.
+type Forwarded<'c> = (String, Location<'c>, usize);
+/// Where a copy was left (its location) and why.
+type Refusal<'c> = (Location<'c>, String);
 
 /// Forwards the first copy of `run` at nest position `from` or later that
 /// can be: the report line, the copy's place and the position to go on
@@ -214,7 +220,7 @@ fn forward_one<'c>(
     context: &'c melior::Context,
     run: &[OperationRef<'c, '_>],
     from: usize,
-) -> Result<Option<Forwarded>, Vec<Refusal>> {
+) -> Result<Option<Forwarded<'c>>, Vec<Refusal<'c>>> {
     // The run's nests (its `affine.for` ops, in order: SCoP positions), and
     // for each buffer the first and last nest that loads or stores it.
     let nests: Vec<usize> = (0..run.len()).filter(|i| is_named(run[*i], "affine.for")).collect();
@@ -245,7 +251,7 @@ fn forward_one<'c>(
     for (k, temporary_key) in copies {
         let (lo, hi) = span[&temporary_key];
         let (lo, hi) = (lo.min(k), hi.max(k));
-        let at = ffi::place(run[nests[k]].location());
+        let at = run[nests[k]].location();
         let scop = match Scop::extract(&run[nests[lo]..=nests[hi]]) {
             Ok(scop) => scop,
             Err(e) => {
@@ -270,7 +276,7 @@ fn forward_one<'c>(
                     scop.arrays[temporary].name,
                     s.name
                 );
-                rewrite(context, &scop, &copy, &forwarding).map_err(|e| vec![(at.clone(), e)])?;
+                rewrite(context, &scop, &copy, &forwarding).map_err(|e| vec![(at, e)])?;
                 return Ok(Some((message, at, (lo + s.beta[0]).saturating_sub(1))));
             }
             Err(message) => refusals.push((at, format!("copy {}: {message}", s.name))),

@@ -46,6 +46,10 @@ rounding) where the target has FMA. Nothing else is reassociated.",
 struct FpContract;
 
 impl RustPass for FpContract {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let products = ffi::collect_ops(root, WalkOrder::PreOrder, |op| ir::is_named(op, "arith.mulf"));
         for product in products {

@@ -238,6 +238,10 @@ const MAX_LOCAL_BYTES: i64 = 2 << 20;
 const FIRST_ROW_TILE: i64 = 4;
 
 impl RustPass for Fuse {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["affine", "memref"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         // Runs front to back (a run's allocations may sit among an earlier
         // run's ops; fusing a later run first could erase them); segments

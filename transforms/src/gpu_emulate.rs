@@ -48,6 +48,10 @@ of the GPU pipelines (compile option emulate): the mapped IR checked on a machin
 struct GpuEmulate;
 
 impl RustPass for GpuEmulate {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "memref", "scf"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let barriers = ffi::collect_ops(module, melior::ir::operation::WalkOrder::PreOrder, |op| is_named(op, "gpu.barrier"));
         if let Some(barrier) = barriers.first() {

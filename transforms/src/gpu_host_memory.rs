@@ -48,6 +48,10 @@ with gpu.dealloc. Runs after pb-gpu-map in the GPU pipelines.",
 struct GpuHostMemory;
 
 impl RustPass for GpuHostMemory {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["gpu"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let mut ok = true;
         for func in ir::public_functions(module) {

@@ -73,6 +73,10 @@ struct GpuMap {
 }
 
 impl RustPass for GpuMap {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "gpu", "scf"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let gpu = match GpuDesc::named(&self.chip) {
             Ok(gpu) => gpu,

@@ -56,6 +56,10 @@ fn intrinsic(op: &str) -> Option<&'static str> {
 }
 
 impl RustPass for GpuMath {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "llvm"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let ops = ffi::collect_ops(module, melior::ir::operation::WalkOrder::PreOrder, |op| {
             op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("math.")) && ir::is_inside(op, "gpu.module")

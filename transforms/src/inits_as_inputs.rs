@@ -65,6 +65,10 @@ output read-modify-write would run once per consumer iteration.",
 struct InitsAsInputs;
 
 impl RustPass for InitsAsInputs {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["linalg", "tensor"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let generics = ffi::collect_ops(root, WalkOrder::PreOrder, |op| ir::is_named(op, "linalg.generic"));
         for generic in generics {

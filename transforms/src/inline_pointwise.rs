@@ -65,6 +65,10 @@ pub const MAX_OPS: usize = 2;
 struct InlinePointwise;
 
 impl RustPass for InlinePointwise {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["linalg", "tensor"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let generics = ffi::collect_ops(root, WalkOrder::PreOrder, |op| ir::is_named(op, "linalg.generic"));
         for generic in generics {

@@ -89,6 +89,10 @@ fn create(_: &PassOptions) -> Box<dyn RustPass> {
 struct IntegerContraction;
 
 impl RustPass for IntegerContraction {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "linalg", "tensor"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let candidates = ffi::collect_ops(func, WalkOrder::PreOrder, |op| {
             ["linalg.matmul", "linalg.batch_matmul", "linalg.generic", "linalg.conv_2d_nchw_fchw", "linalg.conv_2d_nhwc_hwcf"]

@@ -70,6 +70,10 @@ struct Interchange {
 }
 
 impl RustPass for Interchange {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let innermost = ffi::collect_ops(root, WalkOrder::PostOrder, |op| {
             is_named(op, "affine.for") && body_ops(op).iter().all(|inner| inner.region_count() == 0)

@@ -44,6 +44,10 @@ struct IslRoundtrip {
 }
 
 impl RustPass for IslRoundtrip {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["affine", "memref"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         for run in driver::function_runs(func) {
             // Read before the run's ops are replaced.

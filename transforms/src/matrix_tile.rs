@@ -96,6 +96,10 @@ const TILE: i64 = 16;
 const BLOCK: i64 = 2 * TILE;
 
 impl RustPass for MatrixTile {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["affine", "amx", "arith", "memref", "ub", "vector"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         if !self.bf16 && !self.int8 {
             return Ok(());

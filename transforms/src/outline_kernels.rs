@@ -79,6 +79,10 @@ LLVM then see each distinct kernel once.",
 struct OutlineKernels;
 
 impl RustPass for OutlineKernels {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["func"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let functions = ir::public_functions(module);
         ffi::with_context(module, |context| {

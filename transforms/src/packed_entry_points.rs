@@ -62,6 +62,10 @@ struct PackedEntryPoints;
 pub const SUFFIX: &str = "_packed";
 
 impl RustPass for PackedEntryPoints {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["llvm"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
         let mut functions = Vec::new();

@@ -59,6 +59,10 @@ struct ParallelGrain {
 }
 
 impl RustPass for ParallelGrain {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["affine"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let loops = ffi::collect_ops(func, WalkOrder::PreOrder, |op| is_named(op, "affine.parallel"));
         for op in loops {

@@ -75,6 +75,10 @@ struct Parallelize {
 }
 
 impl RustPass for Parallelize {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["affine"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let mut nests = outermost_loops(func);
         let mut chosen = Vec::new();

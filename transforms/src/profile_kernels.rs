@@ -77,6 +77,10 @@ Runs in the cpu pipeline's `affine` stage, after fusion and tiling, when profili
 struct ProfileKernels;
 
 impl RustPass for ProfileKernels {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "func", "memref"]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let functions = ir::public_functions(module);
         if functions.is_empty() {

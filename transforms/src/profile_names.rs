@@ -41,6 +41,10 @@ Runs at the start of the cpu pipeline's `graph` stage when profiling is asked fo
 struct ProfileNames;
 
 impl RustPass for ProfileNames {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         for op in ffi::collect_ops(module, WalkOrder::PreOrder, |op| op_name(op).starts_with("linalg.")) {
             let name = operator_name(op);

@@ -40,6 +40,10 @@ pipeline: compiled programs must not modify the caller's input tensors.",
 struct ReadonlyInputs;
 
 impl RustPass for ReadonlyInputs {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         for func in ir::public_functions(module) {
             ffi::with_context(func, |context| mark(context, func));

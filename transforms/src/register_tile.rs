@@ -126,6 +126,10 @@ struct RegisterTile {
 }
 
 impl RustPass for RegisterTile {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["affine", "arith", "func", "memref", "scf", "vector"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         // A refusal's reason is reported as a decision is.
         text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| {

@@ -1,21 +1,18 @@
 //! Explanations of loop-transformation decisions (`report` option of the
 //! polyhedral passes, `pb-opt --pb-report`, `compile_options={'report':
-//! True}`): one line per decision on stderr, located at the loop nest,
-//! `file:line:col: note: [pass] message`. Lines are written whole so output
-//! from parallel pass instances does not interleave within a line.
+//! True}`): one MLIR remark per decision, located at the loop nest, with
+//! the message `[pass] message`. pb-opt prints them as mlir-opt does
+//! (`file:line:col: remark: [pass] message`, and `expected-remark` checks
+//! them under `--verify-diagnostics`); pb-compile prints the ones its
+//! diagnostic capture was not asked for on stderr, one line each. MLIR's
+//! diagnostic engine serializes the handlers, so parallel pass instances
+//! never interleave within a remark.
 
 use melior::ir::Location;
 use pb_support::ffi;
-use std::io::Write;
 
 /// Takes the location (not the op): the op may have been replaced by the
 /// time the decision is reported.
 pub fn note(location: Location, pass: &str, message: &str) {
-    note_at(&ffi::place(location), pass, message);
-}
-
-/// [`note`] at a place already rendered (`ffi::place`).
-pub fn note_at(place: &str, pass: &str, message: &str) {
-    let line = format!("{place}: note: [{pass}] {message}\n");
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    ffi::emit_remark(location, &format!("[{pass}] {message}"));
 }

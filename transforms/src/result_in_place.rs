@@ -51,6 +51,10 @@ inverse view) and erases the copy, the view, the allocation and its deallocation
 struct ResultInPlace;
 
 impl RustPass for ResultInPlace {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["memref"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let copies = ffi::collect_ops(func, melior::ir::operation::WalkOrder::PreOrder, |op| ir::is_named(op, "memref.copy"));
         ffi::with_context(func, |context| {

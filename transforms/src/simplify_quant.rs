@@ -66,6 +66,10 @@ struct SimplifyQuant {
 }
 
 impl RustPass for SimplifyQuant {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["pbq"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         // Each round folds every foldable op it finds; a fold can create a
         // new candidate (a requantize), hence the loop. Bounded by the op count.

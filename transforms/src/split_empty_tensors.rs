@@ -67,6 +67,10 @@ keeps its alias sets small. The program and its buffers are unchanged.",
 struct SplitEmptyTensors;
 
 impl RustPass for SplitEmptyTensors {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["linalg"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         split_fills(func);
         let empties = ffi::collect_ops(func, WalkOrder::PreOrder, |op| ir::is_named(op, "tensor.empty"));

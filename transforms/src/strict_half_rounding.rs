@@ -48,6 +48,10 @@ fn is_half(ty: &str) -> bool {
 }
 
 impl RustPass for StrictHalfRounding {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let roundings = ffi::collect_ops(root, WalkOrder::PreOrder, |op| {
             let half = if ir::is_named(op, "arith.truncf") {

@@ -64,6 +64,10 @@ struct TransposeTile {
 }
 
 impl RustPass for TransposeTile {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["affine", "arith", "func", "vector"]
+    }
+
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| self.tile(context, nest));
         Ok(())

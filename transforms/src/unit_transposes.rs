@@ -46,6 +46,10 @@ the unit dimensions and a tensor.expand_shape placing them as the result has the
 struct UnitTransposes;
 
 impl RustPass for UnitTransposes {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["tensor"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let transposes = ffi::collect_ops(root, WalkOrder::PreOrder, |op| op_name(op) == "linalg.transpose");
         for op in transposes {

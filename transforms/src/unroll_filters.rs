@@ -120,6 +120,10 @@ struct UnrollFilters {
 }
 
 impl RustPass for UnrollFilters {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["arith", "linalg", "tensor"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let candidates = ffi::collect_ops(root, WalkOrder::PreOrder, |op| {
             let name = op_name(op);

@@ -199,6 +199,10 @@ struct Vectorize {
 }
 
 impl RustPass for Vectorize {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["affine", "arith", "memref", "vector"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         if self.width < 2 {
             return Ok(());

@@ -5,7 +5,7 @@
 // A depthwise convolution (56-wide rows): the reductions (kh, kw) go
 // inside tiles of 4 rows x (3 vectors of 16 + one of 8), the running sums
 // carried by the loops; the weight is loaded once per step and broadcast.
-// REPORT-DAG: pb-accumulate-tile.mlir:[[@LINE+20]]:3: note: [pb-accumulate-tile] accumulated in registers over 9 reduction steps: tiles of 4 rows x 56 columns (16 + 16 + 16 + 8)
+// REPORT-DAG: pb-accumulate-tile.mlir:[[@LINE+20]]:3: remark: [pb-accumulate-tile] accumulated in registers over 9 reduction steps: tiles of 4 rows x 56 columns (16 + 16 + 16 + 8)
 // CHECK-LABEL: func.func @depthwise
 // CHECK: affine.for %[[C:.*]] = 0 to 4 {
 // CHECK-NEXT: affine.for %[[H:.*]] = 0 to 56 step 4 {
@@ -46,7 +46,7 @@ func.func @depthwise(%x: memref<4x58x58xf32>, %w: memref<4x3x3xf32>, %y: memref<
 
 // A stride-2 window reads its input along the columns with a stride:
 // refused (left to the vectorizer's two-load shuffle).
-// REPORT-DAG: pb-accumulate-tile.mlir:[[@LINE+5]]:3: note: [pb-accumulate-tile] not tiled: an operand is read along the columns with a stride
+// REPORT-DAG: pb-accumulate-tile.mlir:[[@LINE+5]]:3: remark: [pb-accumulate-tile] not tiled: an operand is read along the columns with a stride
 // CHECK-LABEL: func.func @strided
 // CHECK-NOT: iter_args
 // CHECK: return
@@ -91,7 +91,7 @@ func.func @scan(%x: memref<8x64xf32>, %y: memref<65xf32>) {
 // columns: a vector of i1 in memory would be read as packed bits (bools
 // are bytes), so the nest is refused (fuzz program 0:279 read the mask
 // wrong before this check).
-// REPORT-DAG: pb-accumulate-tile.mlir:[[@LINE+5]]:3: note: [pb-accumulate-tile] not tiled: an operand of type i1 moves with the columns
+// REPORT-DAG: pb-accumulate-tile.mlir:[[@LINE+5]]:3: remark: [pb-accumulate-tile] not tiled: an operand of type i1 moves with the columns
 // CHECK-LABEL: func.func @masked_column_max
 // CHECK-NOT: iter_args
 // CHECK: return

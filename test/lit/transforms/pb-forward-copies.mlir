@@ -1,11 +1,12 @@
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-forward-copies{report=true}))' %s --split-input-file 2>%t.err | FileCheck %s
-// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-forward-copies{report=true}))' %s --split-input-file --verify-diagnostics | FileCheck %s
+// Without report=true the pass says nothing.
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-forward-copies))' %s --split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=QUIET --allow-empty
+// QUIET-NOT: remark
 
 // A slice assignment as bufferization leaves it: f computed into %t, the
 // border copied into %b, %t copied into the interior of %b, %t read again
 // later. f now writes %b's interior after the border copy, the later
 // reader reads %b, and the copy and %t are gone.
-// REPORT: note: [pb-forward-copies] S0 now writes A2 where S2 copied A1 to; S2 removed
 // CHECK-LABEL: func.func @slice_assignment
 // CHECK-NOT: memref.alloc() : memref<8xf32>
 // CHECK: %[[B:.*]] = memref.alloc() : memref<10xf32>
@@ -33,6 +34,7 @@ func.func @slice_assignment(%a: memref<10xf32>, %out: memref<8xf32>) -> memref<1
     %x = affine.load %a[%i] : memref<10xf32>
     affine.store %x, %b[%i] : memref<10xf32>
   }
+  // expected-remark @+1 {{[pb-forward-copies] S0 now writes A2 where S2 copied A1 to; S2 removed}}
   affine.for %i = 0 to 8 {
     %x = affine.load %t[%i] : memref<8xf32>
     affine.store %x, %b[%i + 1] : memref<10xf32>
@@ -54,8 +56,6 @@ func.func @slice_assignment(%a: memref<10xf32>, %out: memref<8xf32>) -> memref<1
 // reads %b1.
 // Each at its copy; names are those of the copy's window (the nests from
 // the first to the last that access its temporary).
-// REPORT: pb-forward-copies.mlir:[[#@LINE+18]]:3: note: [pb-forward-copies] S0 now writes A2 where S1 copied A1 to; S1 removed
-// REPORT: pb-forward-copies.mlir:[[#@LINE+26]]:3: note: [pb-forward-copies] S0 now writes A2 where S1 copied A1 to; S1 removed
 // CHECK-LABEL: func.func @versions
 // CHECK-NOT: memref.alloc() : memref<4xf32>
 // CHECK: affine.for %[[I:.*]] = 0 to 4 {
@@ -72,6 +72,7 @@ func.func @versions(%a: memref<4xf32>, %b1: memref<4xf32>, %b2: memref<4xf32>) {
     %y = arith.addf %x, %x : f32
     affine.store %y, %t[%i] : memref<4xf32>
   }
+  // expected-remark @+1 {{[pb-forward-copies] S0 now writes A2 where S1 copied A1 to; S1 removed}}
   affine.for %i = 0 to 4 {
     %x = affine.load %t[%i] : memref<4xf32>
     affine.store %x, %b1[%i] : memref<4xf32>
@@ -81,6 +82,7 @@ func.func @versions(%a: memref<4xf32>, %b1: memref<4xf32>, %b2: memref<4xf32>) {
     %y = arith.mulf %x, %x : f32
     affine.store %y, %t[%i] : memref<4xf32>
   }
+  // expected-remark @+1 {{[pb-forward-copies] S0 now writes A2 where S1 copied A1 to; S1 removed}}
   affine.for %i = 0 to 4 {
     %x = affine.load %t[%i] : memref<4xf32>
     affine.store %x, %b2[%i] : memref<4xf32>
@@ -93,7 +95,6 @@ func.func @versions(%a: memref<4xf32>, %b1: memref<4xf32>, %b2: memref<4xf32>) {
 
 // Refused: the writer would move past a nest that overwrites what it reads
 // (a write-after-read dependence).
-// REPORT: note: [pb-forward-copies] left as is: copy S2: S0 cannot move past S1
 // CHECK-LABEL: func.func @dependence
 // CHECK: memref.alloc() : memref<4xf32>
 // CHECK-COUNT-3: affine.for
@@ -107,6 +108,7 @@ func.func @dependence(%a: memref<4xf32>, %b: memref<4xf32>) {
   affine.for %i = 0 to 4 {
     affine.store %zero, %a[%i] : memref<4xf32>
   }
+  // expected-remark @+1 {{[pb-forward-copies] left as is: copy S2: S0 cannot move past S1}}
   affine.for %i = 0 to 4 {
     %x = affine.load %t[%i] : memref<4xf32>
     affine.store %x, %b[%i] : memref<4xf32>
@@ -119,7 +121,6 @@ func.func @dependence(%a: memref<4xf32>, %b: memref<4xf32>) {
 
 // Refused: the copy covers only part of what the writer computes (writing
 // the rest into %b would clobber it).
-// REPORT: note: [pb-forward-copies] left as is: copy S1: the copy does not cover every element S0 writes
 // CHECK-LABEL: func.func @partial
 // CHECK-COUNT-2: affine.for
 func.func @partial(%a: memref<8xf32>, %b: memref<8xf32>) {
@@ -128,6 +129,7 @@ func.func @partial(%a: memref<8xf32>, %b: memref<8xf32>) {
     %x = affine.load %a[%i] : memref<8xf32>
     affine.store %x, %t[%i] : memref<8xf32>
   }
+  // expected-remark @+1 {{[pb-forward-copies] left as is: copy S1: the copy does not cover every element S0 writes}}
   affine.for %i = 0 to 4 {
     %x = affine.load %t[%i] : memref<8xf32>
     affine.store %x, %b[%i + 4] : memref<8xf32>
@@ -140,8 +142,6 @@ func.func @partial(%a: memref<8xf32>, %b: memref<8xf32>) {
 
 // Refused: %b is overwritten after the copy, before the temporary's last
 // reader, which must keep reading the temporary.
-// REPORT: note: [pb-forward-copies] left as is: copy S1: S2 writes A2 before the last reader of the copy
-// REPORT: note: [pb-forward-copies] left as is: copy S3: S1 reads A1 before the copy
 // CHECK-LABEL: func.func @overwritten
 // CHECK-COUNT-4: affine.for
 func.func @overwritten(%a: memref<4xf32>, %b: memref<4xf32>, %out: memref<4xf32>) {
@@ -151,6 +151,7 @@ func.func @overwritten(%a: memref<4xf32>, %b: memref<4xf32>, %out: memref<4xf32>
     %x = affine.load %a[%i] : memref<4xf32>
     affine.store %x, %t[%i] : memref<4xf32>
   }
+  // expected-remark @+1 {{[pb-forward-copies] left as is: copy S1: S2 writes A2 before the last reader of the copy}}
   affine.for %i = 0 to 4 {
     %x = affine.load %t[%i] : memref<4xf32>
     affine.store %x, %b[%i] : memref<4xf32>
@@ -158,6 +159,7 @@ func.func @overwritten(%a: memref<4xf32>, %b: memref<4xf32>, %out: memref<4xf32>
   affine.for %i = 0 to 4 {
     affine.store %zero, %b[%i] : memref<4xf32>
   }
+  // expected-remark @+1 {{[pb-forward-copies] left as is: copy S3: S1 reads A1 before the copy}}
   affine.for %i = 0 to 4 {
     %x = affine.load %t[%i] : memref<4xf32>
     affine.store %x, %out[%i] : memref<4xf32>
@@ -171,7 +173,6 @@ func.func @overwritten(%a: memref<4xf32>, %b: memref<4xf32>, %out: memref<4xf32>
 // Refused: the writer is a reduction into %t (each element updated by
 // several instances, each reading what the previous one wrote): writing %b
 // instead would make every instance read the initial value of %t.
-// REPORT: note: [pb-forward-copies] left as is: copy S2: S1 accumulates into A0 (several instances update one element)
 // CHECK-LABEL: func.func @reduction
 // CHECK-COUNT-3: affine.for %{{.*}} = 0 to 4 {
 func.func @reduction(%a: memref<4x8xf32>, %b: memref<6xf32>) {
@@ -188,6 +189,7 @@ func.func @reduction(%a: memref<4x8xf32>, %b: memref<6xf32>) {
       affine.store %y, %t[%i] : memref<4xf32>
     }
   }
+  // expected-remark @+1 {{[pb-forward-copies] left as is: copy S2: S1 accumulates into A0 (several instances update one element)}}
   affine.for %i = 0 to 4 {
     %x = affine.load %t[%i] : memref<4xf32>
     affine.store %x, %b[%i + 1] : memref<6xf32>

@@ -5,7 +5,7 @@
 // it makes ISL guard a statement with a disjunction, which codegen writes
 // as an if / else-if chain repeating the branch (affine.if takes only
 // conjunctions; this was "the expression operator Ge" error).
-// CHECK: note: [pb-fuse] fused producers
+// CHECK: remark: [pb-fuse] fused producers
 // CHECK: affine.if
 // CHECK: } else {
 // CHECK-NEXT: affine.if

@@ -7,10 +7,10 @@
 // way, each with its own tile-local buffer and its own arrays. The second
 // layer's constants are its own (a run's allocations and constants are not
 // part of its key).
-// REPORT: note: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile 8
+// REPORT: remark: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile 8
 // REPORT-NOT: planned once
-// REPORT: note: [pb-fuse] not fused: consumer S0 is a contraction
-// REPORT: note: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile 8 {{.*}} (planned once for identical runs)
+// REPORT: remark: [pb-fuse] not fused: consumer S0 is a contraction
+// REPORT: remark: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile 8 {{.*}} (planned once for identical runs)
 
 // CHECK-LABEL: func.func @two_layers(
 // CHECK-NOT: memref.alloc()

@@ -8,7 +8,7 @@
 // tile loop: its writes would go to local buffers no tile reads (the
 // model's class token came out wrong). Such a plan is refused and the
 // nests stay as they are.
-// REPORT: note: [pb-fuse] not fused: ISL gives some statement of a tile a loop nest outside the tile loop
+// REPORT: remark: [pb-fuse] not fused: ISL gives some statement of a tile a loop nest outside the tile loop
 // CHECK-LABEL: func.func @class_token
 // CHECK: memref.alloc() : memref<1x197x768xf32>
 // CHECK-NOT: memref.alloca

@@ -6,7 +6,7 @@
 // by row together, the producer two rows ahead, so each row of the
 // temporary is computed once per tile and read while it is still in
 // cache; tall tiles cost no more cache, so the halo recomputed is small.
-// REPORT-DAG: :24:3: note: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile {{[0-9]+}} ({{[0-9]+}} parallel tiles, rows advancing together)
+// REPORT-DAG: :24:3: remark: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile {{[0-9]+}} ({{[0-9]+}} parallel tiles, rows advancing together)
 // The step loop over the tile's rows holds both statements: the producer's
 // row, then the consumer's row two above it.
 // CHECK-LABEL: func.func @rows_together
@@ -46,7 +46,7 @@ func.func @rows_together(%in: memref<1024x1024xf32>, %out: memref<1022x1022xf32>
 // A consumer reading the rows of the temporary through a loop of its own
 // (a reduction over the window) has no constant row offset: each nest runs
 // over all of its rows before the next, as before.
-// REPORT-DAG: :52:3: note: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile {{[0-9]+}} ({{[0-9]+}} parallel tiles), tile-local
+// REPORT-DAG: :52:3: remark: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile {{[0-9]+}} ({{[0-9]+}} parallel tiles), tile-local
 func.func @window_loop(%in: memref<1024x1024xf32>, %out: memref<1022x1022xf32>) {
   %t = memref.alloc() : memref<1024x1022xf32>
   affine.for %i = 0 to 1024 {
@@ -75,7 +75,7 @@ func.func @window_loop(%in: memref<1024x1024xf32>, %out: memref<1022x1022xf32>) 
 // written through a linearized index with a unit loop (a reshape folded
 // into the access, `256 * c + i` with c = 0): rows are the second-to-last
 // index of each array, and the unit loop is its constant.
-// REPORT-DAG: :{{[0-9]+}}:3: note: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile {{[0-9]+}} ({{[0-9]+}} parallel tiles, rows advancing together), tile-local A1[1x1x{{[0-9]+}}x254]
+// REPORT-DAG: :{{[0-9]+}}:3: remark: [pb-fuse] fused producers S0 into consumers S1 of A2: row tile {{[0-9]+}} ({{[0-9]+}} parallel tiles, rows advancing together), tile-local A1[1x1x{{[0-9]+}}x254]
 func.func @unit_dims(%in: memref<2x1x258x256xf32>, %out: memref<2x256x254xf32>) {
   %t = memref.alloc() : memref<2x1x258x254xf32>
   affine.for %n = 0 to 2 {

@@ -8,8 +8,8 @@
 // nests cannot be one tiled group; the pool's nests (its fill and its sum)
 // are cut out and the three before them (pad, relu, convolution) fuse on
 // their own: the padded temporary becomes a tile-local buffer.
-// REPORT-DAG: note: [pb-fuse] not fused: arrays A2 ([2, 16, 64, 64]) and A4 ([2, 16, 1, 1]) outlive the loop nests with different row structures (the nests between S4,S5 are tried alone)
-// REPORT-DAG: note: [pb-fuse] fused producers S0,S1 into consumers S2,S3 of A2
+// REPORT-DAG: remark: [pb-fuse] not fused: arrays A2 ([2, 16, 64, 64]) and A4 ([2, 16, 1, 1]) outlive the loop nests with different row structures (the nests between S4,S5 are tried alone)
+// REPORT-DAG: remark: [pb-fuse] fused producers S0,S1 into consumers S2,S3 of A2
 
 // CHECK-LABEL: func.func @depthwise_then_pool
 // CHECK-NOT: memref.alloc()
@@ -94,7 +94,7 @@ func.func @depthwise_then_pool(%in: memref<2x16x64x64xf32>, %w: memref<16x3x3xf3
 // micro-kernel, not recomputed inside fused tiles of the activation after
 // it: fused, efficientnet_b0's expansions and its 3x3x3 stem ran at half
 // their register-tiled rate.
-// REPORT-DAG: note: [pb-fuse] not fused: producer S1 is a contraction: left whole for pb-register-tile
+// REPORT-DAG: remark: [pb-fuse] not fused: producer S1 is a contraction: left whole for pb-register-tile
 // CHECK-LABEL: func.func @expand_then_relu
 // CHECK: memref.alloc() : memref<1x64x32x32xf32>
 func.func @expand_then_relu(%in: memref<1x16x32x32xf32>, %w: memref<64x16xf32>, %out: memref<1x64x32x32xf32>) {

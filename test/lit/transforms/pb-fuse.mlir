@@ -1,5 +1,4 @@
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=2 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1 report=true},canonicalize))' %s 2>%t.err | FileCheck %s
-// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=2 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1 report=true},canonicalize))' %s --verify-diagnostics | FileCheck %s
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=1 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1},canonicalize))' %s | FileCheck %s --check-prefix=SERIAL
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=2 inner-cache-bytes=1 row-tile=8 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=FORCED
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{sliding=false cores=2 cache-bytes=65536 inner-cache-bytes=16384 outer-cache-bytes=1 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=INNER
@@ -32,7 +31,6 @@
 // of the 261-row temporary = 30%, cheaper in the model than streaming the
 // temporary through memory. The footprint counts the local buffer and the
 // tile's 16 output rows.
-// REPORT-DAG: note: [pb-fuse] fused producers S0 into consumers S1 of A3: row tile 16 (17 parallel tiles), tile-local A2[20x257] in 1 buffer = 20 KiB, 36 KiB in cache (budget 64 KiB), recomputation 30.3%; model: ~0.06 ms fused vs ~0.17 ms unfused
 
 // CHECK-LABEL: func.func @blur
 // CHECK-NOT: memref.alloc()
@@ -56,6 +54,7 @@
 // CHECK-NOT: memref.dealloc
 func.func @blur(%in: memref<261x261xf32>, %out: memref<257x257xf32>, %w: memref<5xf32>) {
   %t = memref.alloc() : memref<261x257xf32>
+  // expected-remark @+1 {{[pb-fuse] fused producers S0 into consumers S1 of A3: row tile 16 (17 parallel tiles), tile-local A2[20x257] in 1 buffer = 20 KiB, 36 KiB in cache (budget 64 KiB), recomputation 30.3%; model: ~0.06 ms fused vs ~0.17 ms unfused}}
   affine.for %i = 0 to 261 {
     affine.for %j = 0 to 257 {
       affine.for %k = 0 to 5 {
@@ -82,12 +81,12 @@ func.func @blur(%in: memref<261x261xf32>, %out: memref<257x257xf32>, %w: memref<
 
 // Refused: the temporary is read after the nests, so it cannot shrink (it
 // is one more array the nests leave behind; nothing is left to contract).
-// REPORT-DAG: note: [pb-fuse] not fused: no temporary array to contract
 // CHECK-LABEL: func.func @escaping
 // CHECK: memref.alloc() : memref<8x8xf32>
 // CHECK-NOT: affine.parallel
 func.func @escaping(%in: memref<8x8xf32>, %out: memref<8x8xf32>) -> f32 {
   %t = memref.alloc() : memref<8x8xf32>
+  // expected-remark @+1 {{[pb-fuse] not fused: no temporary array to contract}}
   affine.for %i = 0 to 8 {
     affine.for %j = 0 to 8 {
       %x = affine.load %in[%i, %j] : memref<8x8xf32>
@@ -107,12 +106,12 @@ func.func @escaping(%in: memref<8x8xf32>, %out: memref<8x8xf32>) -> f32 {
 
 // Refused: the consumer reads the output where another instance writes it
 // (out[i][j] depends on out[i-1][j]): tiles would not be independent.
-// REPORT-DAG: note: [pb-fuse] not fused: S1 reads A2 at another element than it writes
 // CHECK-LABEL: func.func @recurrence
 // CHECK: memref.alloc() : memref<8x8xf32>
 // CHECK-NOT: affine.parallel
 func.func @recurrence(%in: memref<8x8xf32>, %out: memref<9x8xf32>) {
   %t = memref.alloc() : memref<8x8xf32>
+  // expected-remark @+1 {{[pb-fuse] not fused: S1 reads A2 at another element than it writes}}
   affine.for %i = 0 to 8 {
     affine.for %j = 0 to 8 {
       %x = affine.load %in[%i, %j] : memref<8x8xf32>
@@ -134,7 +133,6 @@ func.func @recurrence(%in: memref<8x8xf32>, %out: memref<9x8xf32>) {
 // Softmax-shaped: consumers pass over the output several times and one of
 // them writes a temporary (the row sums) that a later pass reads: the sums
 // are owned by the tile that computes them and contracted to its rows.
-// REPORT-DAG: note: [pb-fuse] fused producers S0 into consumers S1,S2,S3 of A2: row tile 32 (16 parallel tiles), tile-local A0[32]
 // CHECK-LABEL: func.func @normalize_rows
 // CHECK: affine.parallel
 // CHECK: memref.alloca() {alignment = 64 : i64} : memref<32xf32>
@@ -142,6 +140,7 @@ func.func @recurrence(%in: memref<8x8xf32>, %out: memref<9x8xf32>) {
 func.func @normalize_rows(%in: memref<512x256xf32>, %out: memref<512x256xf32>) {
   %zero = arith.constant 0.0 : f32
   %s = memref.alloc() : memref<512xf32>
+  // expected-remark @+1 {{[pb-fuse] fused producers S0 into consumers S1,S2,S3 of A2: row tile 32 (16 parallel tiles), tile-local A0[32]}}
   affine.for %i = 0 to 512 {
     affine.store %zero, %s[%i] : memref<512xf32>
   }
@@ -174,13 +173,13 @@ func.func @normalize_rows(%in: memref<512x256xf32>, %out: memref<512x256xf32>) {
 
 // Refused: the last pass reads the sum of the next row, which another tile
 // owns (a dependence across tiles).
-// REPORT-DAG: note: [pb-fuse] not fused: a tile reads elements of A0 that another tile's consumers write
 // CHECK-LABEL: func.func @next_row_sum
 // CHECK: memref.alloc() : memref<65xf32>
 // CHECK-NOT: affine.parallel
 func.func @next_row_sum(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
   %zero = arith.constant 0.0 : f32
   %s = memref.alloc() : memref<65xf32>
+  // expected-remark @+1 {{[pb-fuse] not fused: a tile reads elements of A0 that another tile's consumers write}}
   affine.for %i = 0 to 65 {
     affine.store %zero, %s[%i] : memref<65xf32>
   }
@@ -216,12 +215,11 @@ func.func @next_row_sum(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
 // never live together in a tile and share one buffer (2 buffers for 3
 // locals), and each copy computes only the border elements the update
 // after it does not overwrite (columns 0 and 129 of the tile's rows).
-// REPORT-DAG: note: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 32 (5 parallel tiles), tile-local A1[38x130] A2[36x130] A3[34x130] in 2 buffers
 // Advancing row by row together (legal: ISL checks the copies and updates
 // of each step keep their order), the locals no longer share a buffer:
-// SLIDING: note: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 32 (5 parallel tiles, rows advancing together), tile-local A1[38x130] A2[36x130] A3[34x130] in 3 buffers
+// SLIDING: remark: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 32 (5 parallel tiles, rows advancing together), tile-local A1[38x130] A2[36x130] A3[34x130] in 3 buffers
 // With `row-tile`, the user's tile instead of the model's:
-// FORCED: note: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 8 (17 parallel tiles)
+// FORCED: remark: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 8 (17 parallel tiles)
 // CHECK-LABEL: func.func @steps
 // CHECK: affine.parallel
 // CHECK-NEXT: %[[B1:.*]] = memref.alloca() {alignment = 64 : i64} : memref<38x130xf32>
@@ -239,6 +237,7 @@ func.func @steps(%in: memref<130x130xf32>, %out: memref<130x130xf32>) {
   %b1 = memref.alloc() : memref<130x130xf32>
   %b2 = memref.alloc() : memref<130x130xf32>
   %b3 = memref.alloc() : memref<130x130xf32>
+  // expected-remark @+1 {{[pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 32 (5 parallel tiles), tile-local A1[38x130] A2[36x130] A3[34x130] in 2 buffers}}
   affine.for %i = 0 to 130 {
     affine.for %j = 0 to 130 {
       %x = affine.load %in[%i, %j] : memref<130x130xf32>
@@ -320,13 +319,13 @@ func.func @steps(%in: memref<130x130xf32>, %out: memref<130x130xf32>) {
 // Refused: the consumer is a contraction (a 40-step reduction over two
 // operands that move with it, like attention's Q K^T after the transpose of
 // K): fused into row tiles it would lose pb-register-tile's micro-kernel.
-// REPORT-DAG: note: [pb-fuse] not fused: consumer S1 is a contraction: left whole for pb-register-tile
 // CHECK-LABEL: func.func @contraction_consumer
 // CHECK: memref.alloc() : memref<40x64xf32>
 // CHECK-NOT: affine.parallel
 // CHECK: return
 func.func @contraction_consumer(%a: memref<64x40xf32>, %b: memref<64x40xf32>, %c: memref<64x64xf32>) {
   %t = memref.alloc() : memref<40x64xf32>
+  // expected-remark @+1 {{[pb-fuse] not fused: consumer S1 is a contraction: left whole for pb-register-tile}}
   affine.for %k = 0 to 40 {
     affine.for %j = 0 to 64 {
       %x = affine.load %b[%j, %k] : memref<64x40xf32>
@@ -358,8 +357,6 @@ func.func @contraction_consumer(%a: memref<64x40xf32>, %b: memref<64x40xf32>, %c
 // zero fills stay as they are. Q K^T (a reduction of 40) is refused as a
 // producer too: fused, its loops ran ~8x slower than pb-register-tile's
 // kernel.
-// REPORT-DAG: note: [pb-fuse] not fused: producer S1 is a contraction: left whole for pb-register-tile (the nests between contractions are tried alone)
-// REPORT-DAG: note: [pb-fuse] fused producers S0,S1 into consumers S2,S3,S4 of A2: row tile
 // CHECK-LABEL: func.func @softmax_between_products
 // CHECK: affine.for %{{.*}} = 0 to 256 {
 // CHECK:   affine.for %{{.*}} = 0 to 128 {
@@ -379,6 +376,7 @@ func.func @softmax_between_products(%q: memref<256x40xf32>, %k: memref<40x128xf3
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %sc = memref.alloc() : memref<256x128xf32>
+  // expected-remark @+1 {{[pb-fuse] not fused: producer S1 is a contraction: left whole for pb-register-tile (the nests between contractions are tried alone)}}
   affine.for %i = 0 to 256 {
     affine.for %j = 0 to 128 {
       affine.store %zero, %sc[%i, %j] : memref<256x128xf32>
@@ -396,6 +394,7 @@ func.func @softmax_between_products(%q: memref<256x40xf32>, %k: memref<40x128xf3
       }
     }
   }
+  // expected-remark @+1 {{[pb-fuse] fused producers S0,S1 into consumers S2,S3,S4 of A2: row tile}}
   %m = memref.alloc() : memref<256xf32>
   %e = memref.alloc() : memref<256x128xf32>
   %s = memref.alloc() : memref<256x1xf32>
@@ -458,12 +457,12 @@ func.func @softmax_between_products(%q: memref<256x40xf32>, %k: memref<40x128xf3
 
 // Refused: two outputs, but the row sums of row i read row i + 1 of the
 // other output, which the next row tile writes (tiles would race).
-// REPORT-DAG: note: [pb-fuse] not fused: S2 touches two outputs in different tiles
 // CHECK-LABEL: func.func @outputs_across_tiles
 // CHECK-NOT: affine.parallel
 // CHECK: return
 func.func @outputs_across_tiles(%in: memref<257x128xf32>, %e: memref<257x128xf32>, %s: memref<257x1xf32>) {
   %t = memref.alloc() : memref<257x128xf32>
+  // expected-remark @+1 {{[pb-fuse] not fused: S2 touches two outputs in different tiles}}
   affine.for %i = 0 to 257 {
     affine.for %j = 0 to 128 {
       %x = affine.load %in[%i, %j] : memref<257x128xf32>
@@ -518,6 +517,7 @@ func.func @jammed(%in: memref<256x128xf32>, %e: memref<256x128xf32>, %s: memref<
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %m = memref.alloc() : memref<256xf32>
+  // expected-remark @+1 {{[pb-fuse] fused producers S0,S1 into consumers S2,S3,S4 of A2: row tile 64 (4 parallel tiles)}}
   affine.for %i = 0 to 256 {
     affine.store %ninf, %m[%i] : memref<256xf32>
   }
@@ -555,6 +555,7 @@ func.func @jammed(%in: memref<256x128xf32>, %e: memref<256x128xf32>, %s: memref<
 
 func.func @not_jammed(%in: memref<256x129xf32>, %e: memref<256x129xf32>, %s: memref<256x1xf32>) {
   %t = memref.alloc() : memref<256x129xf32>
+  // expected-remark @+1 {{[pb-fuse] fused producers S0 into consumers S1,S2 of A2: row tile 32 (8 parallel tiles)}}
   affine.for %i = 0 to 256 {
     affine.for %j = 0 to 128 {
       %x = affine.load %in[%i, %j] : memref<256x129xf32>
@@ -584,7 +585,6 @@ func.func @not_jammed(%in: memref<256x129xf32>, %e: memref<256x129xf32>, %s: mem
 // A batch of row blocks (attention heads): batch and row tiles form one
 // two-dimensional parallel band, batch outer, so each thread's share of the
 // collapsed iterations is one contiguous stretch of memory.
-// REPORT-DAG: note: [pb-fuse] fused producers S0 into consumers S1,S2,S3 of A2: row tile 32 (32 parallel tiles)
 // CHECK-LABEL: func.func @normalize_heads
 // CHECK: affine.parallel (%[[H:.*]], %[[T:.*]]) = (0, 0) to (4, 8) {
 // CHECK-NEXT: memref.alloca() {alignment = 64 : i64} : memref<1x32xf32>
@@ -593,13 +593,14 @@ func.func @not_jammed(%in: memref<256x129xf32>, %e: memref<256x129xf32>, %s: mem
 // re-reads what of the tile exceeds it from the second level: three passes
 // over 32-row tiles (32 KiB) cost more than the tiles of 16 rows (16 KiB)
 // that fit.
-// INNER: note: [pb-fuse] fused producers S0 into consumers S1,S2,S3 of A2: row tile 16 (64 parallel tiles), tile-local A0[1x16] in 1 buffer = 0 KiB, 16 KiB in cache (budget 64 KiB; 3 passes over the rows, first-level cache 16 KiB)
+// INNER: remark: [pb-fuse] fused producers S0 into consumers S1,S2,S3 of A2: row tile 16 (64 parallel tiles), tile-local A0[1x16] in 1 buffer = 0 KiB, 16 KiB in cache (budget 64 KiB; 3 passes over the rows, first-level cache 16 KiB)
 // SERIAL-LABEL: func.func @normalize_heads
 // SERIAL-NOT: affine.parallel
 // SERIAL: return
 func.func @normalize_heads(%in: memref<4x256x256xf32>, %out: memref<4x256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   %s = memref.alloc() : memref<4x256xf32>
+  // expected-remark @+1 {{[pb-fuse] fused producers S0 into consumers S1,S2,S3 of A2: row tile 32 (32 parallel tiles)}}
   affine.for %h = 0 to 4 {
     affine.for %i = 0 to 256 {
       affine.store %zero, %s[%h, %i] : memref<4x256xf32>

@@ -49,7 +49,7 @@ func.func @nests(%a: memref<10x20xf32>, %b: memref<10x20xf32>, %n: index) {
 }
 
 // A nest with an op the polyhedral layer does not model stays as it was.
-// NOTE: note: [pb-isl-roundtrip] left unchanged, not a SCoP: 'memref.load' in a loop body
+// NOTE: remark: [pb-isl-roundtrip] left unchanged, not a SCoP: 'memref.load' in a loop body
 // CHECK-LABEL: func.func @not_a_scop
 // CHECK: affine.for %{{.*}} = 0 to 4 {
 // CHECK-NEXT: memref.load

@@ -7,7 +7,7 @@
 // The weights do not depend on the output row: packed once, before the
 // outer loop. Two row blocks would not feed two cores well, so the cores
 // share the output rows, each with its own B pack and block buffer.
-// REPORT: note: [pb-matrix-tile] matrix unit: i8 products, 32x18 over 144 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 32x32x192; A packed, B packed by vector shuffles (16 columns) and element by element (2), C added from a block buffer, per iteration of 1 outer loops
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 32x18 over 144 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 32x32x192; A packed, B packed by vector shuffles (16 columns) and element by element (2), C added from a block buffer, per iteration of 1 outer loops
 // CHECK-LABEL: func.func @conv
 // CHECK: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x192xi8>
 // CHECK: affine.store %{{.*}}, %[[AP]]

@@ -9,7 +9,7 @@
 // shuffles and the other 13 element by element, and each
 // 32x32 block's four tiles go through a block buffer into C, only where C
 // exists.
-// REPORT-DAG: note: [pb-matrix-tile] matrix unit: bf16 products, 37x29 over 50 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A packed, B packed by vector shuffles (16 columns) and element by element (13), C added from a block buffer
+// REPORT-DAG: remark: [pb-matrix-tile] matrix unit: bf16 products, 37x29 over 50 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A packed, B packed by vector shuffles (16 columns) and element by element (13), C added from a block buffer
 // CHECK-LABEL: func.func @bf16
 // CHECK-DAG: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x64xbf16>
 // CHECK-DAG: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x64xbf16>
@@ -31,7 +31,7 @@
 // CHECK-DAG: memref.dealloc %[[BP]]
 // CHECK-DAG: memref.dealloc %[[S]]
 // A target with int8 tiles only leaves the bf16 product alone, and says why.
-// REFUSED-DAG: note: [pb-matrix-tile] not on the matrix unit: the target has no unit for bf16 products
+// REFUSED-DAG: remark: [pb-matrix-tile] not on the matrix unit: the target has no unit for bf16 products
 // INT8ONLY-LABEL: func.func @bf16
 // INT8ONLY-NOT: amx.
 // INT8ONLY: arith.extf
@@ -56,7 +56,7 @@ func.func @bf16(%a: memref<37x50xbf16>, %b: memref<50x29xbf16>, %c: memref<37x29
 // u8 x s8 summed in i32, whole tiles: A's tiles are read in place, B is
 // packed 16 columns at a time (four rows interleaved by shuffles into
 // groups of four), and C's tiles start from C and go back to it.
-// REPORT-DAG: note: [pb-matrix-tile] matrix unit: i8 products, 64x32 over 128 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x128; A read in place, B packed by vector shuffles, C tiles loaded and stored in place
+// REPORT-DAG: remark: [pb-matrix-tile] matrix unit: i8 products, 64x32 over 128 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x128; A read in place, B packed by vector shuffles, C tiles loaded and stored in place
 // CHECK-LABEL: func.func @int8
 // CHECK: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x128xi8>
 // CHECK-COUNT-4: affine.vector_load %arg1{{.*}} vector<16xi8>

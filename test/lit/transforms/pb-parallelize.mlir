@@ -69,7 +69,7 @@ func.func @vector_apart(%a: memref<544xf32>) {
 
 // A nest the model cannot read as a whole (a parallel loop inside, as
 // pb-register-tile makes): the loops directly inside are analysed alone.
-// REPORT: note: [pb-parallelize] its inner loops analysed alone: 'affine.parallel' in a loop body
+// REPORT: remark: [pb-parallelize] its inner loops analysed alone: 'affine.parallel' in a loop body
 // CHECK-LABEL: func.func @inner_alone
 // CHECK: affine.for %{{.*}} = 0 to 4 {
 // CHECK:   affine.parallel (%{{.*}}) = (0) to (8) {

@@ -30,7 +30,7 @@
 // CHECK-NOT: affine.load %arg1
 // CHECK: memref.store %[[ONE]], %[[FLAG]][] : memref<i32>
 // CHECK-NEXT: return
-// REPORT: prepacked.mlir:{{[0-9]+}}:{{[0-9]+}}: note: [pb-register-tile] register tile 6x16 {{.*}}prepacked{{.*}}; B packed once per parameter version (62 KiB kept)
+// REPORT: prepacked.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: [pb-register-tile] register tile 6x16 {{.*}}prepacked{{.*}}; B packed once per parameter version (62 KiB kept)
 
 // The pool: the flag at offset 0 (where the caller finds it, recorded on
 // the function), the packed weights after it, for good.
@@ -131,7 +131,7 @@ func.func @batched(%a: memref<4x64x200xf32>, %b: memref<4x200x70xf32> {pb.static
 // CHECK-NOT: affine.load %arg1
 // CHECK: memref.store %{{.*}}, %[[CFLAG]][] : memref<i32>
 // CHECK-NEXT: return
-// REPORT: prepacked.mlir:{{[0-9]+}}:{{[0-9]+}}: note: [pb-register-tile] {{.*}}A block 13 KiB, prepacked of 512 KiB L2); A packed once per parameter version (13 KiB kept)
+// REPORT: prepacked.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: [pb-register-tile] {{.*}}A block 13 KiB, prepacked of 512 KiB L2); A packed once per parameter version (13 KiB kept)
 func.func @conv(%x: memref<1x16x10x10xf32>, %w: memref<20x16x3x3xf32> {pb.static}, %y: memref<1x20x8x8xf32>) {
   affine.for %n = 0 to 1 {
     affine.for %co = 0 to 20 {

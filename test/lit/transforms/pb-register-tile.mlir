@@ -38,7 +38,7 @@
 // register tiles of the same kernel: 2-row tiles in the last row block, and
 // one column panel packed with zero padding whose sums reach C through a
 // tile-local buffer, column by column.
-// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 15 KiB, packed of 1024 KiB L2)
+// REPORT-DAG: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 15 KiB, packed of 1024 KiB L2)
 
 // CHECK-LABEL: func.func @matmul
 // CHECK:   %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x40x6xf32>
@@ -110,7 +110,7 @@ func.func @matmul(%a: memref<98x1024xf32>, %b: memref<40x300xf32>, %c: memref<98
 
 // Narrow outputs use shorter vectors (7 columns: 4 lanes); fewer columns
 // than the shortest vector (4 lanes) are refused.
-// REPORT-DAG: note: [pb-register-tile] not register-tiled: 3 columns are fewer than one vector of 4
+// REPORT-DAG: remark: [pb-register-tile] not register-tiled: 3 columns are fewer than one vector of 4
 // CHECK-LABEL: func.func @narrow
 // CHECK-NOT: vector.fma
 func.func @narrow(%a: memref<98x40xf32>, %b: memref<40x3xf32>, %c: memref<98x3xf32>) {
@@ -172,7 +172,7 @@ func.func @shifted(%a: memref<98x40xf32>, %b: memref<40x140xf32>, %c: memref<99x
 // operands are scaled by a value computed in the loop from a constant. The
 // packing copies transpose B and apply the scales; the scale is recomputed
 // before the kernel.
-// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 32 reductions (B micro-panel 8 KiB, packed
+// REPORT-DAG: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 32 reductions (B micro-panel 8 KiB, packed
 // CHECK-LABEL: func.func @scaled_transposed
 // CHECK: arith.truncf %{{.*}} : f64 to f32
 // CHECK: affine.parallel
@@ -206,7 +206,7 @@ func.func @scaled_transposed(%q: memref<96x32xf32>, %k: memref<128x32xf32>, %c: 
 // that do not move with j (the row's normalizer and mask, the exponentials
 // e[i][k]). Packing evaluates it once per (i, k) into the A block; the
 // micro-kernel stays a broadcast-and-fma.
-// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 96 reductions (B micro-panel 24 KiB, packed of 48 KiB L1, A block 9 KiB, packed
+// REPORT-DAG: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 96 reductions (B micro-panel 24 KiB, packed of 48 KiB L1, A block 9 KiB, packed
 // CHECK-LABEL: func.func @expression_a
 // CHECK: affine.parallel
 // Packing A: the expression, per row of the register tile, 16 reduction
@@ -301,7 +301,7 @@ func.func @expression_moving_with_j(%e: memref<96x96xf32>, %x: memref<96x64xf32>
 // of 1 in front stays sequential); the row blocks inside are a sequential
 // loop sized for L2 alone (all 96 rows), with the packing buffers allocated
 // per parallel iteration. On one core there is no parallel loop at all.
-// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 96 rows x 32
+// REPORT-DAG: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 96 rows x 32
 // CHECK-LABEL: func.func @heads
 // CHECK: affine.for %[[B:.*]] = 0 to 1 {
 // CHECK-NEXT: affine.parallel (%[[H:.*]]) = (0) to (4) {
@@ -407,9 +407,9 @@ func.func @filled_negative_zero(%a: memref<98x200xf32>, %b: memref<200x128xf32>,
 // view, and the packing copy gathers the input a row segment at a time:
 // rows h from the panel's first (p floordiv 7) to its last, columns w of
 // row h within the panel, copied to panel column h * 7 + w - p.
-// NREPORT-DAG: note: [pb-register-tile] register tile 6x16 (6 rows x 2 vectors of 8; 12 accumulators) over 49 columns (rows of 7 flattened)
+// NREPORT-DAG: remark: [pb-register-tile] register tile 6x16 (6 rows x 2 vectors of 8; 12 accumulators) over 49 columns (rows of 7 flattened)
 // With 32 registers of 16 lanes the same nest gets 8x48 tiles:
-// REPORT-DAG: note: [pb-register-tile] register tile 8x48 (8 rows x 3 vectors of 16; 24 accumulators) over 49 columns (rows of 7 flattened)
+// REPORT-DAG: remark: [pb-register-tile] register tile 8x48 (8 rows x 3 vectors of 16; 24 accumulators) over 49 columns (rows of 7 flattened)
 // NARROW-LABEL: func.func @conv_narrow
 // NARROW: %[[CC:.*]] = memref.collapse_shape %arg2 {{\[}}[0], [1], [2, 3]] : memref<1x24x7x7xf32> into memref<1x24x49xf32>
 // NARROW: affine.for %[[H:.*]] = #{{.*}}(%[[P:.*]]) to #{{.*}}(%[[P]]) {
@@ -471,7 +471,7 @@ func.func @conv_part(%x: memref<1x16x9x9xf32>, %w: memref<24x16x3x3xf32>, %y: me
 // columns: three vectors of 8 and half of a fourth) flatten too when the
 // whole map fills its vectors (784 = 98 x 8); rows of whole vectors (16
 // wide) do not: gathering B would cost more than the narrower panel loses.
-// NREPORT-DAG: note: [pb-register-tile] register tile 6x16 (6 rows x 2 vectors of 8; 12 accumulators) over 784 columns (rows of 28 flattened)
+// NREPORT-DAG: remark: [pb-register-tile] register tile 6x16 (6 rows x 2 vectors of 8; 12 accumulators) over 784 columns (rows of 28 flattened)
 // NARROW-LABEL: func.func @conv_28
 // NARROW: memref.collapse_shape %arg2 {{\[}}[0], [1], [2, 3]] : memref<1x24x28x28xf32> into memref<1x24x784xf32>
 // NARROW: vector.fma
@@ -526,7 +526,7 @@ func.func @conv_16(%x: memref<1x16x18x18xf32>, %w: memref<24x16x3x3xf32>, %y: me
 // The same product with A's rows 160 bytes apart (six rows in six L1
 // sets): A is read in place, not packed; with a 2-way L1 (the target says
 // so) the rows would crowd its sets and A is packed.
-// REPORT-DAG: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 15 KiB of 1024 KiB L2)
+// REPORT-DAG: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 15 KiB of 1024 KiB L2)
 // CHECK-LABEL: func.func @short_rows
 // CHECK-NOT: memref<17x40x6xf32>
 // CHECK: vector.fma
@@ -551,7 +551,7 @@ func.func @short_rows(%a: memref<98x40xf32>, %b: memref<40x300xf32>, %c: memref<
 // A product whose columns arrive as two loops, `64 * a + b` (reshape
 // propagation leaves a 2304-column product viewed as 3 x 768 so): the two
 // loops become one of 192 columns, tiled as any product's.
-// REPORT-DAG: pb-register-tile.mlir:[[@LINE+6]]:3: note: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 3 KiB of 1024 KiB L2)
+// REPORT-DAG: pb-register-tile.mlir:[[@LINE+6]]:3: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 24 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 3 KiB of 1024 KiB L2)
 // CHECK-LABEL: func.func @split_columns
 // CHECK: affine.vector_load %arg1[%{{[^,]*}}, %{{[^,]*}}] : memref<40x192xf32>, vector<16xf32>
 // CHECK: vector.fma
@@ -630,7 +630,7 @@ func.func @few_rows_many_panels(%a: memref<24x40xf32>, %b: memref<40x260xf32>, %
 
 // 96 columns (6 vectors of 16): two panels of 3 vectors (8-row tiles)
 // rather than one of 4 and a tail of 2.
-// REPORT-DAG: pb-register-tile.mlir:[[@LINE+4]]:3: note: [pb-register-tile] register tile 8x48 (8 rows x 3 vectors of 16; 24 accumulators)
+// REPORT-DAG: pb-register-tile.mlir:[[@LINE+4]]:3: remark: [pb-register-tile] register tile 8x48 (8 rows x 3 vectors of 16; 24 accumulators)
 // CHECK-LABEL: func.func @six_vectors
 // CHECK-NOT: memref<6x64xf32>
 func.func @six_vectors(%a: memref<96x40xf32>, %b: memref<40x96xf32>, %c: memref<96x96xf32>) {

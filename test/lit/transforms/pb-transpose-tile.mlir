@@ -1,11 +1,9 @@
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-transpose-tile{width=8 report=true}))' %s 2>%t.err | FileCheck %s
-// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-transpose-tile{width=8 report=true}))' %s --verify-diagnostics | FileCheck %s
 
 // A 20x12 -> 12x20 transpose: 8x8 blocks (rows 0..16 of A, columns 0..8),
 // each 8 vector loads along A's rows, one vector.transpose, 8 vector
 // stores along B's rows; clones of the original nest keep B's rows 16..20
 // and columns 8..12.
-// REPORT-DAG: note: [pb-transpose-tile] transposing copy in 8x8 blocks (20 x 12 elements)
 // CHECK-LABEL: func.func @transpose
 // CHECK: affine.for %[[P:.*]] = 0 to 16 step 8 {
 // CHECK-NEXT: affine.for %[[Q:.*]] = 0 to 8 step 8 {
@@ -18,6 +16,7 @@
 // CHECK: affine.for %{{.*}} = 16 to 20 {
 // CHECK-NEXT: affine.for %{{.*}} = 0 to 12 {
 func.func @transpose(%a: memref<12x20xf32>, %b: memref<20x12xf32>) {
+  // expected-remark @+1 {{[pb-transpose-tile] transposing copy in 8x8 blocks (20 x 12 elements)}}
   affine.for %i = 0 to 20 {
     affine.for %j = 0 to 12 {
       %x = affine.load %a[%j, %i] : memref<12x20xf32>
@@ -60,11 +59,11 @@ func.func @not_a_copy(%a: memref<16x16xf32>, %b: memref<16x16xf32>) {
 }
 
 // Fewer columns than a block: refused, with the reason.
-// REPORT-DAG: note: [pb-transpose-tile] not tiled: the transposed loops run 16 and 4 times, fewer than a block of 8
 // CHECK-LABEL: func.func @narrow
 // CHECK-NOT: vector.transpose
 // CHECK: return
 func.func @narrow(%a: memref<4x16xf32>, %b: memref<16x4xf32>) {
+  // expected-remark @+1 {{[pb-transpose-tile] not tiled: the transposed loops run 16 and 4 times, fewer than a block of 8}}
   affine.for %i = 0 to 16 {
     affine.for %j = 0 to 4 {
       %x = affine.load %a[%j, %i] : memref<4x16xf32>

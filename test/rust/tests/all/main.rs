@@ -3,6 +3,7 @@
 mod budget;
 mod common;
 mod compile_and_run;
+mod dependent_dialects;
 mod diagnostics;
 mod pass_options;
 mod pbq;
