@@ -91,6 +91,27 @@ impl PassOptions {
         Ok(Self { values })
     }
 
+    /// Every option with its value, defaults included, in the syntax
+    /// [`PassOptions::parse`] reads (`name=value ...`, names sorted): what a
+    /// printed pipeline shows, so that it reproduces the run.
+    pub fn render(&self) -> String {
+        let items: Vec<String> = self
+            .values
+            .iter()
+            .map(|(name, value)| match value {
+                OptionValue::Bool(v) => format!("{name}={v}"),
+                OptionValue::Int(v) => format!("{name}={v}"),
+                OptionValue::UInt(v) => format!("{name}={v}"),
+                OptionValue::Float(v) => format!("{name}={v:?}"),
+                OptionValue::String(v) if v.is_empty() || v.contains(|c: char| c.is_whitespace() || "{}\"',".contains(c)) => {
+                    format!("{name}='{v}'")
+                }
+                OptionValue::String(v) => format!("{name}={v}"),
+            })
+            .collect();
+        items.join(" ")
+    }
+
     fn get(&self, name: &str) -> &OptionValue {
         self.values.get(name).unwrap_or_else(|| panic!("option '{name}' is not declared by this pass"))
     }
@@ -228,7 +249,7 @@ impl PassInfo {
     /// Parses `options_text` against this pass's options and creates the pass.
     pub fn instantiate(&'static self, options_text: &str) -> Result<Pass, String> {
         let options = PassOptions::parse(self.argument, self.options, options_text)?;
-        Ok(crate::rust_pass::into_mlir_pass(self, (self.create)(&options)))
+        Ok(crate::rust_pass::into_mlir_pass(self, (self.create)(&options), &options.render()))
     }
 }
 

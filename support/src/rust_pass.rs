@@ -115,9 +115,28 @@ impl<'c> RunExternalPass<'c> for Adaptor {
     }
 }
 
+/// `text` as a `&'static str`, stored once per distinct text: the pass
+/// arguments handed to MLIR, which a process creates from a bounded set of
+/// option combinations (however many pass managers it builds).
+fn interned(text: String) -> &'static str {
+    static TEXTS: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut texts = TEXTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(found) = texts.iter().find(|t| **t == text) {
+        return found;
+    }
+    let leaked: &'static str = Box::leak(text.into_boxed_str());
+    texts.push(leaked);
+    leaked
+}
+
 /// Wraps a Rust pass as an MLIR pass registered under `info`, with the
-/// handles of its [`RustPass::dependent_dialects`].
-pub fn into_mlir_pass(info: &'static PassInfo, pass: Box<dyn RustPass>) -> Pass {
+/// handles of its [`RustPass::dependent_dialects`]. Its argument (what a
+/// printed pipeline, `--dump-pass-pipeline`, shows) carries `options` (every
+/// option's value, [`crate::PassOptions::render`]) so the printed pipeline
+/// reproduces the run; its name (pass timing, IR dumps) is the bare
+/// argument.
+pub fn into_mlir_pass(info: &'static PassInfo, pass: Box<dyn RustPass>, options: &str) -> Pass {
+    let argument = if options.is_empty() { info.argument } else { interned(format!("{}{{{options}}}", info.argument)) };
     let dialects: Vec<DialectHandle> = pass
         .dependent_dialects()
         .iter()
@@ -131,7 +150,7 @@ pub fn into_mlir_pass(info: &'static PassInfo, pass: Box<dyn RustPass>) -> Pass 
         Adaptor { info, pass },
         melior::ir::r#type::TypeId::create(info.id),
         info.argument,
-        info.argument,
+        argument,
         info.summary,
         info.anchor,
         &dialects,

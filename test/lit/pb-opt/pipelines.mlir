@@ -7,7 +7,7 @@
 
 // The pipeline as built: func.func-anchored passes are nested implicitly, as in mlir-opt.
 // RUN: pb-opt %s --pb-simplify-quant --canonicalize --affine-loop-tile="tile-size=4" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUMP
-// DUMP: builtin.module(func.func(pb-simplify-quant),canonicalize{{.*}},func.func(affine-loop-tile{{.*}}tile-size=4{{.*}}))
+// DUMP: builtin.module(func.func(pb-simplify-quant{remove-dead=true}),canonicalize{{.*}},func.func(affine-loop-tile{{.*}}tile-size=4{{.*}}))
 
 // Order matters: lowering first leaves nothing for the simplifier to fold.
 // RUN: pb-opt %s --pb-lower-quant --pb-simplify-quant | FileCheck %s --check-prefix=LOWER-FIRST
