@@ -17,12 +17,26 @@
 //!   dimensions do not group);
 //! - `slice`: `tensor.extract_slice`; `concatenate`: `tensor.concat`;
 //!   `pad` (no interior padding, no negative edges): `tensor.pad`;
-//! - `dot_general`: a contraction `linalg.generic` on a zero `linalg.fill`
-//!   (batch, lhs free, rhs free dimensions, as StableHLO orders the result);
+//! - `dot_general`: on a zero `linalg.fill`, the named op upstream's
+//!   `stablehlo-legalize-to-linalg` (the JAX front's path) gives where the
+//!   dimension numbers fit one (`linalg.matmul`, `batch_matmul`, `matvec`,
+//!   `vecmat`, `dot`; see [`named_dot`]), else a contraction
+//!   `linalg.generic` (batch, lhs free, rhs free dimensions, as StableHLO
+//!   orders the result);
 //! - `reduce`: a reduction generic on a `linalg.fill` of the init value;
 //! - `convolution` (any dimension numbers, strides, rhs dilation, padding,
-//!   feature groups; no lhs dilation or batch groups): `tensor.pad`, then a
-//!   generic over output dimensions, window and input features.
+//!   feature groups; no lhs dilation or batch groups): `tensor.pad`, then
+//!   the named convolution where the layout fits one
+//!   (`linalg.conv_2d_nhwc_hwcf`, `conv_2d_nchw_fchw`, their 1-d and 3-d
+//!   kin, `depthwise_conv_2d_nhwc_hwc(m)`; see [`named_convolution`]), else
+//!   a generic over output dimensions, window and input features.
+//!
+//! Why named: the graph stage's `linalg-fuse-elementwise-ops` fuses
+//! elementwise producers into a generic consumer, contractions included: a
+//! Keras layer's bias and ReLU went into the next convolution's generic,
+//! recomputed per tap and output feature (a small CNN ran 16% slower than
+//! on jaxlib's path); named ops keep them out, and are what
+//! `pb-channels-last` and `pb-integer-contraction` recognize.
 //!
 //! Refusals (an error naming the op and its location; nothing changes):
 //! unsigned integer element types, interior or negative padding, lhs
@@ -304,16 +318,16 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Strin
             rewriter.replace_op_with_values(op, &[padded]);
         }
         "dot_general" => {
-            let generic = dot_general(&e, op, &operands, result_type)?;
-            rewriter.replace_op_with_operation(op, generic);
+            let value = dot_general(&e, op, &operands, result_type)?;
+            rewriter.replace_op_with_values(op, &[value]);
         }
         "reduce" => {
             let generic = reduce(&e, op, &operands, result_type)?;
             rewriter.replace_op_with_operation(op, generic);
         }
         "convolution" => {
-            let generic = convolution(&e, op, &operands, result_type)?;
-            rewriter.replace_op_with_operation(op, generic);
+            let value = convolution(&e, op, &operands, result_type)?;
+            rewriter.replace_op_with_values(op, &[value]);
         }
         _ => return Err("no lowering for this op".into()),
     }
@@ -607,7 +621,137 @@ fn multiply_add<'c>(e: &Emitter<'c, '_>, body: melior::ir::BlockRef<'c, '_>, out
     e.op("linalg.yield", &[sum], &[], &[], vec![]);
 }
 
-fn dot_general<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operands: &[Value<'c, 'a>], result_type: Type<'c>) -> Result<OperationRef<'c, 'a>, String> {
+/// Whether a named linalg contraction's own body (linalg's region builder:
+/// `cast_signed` of each operand to the result's element type) is the body
+/// [`multiply_add`] writes for these element types: all floats, or all
+/// integers wider than `i1` (`cast_signed` sign-extends an `i1`, StableHLO
+/// converts it as 0/1).
+fn named_types(types: &[Type]) -> bool {
+    types.iter().all(|t| is_float(*t)) || types.iter().all(|t| int_width(*t).is_some_and(|w| w > 1))
+}
+
+/// A named linalg contraction `name` (`linalg.matmul`, a convolution, ...)
+/// of `inputs` into a zero fill of `result_type`, with `attributes` and the
+/// multiply-accumulate body its region builder would give it. The insertion
+/// point is after it afterwards.
+fn named<'c, 'a>(
+    e: &'a Emitter<'c, '_>,
+    name: &str,
+    inputs: &[Value<'c, 'a>],
+    result_type: Type<'c>,
+    attributes: &[(&str, melior::ir::Attribute<'c>)],
+) -> Value<'c, 'a> {
+    let out = element(result_type);
+    let init = fill(e, zero(e, out), result_type);
+    let arguments: Vec<(Type, melior::ir::Location)> =
+        inputs.iter().map(|v| (element(v.r#type()), e.location)).chain([(out, e.location)]).collect();
+    let region = Region::new();
+    region.append_block(Block::new(&arguments));
+    let mut attributes = attributes.to_vec();
+    attributes.push(("operandSegmentSizes", e.attribute(&format!("array<i32: {}, 1>", inputs.len()))));
+    let operands: Vec<Value> = inputs.iter().copied().chain([init]).collect();
+    let named = e.op(name, &operands, &[result_type], &attributes, vec![region]);
+    let body = named.region(0).expect("one region").first_block().expect("one block");
+    e.rewriter.set_insertion_point_to_end(body);
+    multiply_add(e, body, out);
+    e.rewriter.set_insertion_point_after(named);
+    named.result(0).expect("one result").into()
+}
+
+/// `linalg.transpose` of `input`: result dimension `i` is input dimension
+/// `permutation[i]`.
+fn transpose<'c, 'a>(e: &'a Emitter<'c, '_>, input: Value<'c, 'a>, permutation: &[usize]) -> Result<Value<'c, 'a>, String> {
+    let from = shape(input.r#type())?;
+    let dims: Vec<u64> = permutation.iter().map(|p| from[*p] as u64).collect();
+    let ty = element(input.r#type());
+    let result_type: Type = RankedTensorType::new(&dims, ty, None).into();
+    let block = Block::new(&[(ty, e.location), (ty, e.location)]);
+    let value: Value = block.argument(0).expect("two arguments").into();
+    block.append_operation(build_operation(e.context, e.location, "linalg.yield", &[value], &[], &[], vec![]));
+    let region = Region::new();
+    region.append_block(block);
+    let init = e.value("tensor.empty", &[], result_type, &[]);
+    let permutation: Vec<i64> = permutation.iter().map(|p| *p as i64).collect();
+    let op = e.op(
+        "linalg.transpose",
+        &[input, init],
+        &[result_type],
+        &[("permutation", DenseI64ArrayAttribute::new(e.context, &permutation).into())],
+        vec![region],
+    );
+    Ok(op.result(0).expect("one result").into())
+}
+
+/// `dot_general` as the named op upstream's `stablehlo-legalize-to-linalg`
+/// (and so the JAX front) gives, where the dimension numbers fit one:
+/// `linalg.matmul` (an operand stored transposed read through the op's
+/// `indexing_maps`: no copy; leading free dimensions of the lhs collapsed
+/// into the rows, a Dense layer on a sequence), `linalg.batch_matmul` (one
+/// batch dimension, moved first by a `linalg.transpose` where it is not),
+/// `linalg.matvec`, `linalg.vecmat` (operands swapped where the matrix is
+/// the other way round) and `linalg.dot`. Named, a contraction keeps its
+/// elementwise producers out (`linalg-fuse-elementwise-ops` would fuse a
+/// bias and activation into a generic contraction, recomputed per
+/// reduction step) and is what the graph stage's passes recognize.
+/// `None`: the contraction generic.
+fn named_dot<'c, 'a>(
+    e: &'a Emitter<'c, '_>,
+    operands: &[Value<'c, 'a>],
+    shapes: (&[i64], &[i64]),
+    batch: (&[usize], &[usize]),
+    contracting: (&[usize], &[usize]),
+    result_type: Type<'c>,
+) -> Result<Option<Value<'c, 'a>>, String> {
+    let (lhs, rhs) = (operands[0], operands[1]);
+    if !named_types(&[element(lhs.r#type()), element(rhs.r#type()), element(result_type)]) || contracting.0.len() != 1 {
+        return Ok(None);
+    }
+    let (lc, rc) = (contracting.0[0], contracting.1[0]);
+    let maps = |exprs: [&str; 3], loops: usize| {
+        let text: Vec<String> = exprs.iter().map(|x| map(loops, &x.split(", ").map(str::to_string).collect::<Vec<_>>())).collect();
+        e.attribute(&format!("[{}]", text.join(", ")))
+    };
+    let matmul = |a: Value<'c, 'a>, b: Value<'c, 'a>, a_transposed: bool, b_transposed: bool, ty: Type<'c>| {
+        let a_map = if a_transposed { "d2, d0" } else { "d0, d2" };
+        let b_map = if b_transposed { "d1, d2" } else { "d2, d1" };
+        named(e, "linalg.matmul", &[a, b], ty, &[("indexing_maps", maps([a_map, b_map, "d0, d1"], 3))])
+    };
+    let value = match (batch.0.len(), shapes.0.len(), shapes.1.len()) {
+        (0, 2, 2) => matmul(lhs, rhs, lc == 0, rc == 1, result_type),
+        (0, l, 2) if l > 2 && lc == l - 1 => {
+            // [..., k] x [k, n] (or [n, k]): the free dimensions as rows.
+            let rows: i64 = shapes.0[..l - 1].iter().product();
+            let flat = |cols: i64, ty: Type<'c>| -> Type<'c> { RankedTensorType::new(&[rows as u64, cols as u64], ty, None).into() };
+            let a = reshape(e, lhs, flat(shapes.0[l - 1], element(lhs.r#type())))?;
+            let n = shapes.1[1 - rc];
+            let product = matmul(a, rhs, false, rc == 1, flat(n, element(result_type)));
+            reshape(e, product, result_type)?
+        }
+        (0, 2, 1) if lc == 1 => named(e, "linalg.matvec", &[lhs, rhs], result_type, &[]),
+        (0, 2, 1) => named(e, "linalg.vecmat", &[rhs, lhs], result_type, &[]),
+        (0, 1, 2) if rc == 0 => named(e, "linalg.vecmat", &[lhs, rhs], result_type, &[]),
+        (0, 1, 2) => named(e, "linalg.matvec", &[rhs, lhs], result_type, &[]),
+        (0, 1, 1) => named(e, "linalg.dot", &[lhs, rhs], result_type, &[]),
+        (1, 3, 3) => {
+            // The batch dimension first, the other two in their order.
+            let first = |value: Value<'c, 'a>, b: usize, c: usize| -> Result<(Value<'c, 'a>, bool), String> {
+                let rest: Vec<usize> = (0..3).filter(|d| *d != b).collect();
+                let moved = if b == 0 { value } else { transpose(e, value, &[b, rest[0], rest[1]])? };
+                Ok((moved, c == rest[1]))
+            };
+            // lhs [b, m, k] (k last), rhs [b, k, n] (k first).
+            let (a, a_k_last) = first(lhs, batch.0[0], lc)?;
+            let (b, b_k_last) = first(rhs, batch.1[0], rc)?;
+            let a_map = if a_k_last { "d0, d1, d3" } else { "d0, d3, d1" };
+            let b_map = if b_k_last { "d0, d2, d3" } else { "d0, d3, d2" };
+            named(e, "linalg.batch_matmul", &[a, b], result_type, &[("indexing_maps", maps([a_map, b_map, "d0, d1, d2"], 4))])
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(value))
+}
+
+fn dot_general<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operands: &[Value<'c, 'a>], result_type: Type<'c>) -> Result<Value<'c, 'a>, String> {
     let (lhs_shape, rhs_shape, out_shape) = (shape(operands[0].r#type())?, shape(operands[1].r#type())?, shape(result_type)?);
     let lb = checked_dims(&integers(op, "lhs_batching_dimensions")?, lhs_shape.len(), "lhs batching dimension")?;
     let rb = checked_dims(&integers(op, "rhs_batching_dimensions")?, rhs_shape.len(), "rhs batching dimension")?;
@@ -642,6 +786,9 @@ fn dot_general<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operand
         lhs_exprs[*l] = format!("d{}", n_out + i);
         rhs_exprs[*r] = format!("d{}", n_out + i);
     }
+    if let Some(value) = named_dot(e, operands, (&lhs_shape, &rhs_shape), (&lb, &rb), (&lc, &rc), result_type)? {
+        return Ok(value);
+    }
     let out = element(result_type);
     let init = fill(e, zero(e, out), result_type);
     let out_exprs: Vec<String> = (0..n_out).map(|i| format!("d{i}")).collect();
@@ -650,7 +797,7 @@ fn dot_general<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operand
     let elements = [element(operands[0].r#type()), element(operands[1].r#type()), out];
     let generic = e.generic(operands, &[init], &maps, &parallel, &[result_type], &elements);
     multiply_add(e, generic.region(0).expect("one region").first_block().expect("one block"), out);
-    Ok(generic)
+    Ok(generic.result(0).expect("one result").into())
 }
 
 fn reduce<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operands: &[Value<'c, 'a>], result_type: Type<'c>) -> Result<OperationRef<'c, 'a>, String> {
@@ -685,7 +832,7 @@ fn reduce<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operands: &[
     Ok(generic)
 }
 
-fn convolution<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operands: &[Value<'c, 'a>], result_type: Type<'c>) -> Result<OperationRef<'c, 'a>, String> {
+fn convolution<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operands: &[Value<'c, 'a>], result_type: Type<'c>) -> Result<Value<'c, 'a>, String> {
     let (in_shape, k_shape, out_shape) = (shape(operands[0].r#type())?, shape(operands[1].r#type())?, shape(result_type)?);
     let rank = in_shape.len();
     if k_shape.len() != rank || out_shape.len() != rank || rank < 2 {
@@ -735,6 +882,12 @@ fn convolution<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operand
         let padded: Type = RankedTensorType::new(&dims, in_element, None).into();
         input = pad(e, input, zero(e, in_element), &low, &high, padded);
     }
+    // The named op where one fits (see `named_convolution`).
+    let layout = ConvLayout { input: (ib, i_f, &is), kernel: (ki, ko, &ks), output: (ob, of, &os) };
+    let geometry = (strides.as_slice(), rhs_dilation.as_slice());
+    if let Some(value) = named_convolution(e, [input, operands[1]], (&in_shape, &k_shape), &layout, geometry, groups, result_type)? {
+        return Ok(value);
+    }
     // Loops: the output's dimensions (d0..), then the window (one per
     // spatial dimension), then the input features of a group.
     let window = |k: usize| format!("d{}", rank + k);
@@ -761,5 +914,92 @@ fn convolution<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operand
     let inputs = [input, operands[1]];
     let generic = e.generic(&inputs, &[init], &maps, &parallel, &[result_type], &elements);
     multiply_add(e, generic.region(0).expect("one region").first_block().expect("one block"), out);
-    Ok(generic)
+    Ok(generic.result(0).expect("one result").into())
+}
+
+/// A convolution's dimension numbers: (batch, feature, spatial) of the
+/// input and output, (input feature, output feature, spatial) of the kernel.
+struct ConvLayout<'l> {
+    input: (usize, usize, &'l [usize]),
+    kernel: (usize, usize, &'l [usize]),
+    output: (usize, usize, &'l [usize]),
+}
+
+/// A convolution (its input already padded) as the named op upstream's
+/// `stablehlo-legalize-to-linalg` gives where the layout fits one:
+/// `linalg.conv_{1,2,3}d_n(d)(h)wc_(d)(h)wcf` (channels last, kernel
+/// spatial-input-output: TensorFlow's and JAX's default) and
+/// `linalg.conv_{1,2,3}d_nc(d)(h)w_fc(d)(h)w` (PyTorch's layout) without
+/// feature groups; a channels-last 2-d depthwise convolution (one input
+/// feature per group, as many groups as input features: Keras'
+/// `DepthwiseConv2D`) as `linalg.depthwise_conv_2d_nhwc_hwc` (channel
+/// multiplier 1) or `_hwcm` (the result's last two dimensions collapsed),
+/// the kernel reshaped. Strides and rhs dilations become the op's
+/// attributes. Named, a convolution keeps its elementwise producers out
+/// (`linalg-fuse-elementwise-ops` fused the previous layer's bias and ReLU
+/// into a generic one, recomputed per tap and output feature) and is what
+/// the graph stage's passes recognize (`pb-channels-last`,
+/// `pb-integer-contraction`). `None`: the generic form, also kept for a
+/// single-channel filter (one input and one output feature: a blur or
+/// Sobel, which `pb-unroll-filters` unrolls from the generic form) and for
+/// other groupings.
+fn named_convolution<'c, 'a>(
+    e: &'a Emitter<'c, '_>,
+    inputs: [Value<'c, 'a>; 2],
+    shapes: (&[i64], &[i64]),
+    layout: &ConvLayout,
+    (strides, dilations): (&[i64], &[i64]),
+    groups: i64,
+    result_type: Type<'c>,
+) -> Result<Option<Value<'c, 'a>>, String> {
+    let (in_shape, k_shape) = shapes;
+    let spatial = layout.input.2.len();
+    if !named_types(&[element(inputs[0].r#type()), element(inputs[1].r#type()), element(result_type)]) || !(1..=3).contains(&spatial) {
+        return Ok(None);
+    }
+    let (ki, ko, _) = layout.kernel;
+    if k_shape[ki] == 1 && k_shape[ko] == 1 {
+        return Ok(None);
+    }
+    let range = |from: usize| (from..from + spatial).collect::<Vec<_>>();
+    // Channels last: [n, spatial..., c] x [spatial..., c, f] -> [n, spatial..., f].
+    let last = layout.input == (0, spatial + 1, &range(1)[..])
+        && layout.kernel == (spatial, spatial + 1, &range(0)[..])
+        && layout.output == (0, spatial + 1, &range(1)[..]);
+    // Channels first: [n, c, spatial...] x [f, c, spatial...] -> [n, f, spatial...].
+    let first = layout.input == (0, 1, &range(2)[..]) && layout.kernel == (1, 0, &range(2)[..]) && layout.output == (0, 1, &range(2)[..]);
+    let array = |values: &[i64]| {
+        let text: Vec<String> = values.iter().map(i64::to_string).collect();
+        e.attribute(&format!("dense<[{}]> : tensor<{spatial}xi64>", text.join(", ")))
+    };
+    let attributes = [("strides", array(strides)), ("dilations", array(dilations))];
+    let letters = ["w", "hw", "dhw"][spatial - 1];
+    if groups == 1 && (last || first) {
+        let name = if last {
+            format!("linalg.conv_{spatial}d_n{letters}c_{letters}cf")
+        } else {
+            format!("linalg.conv_{spatial}d_nc{letters}_fc{letters}")
+        };
+        return Ok(Some(named(e, &name, &inputs, result_type, &attributes)));
+    }
+    let channels = in_shape[layout.input.1];
+    if !(last && spatial == 2 && groups == channels && k_shape[ki] == 1) {
+        return Ok(None);
+    }
+    // Depthwise: kernel [kh, kw, 1, c * m] -> [kh, kw, c] or [kh, kw, c, m].
+    let multiplier = k_shape[ko] / channels;
+    let kernel_element = element(inputs[1].r#type());
+    let mut kernel_dims: Vec<u64> = vec![k_shape[0] as u64, k_shape[1] as u64, channels as u64];
+    if multiplier == 1 {
+        let kernel = reshape(e, inputs[1], RankedTensorType::new(&kernel_dims, kernel_element, None).into())?;
+        return Ok(Some(named(e, "linalg.depthwise_conv_2d_nhwc_hwc", &[inputs[0], kernel], result_type, &attributes)));
+    }
+    kernel_dims.push(multiplier as u64);
+    let kernel = reshape(e, inputs[1], RankedTensorType::new(&kernel_dims, kernel_element, None).into())?;
+    let mut out_dims: Vec<u64> = shape(result_type)?.iter().map(|d| *d as u64).collect();
+    out_dims[3] = channels as u64;
+    out_dims.push(multiplier as u64);
+    let wide: Type = RankedTensorType::new(&out_dims, element(result_type), None).into();
+    let value = named(e, "linalg.depthwise_conv_2d_nhwc_hwcm", &[inputs[0], kernel], wide, &attributes);
+    Ok(Some(reshape(e, value, result_type)?))
 }

@@ -75,14 +75,11 @@ func.func @slices(%a: tensor<4x4xf32>, %p: tensor<f32>) -> (tensor<2x2xf32>, ten
 
 // -----
 
-// dot_general with a batch dimension: a contraction generic on a zero fill.
-// CHECK: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
-// CHECK: #[[RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// dot_general with a batch dimension: linalg.batch_matmul on a zero fill
+// (more forms in pb-legalize-stablehlo-named.mlir).
 // CHECK-LABEL: func.func @batch_matmul
-// CHECK: linalg.fill
-// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// CHECK: %[[FILL:.*]] = linalg.fill
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x3x4xf32>, tensor<2x4x5xf32>) outs(%[[FILL]] : tensor<2x3x5xf32>)
 func.func @batch_matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
   %0 = "stablehlo.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64: 0>, rhs_batching_dimensions = array<i64: 0>, lhs_contracting_dimensions = array<i64: 2>, rhs_contracting_dimensions = array<i64: 1>} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
   return %0 : tensor<2x3x5xf32>
@@ -104,13 +101,11 @@ func.func @reduce_max(%a: tensor<3x4xf32>, %init: tensor<f32>) -> tensor<3xf32> 
 
 // -----
 
-// A strided, padded NHWC/HWIO convolution: tensor.pad, then one generic over
-// the output, the window and the input features.
-// CHECK: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 * 2 + d4, d2 * 2 + d5, d6)>
-// CHECK: #[[K:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>
+// A strided, padded NHWC/HWIO convolution: tensor.pad, then
+// linalg.conv_2d_nhwc_hwcf (generic forms in pb-legalize-stablehlo-named.mlir).
 // CHECK-LABEL: func.func @conv
-// CHECK: tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
-// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[K]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[PADDED]], %{{.*}} : tensor<1x10x10x3xf32>, tensor<3x3x3x4xf32>)
 func.func @conv(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<1x4x4x4xf32> {
   %0 = "stablehlo.convolution"(%x, %w) {input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = array<i64: 1, 2>, kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = array<i64: 0, 1>, output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = array<i64: 1, 2>, window_strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, lhs_dilation = array<i64: 1, 1>, rhs_dilation = array<i64: 1, 1>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x4x4x4xf32>
   return %0 : tensor<1x4x4x4xf32>
