@@ -76,8 +76,11 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Lower stablehlo ops (imported from JAX and TensorFlow) to linalg, tensor, arith and math",
     description: "Each `stablehlo` op in generic form becomes linalg-on-tensors: elementwise ops one \
 `linalg.generic`, broadcasts and transposes a generic reading through a map, reshapes \
-collapse/expand_shape, slices, concatenations and pads their tensor ops, dot_general, reduce \
-and convolution contraction or reduction generics on a fill. Unsupported forms (unsigned \
+collapse/expand_shape, slices, concatenations and pads their tensor ops, reduce a reduction \
+generic on a fill; dot_general the named contraction it is (matmul, batch_matmul, matvec, vecmat, \
+dot; transposed operands read through the ops' indexing maps) and convolution the named \
+convolution of its layout (conv_Nd_nhwc_hwcf or _nchw_fchw, depthwise), as the graph stage's \
+passes expect, else a contraction generic. Unsupported forms (unsigned \
 types, interior padding, lhs dilation, batch groups) are errors naming the op. Modules \
 without stablehlo ops are left alone.",
     anchor: "func.func",
