@@ -80,7 +80,8 @@ collapse/expand_shape, slices, concatenations and pads their tensor ops, reduce 
 generic on a fill; dot_general the named contraction it is (matmul, batch_matmul, matvec, vecmat, \
 dot; transposed operands read through the ops' indexing maps) and convolution the named \
 convolution of its layout (conv_Nd_nhwc_hwcf or _nchw_fchw, depthwise), as the graph stage's \
-passes expect, else a contraction generic. Unsupported forms (unsigned \
+passes expect, else a contraction generic; reduce_window (pooling) a reduction generic over the \
+output's and the window's dimensions on the input padded with the init value. Unsupported forms (unsigned \
 types, interior padding, lhs dilation, batch groups) are errors naming the op. Modules \
 without stablehlo ops are left alone.",
     anchor: "func.func",
@@ -330,6 +331,10 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Strin
         }
         "convolution" => {
             let value = convolution(&e, op, &operands, result_type)?;
+            rewriter.replace_op_with_values(op, &[value]);
+        }
+        "reduce_window" => {
+            let value = reduce_window(&e, op, &operands, result_type)?;
             rewriter.replace_op_with_values(op, &[value]);
         }
         _ => return Err("no lowering for this op".into()),
@@ -813,16 +818,7 @@ fn reduce<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operands: &[
         return Err("result shape does not match the kept dimensions (or the init value is not rank 0)".into());
     }
     let out = element(result_type);
-    let float = is_float(out);
-    let combine = match reducer.as_str() {
-        "add" => if float { "arith.addf" } else { "arith.addi" },
-        "multiply" => if float { "arith.mulf" } else { "arith.muli" },
-        "maximum" => if float { "arith.maximumf" } else { "arith.maxsi" },
-        "minimum" => if float { "arith.minimumf" } else { "arith.minsi" },
-        "and" if !float => "arith.andi",
-        "or" if !float => "arith.ori",
-        other => return Err(format!("unsupported reducer '{other}' on {out}")),
-    };
+    let combine = combiner(&reducer, out)?;
     let init_value = e.value("tensor.extract", &[operands[1]], out, &[]);
     let init = fill(e, init_value, result_type);
     let out_exprs: Vec<String> = kept.iter().map(|d| format!("d{d}")).collect();
@@ -833,6 +829,75 @@ fn reduce<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operands: &[
     let value = e.binary(combine, body.argument(1).expect("acc").into(), body.argument(0).expect("input").into());
     e.op("linalg.yield", &[value], &[], &[], vec![]);
     Ok(generic)
+}
+
+/// The arith op combining two elements of type `out` for `reducer`.
+fn combiner(reducer: &str, out: Type) -> Result<&'static str, String> {
+    let float = is_float(out);
+    Ok(match reducer {
+        "add" => if float { "arith.addf" } else { "arith.addi" },
+        "multiply" => if float { "arith.mulf" } else { "arith.muli" },
+        "maximum" => if float { "arith.maximumf" } else { "arith.maxsi" },
+        "minimum" => if float { "arith.minimumf" } else { "arith.minsi" },
+        "and" if !float => "arith.andi",
+        "or" if !float => "arith.ori",
+        other => return Err(format!("unsupported reducer '{other}' on {out}")),
+    })
+}
+
+/// `reduce_window` (pooling): the input padded with the init value, then a
+/// reduction generic over the output's and the window's dimensions (the
+/// window's extent given by an empty tensor of its shape, as linalg's
+/// pooling ops do), reading input[o * stride + w * dilation].
+fn reduce_window<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operands: &[Value<'c, 'a>], result_type: Type<'c>) -> Result<Value<'c, 'a>, String> {
+    let (in_shape, out_shape) = (shape(operands[0].r#type())?, shape(result_type)?);
+    let rank = in_shape.len();
+    let window = integers(op, "window_dimensions")?;
+    let strides = integers(op, "window_strides")?;
+    let padding = integers(op, "padding")?;
+    let dilations = integers(op, "window_dilations")?;
+    if window.len() != rank || strides.len() != rank || dilations.len() != rank || padding.len() != 2 * rank || out_shape.len() != rank {
+        return Err(format!("window attributes do not match the operand's rank {rank}"));
+    }
+    if !shape(operands[1].r#type())?.is_empty() {
+        return Err("the init value is not rank 0".into());
+    }
+    if padding.iter().any(|p| *p < 0) || window.iter().chain(&strides).chain(&dilations).any(|v| *v < 1) {
+        return Err("negative padding or non-positive window sizes are not supported".into());
+    }
+    let reducer = string(op, "reducer").ok_or("missing attribute 'reducer'")?;
+    let out = element(result_type);
+    let combine = combiner(&reducer, out)?;
+    let (low, high): (Vec<i64>, Vec<i64>) = (0..rank).map(|d| (padding[2 * d], padding[2 * d + 1])).unzip();
+    let padded_shape: Vec<i64> = (0..rank).map(|d| in_shape[d] + low[d] + high[d]).collect();
+    for d in 0..rank {
+        let extent = (window[d] - 1) * dilations[d] + 1;
+        if padded_shape[d] < extent || out_shape[d] != (padded_shape[d] - extent) / strides[d] + 1 {
+            return Err(format!("result dimension {d} ({}) does not match the window", out_shape[d]));
+        }
+    }
+    let init_value = e.value("tensor.extract", &[operands[1]], out, &[]);
+    let input = if low.iter().chain(&high).any(|p| *p != 0) {
+        let dims: Vec<u64> = padded_shape.iter().map(|d| *d as u64).collect();
+        pad(e, operands[0], init_value, &low, &high, RankedTensorType::new(&dims, out, None).into())
+    } else {
+        operands[0]
+    };
+    let window_dims: Vec<u64> = window.iter().map(|d| *d as u64).collect();
+    let window_type: Type = RankedTensorType::new(&window_dims, out, None).into();
+    let window_tensor = e.value("tensor.empty", &[], window_type, &[]);
+    let init = fill(e, init_value, result_type);
+    let loops = 2 * rank;
+    let read: Vec<String> = (0..rank).map(|d| format!("d{d} * {} + d{} * {}", strides[d], rank + d, dilations[d])).collect();
+    let over_window: Vec<String> = (0..rank).map(|d| format!("d{}", rank + d)).collect();
+    let to_output: Vec<String> = (0..rank).map(|d| format!("d{d}")).collect();
+    let maps = [map(loops, &read), map(loops, &over_window), map(loops, &to_output)];
+    let parallel: Vec<bool> = (0..loops).map(|l| l < rank).collect();
+    let generic = e.generic(&[input, window_tensor], &[init], &maps, &parallel, &[result_type], &[out, out, out]);
+    let body = generic.region(0).expect("one region").first_block().expect("one block");
+    let value = e.binary(combine, body.argument(2).expect("acc").into(), body.argument(0).expect("input").into());
+    e.op("linalg.yield", &[value], &[], &[], vec![]);
+    Ok(generic.result(0).expect("one result").into())
 }
 
 fn convolution<'c, 'a>(e: &'a Emitter<'c, '_>, op: OperationRef<'c, '_>, operands: &[Value<'c, 'a>], result_type: Type<'c>) -> Result<Value<'c, 'a>, String> {

@@ -433,7 +433,8 @@ irdl.dialect @stablehlo {
   }
 
   // padding: low and high per dimension, flattened (2 x rank); reducer as
-  // for reduce. Optional base_dilations and window_dilations (dense arrays; 1 by default).
+  // for reduce; window_dilations per dimension (base dilations other than 1
+  // are refused by the importer).
   irdl.operation @reduce_window {
     %operand = irdl.any
     %init_value = irdl.any
@@ -441,6 +442,7 @@ irdl.dialect @stablehlo {
     %window_dimensions = irdl.base "#builtin.dense_array"
     %window_strides = irdl.base "#builtin.dense_array"
     %padding = irdl.base "#builtin.dense_array"
+    %window_dilations = irdl.base "#builtin.dense_array"
     %reducer = irdl.base "#builtin.string"
     irdl.operands(operand: %operand, init_value: %init_value)
     irdl.results(result: %result)
@@ -448,6 +450,7 @@ irdl.dialect @stablehlo {
       "window_dimensions" = %window_dimensions,
       "window_strides" = %window_strides,
       "padding" = %padding,
+      "window_dilations" = %window_dilations,
       "reducer" = %reducer
     }
   }

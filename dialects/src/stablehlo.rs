@@ -869,6 +869,9 @@ impl<'c, 't> Parser<'c, 't> {
         let start = self.pos;
         if self.peek() == Some(b'"') {
             let name = self.string()?.to_string();
+            if name == "stablehlo.reduce_window" {
+                return self.reduce_window(values, start);
+            }
             self.pos = start;
             return self.unsupported(&name);
         }
@@ -907,6 +910,20 @@ impl<'c, 't> Parser<'c, 't> {
             }
             _ => word,
         };
+        if op == "chlo.square" {
+            // x * x: chlo's square is a multiply of the operand by itself.
+            let operand = self.use_name()?;
+            self.skip_dictionary()?;
+            let (inputs, results) = self.signature(1)?;
+            self.check_types(values, std::slice::from_ref(&operand), &inputs, op, start)?;
+            return Ok(Statement {
+                name: "stablehlo.multiply".into(),
+                operands: vec![operand.clone(), operand],
+                attributes: vec![],
+                results,
+                concatenated: None,
+            });
+        }
         let Some(short) = op.strip_prefix("stablehlo.") else {
             self.pos = start;
             return self.unsupported(op);
@@ -1129,6 +1146,114 @@ impl<'c, 't> Parser<'c, 't> {
             return Err(Error { pos: start, message: format!("'{name}' must have one result") });
         }
         Ok(Statement { name, operands, attributes, results, concatenated })
+    }
+
+    /// `"stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64: ...>,
+    /// window_strides = ..., padding = dense<...> : tensor<Nx2xi64>, base_dilations = ...,
+    /// window_dilations = ...}> ({ ^bb0(%a: T, %b: T): %r = stablehlo.op %a, %b : T
+    /// stablehlo.return %r : T }) : (types) -> type` (generic form: the op has no
+    /// custom syntax). Base dilations must be 1; the reducer one of [`REDUCERS`].
+    fn reduce_window(&mut self, values: &HashMap<String, Value<'c, '_>>, start: usize) -> Parsed<Statement<'c>> {
+        let name = "stablehlo.reduce_window";
+        self.expect("(")?;
+        let operands = self.uses()?;
+        self.expect(")")?;
+        if operands.len() != 2 {
+            self.pos = start;
+            return self.unsupported_because(name, "a reduction of several operands");
+        }
+        self.expect("<")?;
+        let properties_start = self.pos;
+        let properties = self.balanced()?;
+        self.expect(">")?;
+        let dictionary = Attribute::parse(self.context, properties)
+            .and_then(|a| melior::ir::attribute::DictionaryAttribute::try_from(a).ok())
+            .ok_or_else(|| Error { pos: properties_start, message: format!("malformed properties of '{name}'") })?;
+        let read = |key: &str| -> Option<Vec<i64>> {
+            let attribute = dictionary.element_by_name(key)?;
+            if let Ok(array) = DenseI64ArrayAttribute::try_from(attribute) {
+                return Some((0..array.len()).map(|i| array.element(i).unwrap_or(0)).collect());
+            }
+            // padding: dense<...> : tensor<Nx2xi64> (a splat or the pairs).
+            let elements = melior::ir::attribute::DenseElementsAttribute::try_from(attribute).ok()?;
+            let count = RankedTensorType::try_from(melior::ir::attribute::AttributeLike::r#type(&attribute)).ok().map_or(0, |t| {
+                use melior::ir::r#type::{DimSize, ShapedTypeLike};
+                (0..t.rank()).map(|d| if let Ok(DimSize::Static(n)) = t.dim_size(d) { n as i64 } else { 0 }).product::<i64>()
+            });
+            Some((0..count as usize).map(|i| elements.i64_element(i).unwrap_or(0)).collect())
+        };
+        let window = read("window_dimensions").ok_or_else(|| Error { pos: properties_start, message: format!("'{name}' needs window_dimensions") })?;
+        let rank = window.len();
+        let strides = read("window_strides").unwrap_or_else(|| vec![1; rank]);
+        let padding = read("padding").unwrap_or_else(|| vec![0; 2 * rank]);
+        let dilations = read("window_dilations").unwrap_or_else(|| vec![1; rank]);
+        if read("base_dilations").is_some_and(|d| d.iter().any(|v| *v != 1)) {
+            self.pos = start;
+            return self.unsupported_because(name, "base dilations");
+        }
+        if strides.len() != rank || padding.len() != 2 * rank || dilations.len() != rank {
+            return Err(Error { pos: properties_start, message: format!("'{name}': window attributes of different ranks") });
+        }
+        self.expect("(")?;
+        let region_start = self.pos;
+        let reducer = self.generic_reducer_region().map_err(|_| Error {
+            pos: region_start,
+            message: format!("unsupported StableHLO op '{name}' at {}: its reducer is not one of {}", self.line_location(start), REDUCERS.join(", ")),
+        })?;
+        self.expect(")")?;
+        let (inputs, results) = self.signature(2)?;
+        self.check_types(values, &operands, &inputs, name, start)?;
+        if results.len() != 1 {
+            return Err(Error { pos: start, message: format!("'{name}' must have one result") });
+        }
+        let attributes = vec![
+            ("window_dimensions", self.array(&window)),
+            ("window_strides", self.array(&strides)),
+            ("padding", self.array(&padding)),
+            ("window_dilations", self.array(&dilations)),
+            ("reducer", self.str(&reducer)),
+        ];
+        Ok(Statement { name: name.into(), operands, attributes, results, concatenated: None })
+    }
+
+    /// `{ ^bb0(%a: T, %b: T): %r = stablehlo.op %a, %b : T stablehlo.return %r : T }`
+    /// (a generic op's region): the op's short name, one of [`REDUCERS`].
+    fn generic_reducer_region(&mut self) -> Parsed<String> {
+        self.expect("{")?;
+        self.expect("^bb0")?;
+        self.expect("(")?;
+        let a = self.value_name()?;
+        self.expect(":")?;
+        self.ty()?;
+        self.location(Location::unknown(self.context))?;
+        self.expect(",")?;
+        let b = self.value_name()?;
+        self.expect(":")?;
+        self.ty()?;
+        self.location(Location::unknown(self.context))?;
+        self.expect(")")?;
+        self.expect(":")?;
+        let result = self.value_name()?;
+        self.expect("=")?;
+        let op = self.word()?.to_string();
+        let lhs = self.use_name()?;
+        self.expect(",")?;
+        let rhs = self.use_name()?;
+        self.expect(":")?;
+        self.ty()?;
+        self.location(Location::unknown(self.context))?;
+        self.expect("stablehlo.return")?;
+        let returned = self.use_name()?;
+        self.expect(":")?;
+        self.ty()?;
+        self.location(Location::unknown(self.context))?;
+        self.expect("}")?;
+        let operands_ok = (lhs == a && rhs == b) || (lhs == b && rhs == a);
+        let short = op.strip_prefix("stablehlo.").unwrap_or("");
+        if !operands_ok || returned != result || !REDUCERS.contains(&short) {
+            return self.error("unsupported reducer");
+        }
+        Ok(short.to_string())
     }
 
     /// `reducer(%a: T, %b: T) { %r = stablehlo.op %a, %b : T; stablehlo.return %r : T }`:

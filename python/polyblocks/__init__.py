@@ -51,7 +51,7 @@ _FRONTS = {
 _NEEDS = {
     "torch_polyblocks_compiler": ("torch", {"torch", "torch_mlir"}),
     "jax_polyblocks_compiler": ("jax", {"jax", "jaxlib"}),
-    "tf_polyblocks_compiler": ("tensorflow", {"tensorflow", "jax", "jaxlib"}),
+    "tf_polyblocks_compiler": ("tensorflow", {"tensorflow"}),
 }
 
 

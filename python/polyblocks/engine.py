@@ -120,6 +120,7 @@ def run_engine(source: pathlib.Path, args: list[str], what: str | None = None) -
             progress()
         process.wait()
     reader.join()
+    process.stderr.close()
     stderr = "".join(lines)
     elapsed = time.monotonic() - started
     if reported[0]:

@@ -1,8 +1,8 @@
 """The JAX front: `@polyblocks_jit_jax` and `polymage_jit_jax`.
 
 Path: `jax.jit(f, static_argnums=..., keep_unused=True).lower(...)` gives
-StableHLO; jaxlib's passes turn it into linalg-on-tensors; the engine
-compiles it; the compiled function is called on the flattened pytree of
+StableHLO, which the engine reads and compiles itself (as for TensorFlow:
+no private jaxlib API on the path); the compiled function is called on the flattened pytree of
 arrays (parameters passed as arguments, e.g. flax `variables`, stay
 arguments), and outputs are unflattened into JAX's output tree.
 

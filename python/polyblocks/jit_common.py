@@ -61,24 +61,30 @@ def build_cached(key: str, make_text, options, what: str = "graph", extra_args: 
     return library
 
 
-def compile_stablehlo(key: str, hlo: str, options, target, runner: str, via_jaxlib: bool = True):
+def compile_stablehlo(key: str, hlo: str, options, target, runner: str, via_jaxlib: bool = False):
     """The library for StableHLO text `hlo` (JAX and TF fronts), or `None`
     after one warning when the engine cannot compile it and the `fallback`
-    option lets the framework (`runner`) run the function instead.
-    `via_jaxlib`: convert it to linalg with jaxlib's passes first (the JAX
-    front); otherwise the engine reads the StableHLO text itself
-    (`pb_dialects::stablehlo`, `pb-legalize-stablehlo`: the TF front, which
-    needs no JAX)."""
-    from . import stablehlo
-
+    option lets the framework (`runner`) run the function instead. The
+    engine reads the StableHLO text itself (`pb_dialects::stablehlo`,
+    `pb-legalize-stablehlo`); `via_jaxlib` converts it to linalg with
+    jaxlib's passes first instead (`polyblocks.stablehlo`: no front uses it,
+    benchmarks compare the two paths with it)."""
     name = getattr(target, "__name__", type(target).__name__)
-    make_text = (lambda: stablehlo.to_linalg(hlo, options.profile)) if via_jaxlib else (lambda: hlo)
+    if via_jaxlib:
+        from . import stablehlo
+
+        make_text = lambda: stablehlo.to_linalg(hlo, options.profile)  # noqa: E731
+    else:
+        make_text = lambda: hlo  # noqa: E731
     try:
         return build_cached(key, make_text, options, f"{name}")
     except engine.CompileError as error:
         if not options.get("fallback"):
             raise
         lines = str(error).splitlines() or [""]
-        first = next((line for line in lines if "error:" in line), lines[0])
+        # The diagnostic that names the op, not the driver's header line
+        # ("pb-compile: error: invalid input:").
+        errors = [line for line in lines if "error:" in line]
+        first = next((line for line in errors if not line.startswith("pb-compile:")), errors[0] if errors else lines[0])
         warnings.warn(f"polyblocks: {name} runs with {runner} instead: {first.strip()}", stacklevel=4)
         return None

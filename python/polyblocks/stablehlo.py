@@ -1,11 +1,8 @@
-"""StableHLO from JAX to linalg-on-tensors text that the engine reads, with
-jaxlib's bundled MLIR and StableHLO passes (GUIDE §1).
-
-The TensorFlow front does not use this: the engine reads TF's StableHLO text
-itself (`pb_dialects::stablehlo`, `pb-legalize-stablehlo`). JAX keeps
-jaxlib's conversion, which always comes with it and covers what our
-importer does not yet (`chlo` ops, `reduce_window`, `sort`, n-operand
-reductions)."""
+"""StableHLO to linalg-on-tensors text with jaxlib's bundled MLIR and
+StableHLO passes (GUIDE §1): the path the fronts took before the engine
+read StableHLO itself (`pb_dialects::stablehlo`, `pb-legalize-stablehlo`).
+No front uses it now; `jit_common.compile_stablehlo(..., via_jaxlib=True)`
+keeps it for benchmarks that compare the two paths (bench/tf_paths_bench.py)."""
 
 from __future__ import annotations
 

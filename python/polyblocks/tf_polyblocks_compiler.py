@@ -88,7 +88,7 @@ def _compile(xla_function, target, tensors, options):
     concrete = xla_function.get_concrete_function(*tensors)
     hlo = xla_function.experimental_get_compiler_ir(*tensors)(stage="stablehlo")
     key = cache.key("tf", hlo, options.cache_key())
-    library = jit_common.compile_stablehlo(key, hlo, options, target, "TensorFlow's XLA JIT", via_jaxlib=False)
+    library = jit_common.compile_stablehlo(key, hlo, options, target, "TensorFlow's XLA JIT")
     return (None if library is None else library["main"]), concrete
 
 
