@@ -1221,45 +1221,24 @@ impl<'c, 't> Parser<'c, 't> {
     fn generic_reducer_region(&mut self) -> Parsed<String> {
         self.expect("{")?;
         self.expect("^bb0")?;
-        self.expect("(")?;
-        let a = self.value_name()?;
+        let (a, b) = self.reducer_arguments()?;
         self.expect(":")?;
-        self.ty()?;
-        self.location(Location::unknown(self.context))?;
-        self.expect(",")?;
-        let b = self.value_name()?;
-        self.expect(":")?;
-        self.ty()?;
-        self.location(Location::unknown(self.context))?;
-        self.expect(")")?;
-        self.expect(":")?;
-        let result = self.value_name()?;
-        self.expect("=")?;
-        let op = self.word()?.to_string();
-        let lhs = self.use_name()?;
-        self.expect(",")?;
-        let rhs = self.use_name()?;
-        self.expect(":")?;
-        self.ty()?;
-        self.location(Location::unknown(self.context))?;
-        self.expect("stablehlo.return")?;
-        let returned = self.use_name()?;
-        self.expect(":")?;
-        self.ty()?;
-        self.location(Location::unknown(self.context))?;
-        self.expect("}")?;
-        let operands_ok = (lhs == a && rhs == b) || (lhs == b && rhs == a);
-        let short = op.strip_prefix("stablehlo.").unwrap_or("");
-        if !operands_ok || returned != result || !REDUCERS.contains(&short) {
-            return self.error("unsupported reducer");
-        }
-        Ok(short.to_string())
+        self.reducer_body(a, b)
     }
 
     /// `reducer(%a: T, %b: T) { %r = stablehlo.op %a, %b : T; stablehlo.return %r : T }`:
     /// the op's short name.
     fn reducer_region(&mut self) -> Parsed<String> {
         self.expect("reducer")?;
+        let (a, b) = self.reducer_arguments()?;
+        self.expect("{")?;
+        let short = self.reducer_body(a, b)?;
+        self.location(Location::unknown(self.context))?;
+        Ok(short)
+    }
+
+    /// `(%a: T, %b: T)`, each with an optional location: the two names.
+    fn reducer_arguments(&mut self) -> Parsed<(&'t str, &'t str)> {
         self.expect("(")?;
         let a = self.value_name()?;
         self.expect(":")?;
@@ -1271,7 +1250,13 @@ impl<'c, 't> Parser<'c, 't> {
         self.ty()?;
         self.location(Location::unknown(self.context))?;
         self.expect(")")?;
-        self.expect("{")?;
+        Ok((a, b))
+    }
+
+    /// `%r = stablehlo.op %a, %b : T stablehlo.return %r : T }` (the body of
+    /// a reducer region of arguments `a`, `b`): the op's short name, one of
+    /// [`REDUCERS`].
+    fn reducer_body(&mut self, a: &str, b: &str) -> Parsed<String> {
         let result = self.value_name()?;
         self.expect("=")?;
         let op = self.word()?.to_string();
@@ -1292,7 +1277,6 @@ impl<'c, 't> Parser<'c, 't> {
         if !operands_ok || returned != result || !REDUCERS.contains(&short) {
             return self.error("unsupported reducer");
         }
-        self.location(Location::unknown(self.context))?;
         Ok(short.to_string())
     }
 

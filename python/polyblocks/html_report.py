@@ -55,22 +55,6 @@ class Graph:
     notes: list[tuple[str, str, str]]  # (file:line, pass, message)
 
 
-def torch_operators(gm) -> list[Operator]:
-    """The FX graph's operators with their innermost source line."""
-    index = {}
-    operators = []
-    for node in gm.graph.nodes:
-        if node.op not in ("call_function", "call_method", "call_module"):
-            continue
-        frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', node.meta.get("stack_trace") or "")
-        source = f"{frames[-1][0]}:{frames[-1][1]}" if frames else ""
-        target = getattr(node.target, "__name__", str(node.target))
-        inputs = [index[a] for a in node.all_input_nodes if a in index]
-        index[node] = len(operators)
-        operators.append(Operator(target.replace("aten.", "").replace(".default", ""), source, inputs))
-    return operators
-
-
 def notes_of(text: str) -> list[tuple[str, str, str]]:
     """(file:line, pass, message) of each report line in engine output."""
     found = []

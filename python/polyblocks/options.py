@@ -135,9 +135,10 @@ class CompileOptions:
         """The options that change generated code, as text."""
         # A compile cut short by its budget is cached under that budget: a
         # larger one compiles again.
+        engine = engine_options()
         relevant = [name for name, (_, _, changes) in PYTHON_OPTIONS.items() if changes]
-        relevant += [name for name, entry in engine_options().items() if entry["changes_code"]]
-        return ",".join(f"{name}={self._engine_value(name) if name in engine_options() else self.get(name)!r}" for name in relevant)
+        relevant += [name for name, entry in engine.items() if entry["changes_code"]]
+        return ",".join(f"{name}={self._engine_value(name) if name in engine else self.get(name)!r}" for name in relevant)
 
     @property
     def gpu_chip(self) -> str:

@@ -78,10 +78,15 @@ class UnsupportedInput(TypeError):
     """A call whose arguments cannot go to the compiled code."""
 
 
+def _innermost_frame(node) -> tuple[str, str, str] | None:
+    """(file, line, function) of the innermost frame of `node`'s stack trace."""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', node.meta.get("stack_trace") or "")
+    return frames[-1] if frames else None
+
+
 def _source_line(node) -> str:
-    trace = node.meta.get("stack_trace") or ""
-    frames = re.findall(r'File "([^"]+)", line (\d+)', trace)
-    return f"{frames[-1][0]}:{frames[-1][1]}" if frames else "unknown location"
+    frame = _innermost_frame(node)
+    return f"{frame[0]}:{frame[1]}" if frame else "unknown location"
 
 
 def _tensor_meta(value):
@@ -277,7 +282,18 @@ def _report_operators(gm, options):
         return None
     from . import html_report
 
-    return html_report.torch_operators(gm)
+    index = {}
+    operators = []
+    for node in gm.graph.nodes:
+        if node.op not in ("call_function", "call_method", "call_module"):
+            continue
+        frame = _innermost_frame(node)
+        target = getattr(node.target, "__name__", str(node.target))
+        inputs = [index[a] for a in node.all_input_nodes if a in index]
+        index[node] = len(operators)
+        name = target.replace("aten.", "").replace(".default", "")
+        operators.append(html_report.Operator(name, f"{frame[0]}:{frame[1]}" if frame else "", inputs))
+    return operators
 
 
 def _graph_name(gm) -> str:
@@ -287,9 +303,9 @@ def _graph_name(gm) -> str:
     operators = [n for n in gm.graph.nodes if n.op in ("call_function", "call_method", "call_module")]
     name = f"graph of {len(operators)} operator{'s' if len(operators) != 1 else ''}"
     for node in operators:
-        frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', node.meta.get("stack_trace") or "")
-        if frames:
-            file, line, function = frames[-1]
+        frame = _innermost_frame(node)
+        if frame:
+            file, line, function = frame
             return f"{name} from {function} ({pathlib.Path(file).name}:{line})"
     return name
 
