@@ -264,6 +264,17 @@ def fma_peak(attempts=3):
     return float(values["peak_gflops"]), detail
 
 
+def stream_bandwidth():
+    """(copy GB/s, non-temporal copy GB/s) of bench/stream_bandwidth.c, or
+    (None, reason)."""
+    runs, error = run_c_tool("stream_bandwidth.c")
+    if runs is None:
+        return None, error
+    if "copy_gbs" not in runs[0]:
+        return None, f"stream_bandwidth printed no copy_gbs: {runs[0]}"
+    return float(runs[0]["copy_gbs"]), float(runs[0]["nt_copy_gbs"])
+
+
 def _engine_description() -> str:
     """The commit, whether the tree differs from it, and the engine binary used."""
     from polyblocks import engine

@@ -76,17 +76,6 @@ def app_pipelines(names):
 RTOL, ATOL = 1e-3, 1e-4
 
 
-def stream_bandwidth():
-    """(copy GB/s, non-temporal copy GB/s) of bench/stream_bandwidth.c, or
-    (None, reason)."""
-    runs, error = pb.run_c_tool("stream_bandwidth.c")
-    if runs is None:
-        return None, error
-    if "copy_gbs" not in runs[0]:
-        return None, f"stream_bandwidth printed no copy_gbs: {runs[0]}"
-    return float(runs[0]["copy_gbs"]), float(runs[0]["nt_copy_gbs"])
-
-
 def wrong_elements(got, want):
     bad = ~np.isclose(got, want, rtol=RTOL, atol=ATOL)
     return int(bad.sum()), bad.size
@@ -160,7 +149,7 @@ def main():
 
     torch.manual_seed(0)
     threads = torch.get_num_threads()
-    bandwidth = stream_bandwidth()
+    bandwidth = pb.stream_bandwidth()
     print(f"torch {torch.__version__}, halide {halide_peer._halide_version()}, {threads} threads; "
           f"{args.rounds} rounds taking turns, each {pb.WARMUP_SECONDS} s of warm-up and {args.runs} timed calls per contender: best median")
     print(f"polyblocks: {pb._engine_description()}")

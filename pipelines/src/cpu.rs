@@ -254,6 +254,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "func.func(linalg-fuse-elementwise-ops)".into(),
                 "canonicalize".into(),
                 "cse".into(),
+                // Transposes read by reductions (`A.t() @ y` as a multiply
+                // and sum) are read through permuted maps: no copy. After
+                // fusion, which joins the multiply to its sum.
+                "func.func(pb-fold-transposes)".into(),
                 // Gathers whose indices are affine in truth (PyTorch's
                 // replicate padding and upsampling) read through affine
                 // maps: stencil reads the fusion and vectorizer take.

@@ -210,6 +210,28 @@ def test_strided_and_transposed_contractions():
     check(polyblocks_jit_torch()(scaled_scores), scaled_scores, torch.randn(3, 37, 16), torch.randn(3, 131, 16))
 
 
+def test_transposes_read_by_reductions_are_folded(tmp_path):
+    # A^T (A x), a least-squares step and a column sum of a transpose: the
+    # transposes are read through permuted maps (pb-fold-transposes), no
+    # copy is left; odd sizes leave tails of every vector width.
+    def normal_equations(a, x):
+        return a.t() @ (a @ x)
+
+    def step(x, w, d):
+        return w - 1e-3 * (x.T @ (x @ w - d))
+
+    def head_scale(q):
+        return q.permute(0, 2, 1, 3) * 0.125
+
+    dump = {"debug": True, "debug_dir": str(tmp_path / "dump")}
+    check(polyblocks_jit_torch(compile_options=dump)(normal_equations), normal_equations, torch.randn(301, 277), torch.randn(277), rtol=1e-4, atol=1e-3)
+    graph = "".join(path.read_text() for path in (tmp_path / "dump").rglob("2-graph.mlir"))
+    assert "linalg.transpose" not in graph
+    check(polyblocks_jit_torch()(step), step, torch.randn(203, 45), torch.randn(45), torch.randn(203), atol=1e-4)
+    check(polyblocks_jit_torch()(lambda a: a.t().sum(1)), lambda a: a.t().sum(1), torch.randn(67, 531), atol=1e-4)
+    check(polyblocks_jit_torch()(head_scale), head_scale, torch.randn(2, 19, 3, 24))
+
+
 def test_forward_hooks_of_the_module_still_run():
     """The decorated module calls the original's compiled `forward` (a
     shorter call path) only while the original has no forward hooks; with

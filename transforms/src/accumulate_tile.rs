@@ -149,11 +149,15 @@ impl AccumulateTile {
         if n < 4 || steps < 2 {
             return None;
         }
-        // Columns: tiles of up to four full vectors; what is left of the
-        // row in halving vector widths, then single elements. A row of one
-        // tile or less is one tile, its end included (56 columns: three
-        // vectors of 16 and one of 8 share the reduction loops).
-        let vectors_per_tile = (n / self.width).clamp(1, 4);
+        // Columns: tiles of up to four full vectors (with output rows to
+        // share the registers), or half the registers when there are no
+        // rows (a column sum, `A^T y`: longer contiguous runs of each
+        // operand row per pass); what is left of the row in halving vector
+        // widths, then single elements. A row of one tile or less is one
+        // tile, its end included (56 columns: three vectors of 16 and one
+        // of 8 share the reduction loops).
+        let widest = if r.i.is_some() { 4 } else { (self.registers / 2).max(4) };
+        let vectors_per_tile = (n / self.width).clamp(1, widest);
         let tile_columns = vectors_per_tile * self.width;
         let full_tiles = n / tile_columns;
         let (full_tiles, tile_columns, columns, tail) = if full_tiles <= 1 {

@@ -27,6 +27,7 @@ pub mod concat_prefixes;
 pub mod distinct_results;
 pub mod empty_args;
 pub mod forward_copies;
+pub mod fold_transposes;
 pub mod fp_contract;
 pub mod fuse;
 pub mod gpu_emulate;
@@ -71,6 +72,7 @@ pub static PASSES: &[&PassInfo] =
     &concat_prefixes::INFO,
     &distinct_results::INFO,
     &empty_args::INFO,
+    &fold_transposes::INFO,
     &forward_copies::INFO,
     &fp_contract::INFO,
     &fuse::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &inline_pointwise::INFO, &integer_contraction::INFO, &interchange::INFO, &matrix_tile::INFO,

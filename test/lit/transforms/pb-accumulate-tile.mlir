@@ -109,3 +109,26 @@ func.func @masked_column_max(%x: memref<2x31xf32>, %m: memref<2x31xi1>, %y: memr
   }
   return
 }
+
+// A product with the transposed matrix (`A^T y`, y broadcast per row of A):
+// no output rows, so the tile's width takes half the registers (16 vectors
+// of 16 on AVX-512, 8 of 8 on AVX2): longer contiguous runs of each row of
+// A per pass over its rows; the rest of the row in narrower vectors.
+// REPORT-DAG: pb-accumulate-tile.mlir:[[@LINE+6]]:3: remark: [pb-accumulate-tile] accumulated in registers over 100 reduction steps: tiles of 1 rows x 256 columns (16 + 16 + 16 + 16 + 16 + 16 + 16 + 16 + 16 + 16 + 16 + 16 + 16 + 16 + 16 + 16), 2 per row, then 16 + 16 + 8
+// CHECK-LABEL: func.func @transposed_matvec
+// CHECK: iter_args
+// AVX2-LABEL: func.func @transposed_matvec
+// AVX2: affine.for %{{.*}} = 0 to 512 step 64 {
+func.func @transposed_matvec(%a: memref<100x552xf32>, %y: memref<100xf32>, %out: memref<552xf32>) {
+  affine.for %k = 0 to 100 {
+    affine.for %j = 0 to 552 {
+      %v = affine.load %a[%k, %j] : memref<100x552xf32>
+      %s = affine.load %y[%k] : memref<100xf32>
+      %o = affine.load %out[%j] : memref<552xf32>
+      %p = arith.mulf %v, %s : f32
+      %r = arith.addf %o, %p : f32
+      affine.store %r, %out[%j] : memref<552xf32>
+    }
+  }
+  return
+}
