@@ -200,7 +200,9 @@ class _AsModule(torch.nn.Module):
         return self.fn(*args)
 
 
-def _iree_check(result, reference):
+def _rel_check(result, reference):
+    """("rel. error E ok|MISMATCH", ok): the largest error over the
+    reference's largest magnitude, at most 1e-3."""
     got = result.to_host() if hasattr(result, "to_host") else np.asarray(result)
     want = reference.numpy()
     scale = max(float(np.abs(want).max()), 1e-30)
@@ -273,11 +275,18 @@ def main():
             if not iree_note:
                 try:
                     iree_fn = compile_iree(model, inputs, threads)
-                    iree_check, _ = _iree_check(iree_fn(), reference)
+                    iree_check, _ = _rel_check(iree_fn(), reference)
                 except Exception as error:  # noqa: BLE001
                     iree_fn, iree_check = None, f"IREE ERROR: {pb._first_line(error)}"
                     failures.append((name, "IREE", traceback.format_exc()))
             ours_fn, check, clean, detail = pb.compile_polyblocks(model, inputs, reference)
+            if ours_fn is not None:
+                # The issue's criterion: error relative to the output's scale
+                # (an element near zero of a long sum fails an elementwise
+                # tolerance whatever the summation order).
+                problems = [p for p in check.split("; ") if p != "ok" and not p.startswith("MISMATCH")]
+                scaled, good = _rel_check(ours_fn(*inputs), reference)
+                check, clean = "; ".join([scaled, *problems]), good and not problems
             if detail:
                 failures.append((name, "polyblocks", detail))
             with warnings.catch_warnings():

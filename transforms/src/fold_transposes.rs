@@ -20,8 +20,11 @@
 //!        ins(%a, %y ...) outs(...)
 //! ```
 //!
-//! Where: into generics with a reduction loop (whose loop order the affine
-//! stage chooses from all accesses), and into all-parallel generics only
+//! Where: into generics with a reduction loop that read each element of the
+//! operand once (a matrix-vector product, a sum: the affine stage chooses
+//! their loop order from all accesses; a contraction that reuses the
+//! operand is left to the register tiler, which packs its operands in the
+//! layout it needs), and into all-parallel generics only
 //! when the read keeps the loop of the output's last (contiguous) index as
 //! its own last index, so the loop the vectorizer takes stays contiguous on
 //! both sides (a head permute `[0, 2, 1, 3]` before a scale). Elsewhere
@@ -35,7 +38,7 @@ use melior::{
         attribute::{ArrayAttribute, DenseI64ArrayAttribute},
         operation::{OperationLike, WalkOrder},
         r#type::RankedTensorType,
-        AffineMap, Attribute, OperationRef, ValueLike,
+        AffineExpr, AffineMap, Attribute, OperationRef, ValueLike,
     },
     Context,
 };
@@ -50,7 +53,7 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Fold transposes into the indexing maps of the generics that read them",
     description: "A linalg.transpose on tensors read as an input of a linalg.generic is replaced, in that \
 generic, by the transpose's input read through the permuted indexing map: into generics with a reduction \
-loop, and into all-parallel generics whose read keeps the output's contiguous loop as its last index. The \
+loop that read each element once (not contractions that reuse it), and into all-parallel generics whose read keeps the output's contiguous loop as its last index. The \
 transpose is erased when nothing else reads it: no copy of the whole tensor, no second pass over it.",
     anchor: "func.func",
     options: &[],
@@ -92,10 +95,32 @@ fn permuted<'c>(context: &'c Context, map: AffineMap<'c>, permutation: &[usize])
     Some(AffineMap::new(context, map.dim_count(), map.symbol_count(), &results))
 }
 
+/// True when `map` reads each element once over the loops: its results
+/// are the loop dimensions, each once (a permutation).
+fn reads_each_once(context: &Context, map: AffineMap) -> bool {
+    let dims = map.dim_count();
+    let mut seen = vec![false; dims];
+    map.result_count() == dims
+        && (0..dims).all(|i| {
+            let Ok(result) = map.result(i) else { return false };
+            match (0..dims).find(|k| result == AffineExpr::dim(context, *k)) {
+                Some(k) if !seen[k] => {
+                    seen[k] = true;
+                    true
+                }
+                _ => false,
+            }
+        })
+}
+
 /// Whether `generic` may read through `new` instead of a transposed copy.
-fn worth_folding<'c>(generic: OperationRef, maps: &[AffineMap<'c>], new: AffineMap<'c>, outputs_from: usize) -> bool {
+fn worth_folding<'c>(context: &'c Context, generic: OperationRef, maps: &[AffineMap<'c>], new: AffineMap<'c>, outputs_from: usize) -> bool {
     if !all_parallel(generic) {
-        return true;
+        // A reduction reading each element once (a matrix-vector product,
+        // a sum): its loop order is free to follow the operand. Where the
+        // operand is reused (a contraction with a matmul's reuse), the
+        // register tiler packs it anyway, in the layout it needs.
+        return reads_each_once(context, new);
     }
     // The output's contiguous loop must stay the read's contiguous one.
     fn last<'c>(map: &AffineMap<'c>) -> Option<melior::ir::AffineExpr<'c>> {
@@ -122,7 +147,7 @@ fn fold<'c>(context: &'c Context, transpose: OperationRef<'c, '_>) {
             continue;
         }
         let Some(new) = permuted(context, maps[index], &permutation) else { continue };
-        if !worth_folding(user, &maps, new, inputs) {
+        if !worth_folding(context, user, &maps, new, inputs) {
             continue;
         }
         let mut attributes: Vec<Attribute> = maps.iter().map(|m| ffi::affine_map_attribute(*m)).collect();

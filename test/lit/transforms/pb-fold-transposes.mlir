@@ -49,8 +49,9 @@ func.func @keeps_last(%q: tensor<2x5x3x4xf32>) -> tensor<2x3x5x4xf32> {
 
 // Refused: an elementwise op over a 2-D transpose (the read would walk the
 // columns of A while the write walks rows: the transpose stays a blocked
-// copy); a transpose read by a matmul (which packs its operands) and one
-// read as a generic's output.
+// copy); a transpose read by a matmul (which packs its operands), one
+// read as a generic's output, and one read by a contraction that reuses
+// each element (the register tiler packs it in the layout it needs).
 // CHECK-LABEL: func.func @refused
 // CHECK: %[[T1:.*]] = linalg.transpose
 // CHECK: linalg.generic {{.*}} ins(%[[T1]] : tensor<8x4xf32>)
@@ -58,7 +59,9 @@ func.func @keeps_last(%q: tensor<2x5x3x4xf32>) -> tensor<2x3x5x4xf32> {
 // CHECK: linalg.matmul ins(%[[T2]], %{{.*}} : tensor<8x4xf32>, tensor<4x8xf32>)
 // CHECK: %[[T3:.*]] = linalg.transpose
 // CHECK: linalg.generic {{.*}} outs(%[[T3]] : tensor<8x4xf32>)
-func.func @refused(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8xf32>) -> (tensor<8x4xf32>, tensor<8x8xf32>, tensor<8x4xf32>) {
+// CHECK: %[[T4:.*]] = linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%[[T4]], %{{.*}} : tensor<8x4xf32>, tensor<4x8xf32>)
+func.func @refused(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8xf32>) -> (tensor<8x4xf32>, tensor<8x8xf32>, tensor<8x4xf32>, tensor<8x8xf32>) {
   %e = tensor.empty() : tensor<8x4xf32>
   %t1 = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) permutation = [1, 0]
   %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
@@ -79,5 +82,14 @@ func.func @refused(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8xf32>
     %p = arith.addf %out, %out : f32
     linalg.yield %p : f32
   } -> tensor<8x4xf32>
-  return %s, %m, %u : tensor<8x4xf32>, tensor<8x8xf32>, tensor<8x4xf32>
+  %t4 = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) permutation = [1, 0]
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%t4, %b : tensor<8x4xf32>, tensor<4x8xf32>) outs(%init : tensor<8x8xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %p = arith.mulf %x, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<8x8xf32>
+  return %s, %m, %u, %g : tensor<8x4xf32>, tensor<8x8xf32>, tensor<8x4xf32>, tensor<8x8xf32>
 }
