@@ -36,6 +36,9 @@
 //!    `linalg.broadcast`, else a transposing copy); any other use (a
 //!    reshape, a slice, the function's result) reads a transposing copy
 //!    back to NCHW.
+//! 4. A convolution whose input is still NCHW where the region starts (the
+//!    graph's input) reads a channels-last copy of it when the input has
+//!    at least `width` channels (`convert_inputs`).
 //!
 //! The program computes the same values: only storage order changes, and
 //! the conversions at the boundary are exact copies.
@@ -72,8 +75,9 @@ poolings and transposes on static NCHW tensors into linalg.generic, then stores 
 result (with at least `width` output channels), and the rank-4 results that follow it in the \
 channel loop (batch norms, activations, residual adds, pads, pools), as N x H x W x C: the indexing \
 maps of every generic that accesses them are permuted, their writers' loops put in storage order, \
-outputs' initial values rebuilt in the new layout, and any other use reads a transposing copy. The \
-values computed are unchanged.",
+outputs' initial values rebuilt in the new layout, and any other use reads a transposing copy; a \
+convolution's NCHW input with at least `width` channels (the graph's input) is read through a \
+channels-last copy. The values computed are unchanged.",
     anchor: "func.func",
     options: &[PassOption {
         name: "width",
@@ -149,8 +153,32 @@ impl RustPass for ChannelsLast {
             // (Never empty: every convolution's result is stored.)
             let stored = decide(func, &convolutions);
             relayout(context, func, &stored);
+            convert_inputs(context, func, &convolutions, &stored, self.width);
         });
         Ok(())
+    }
+}
+
+/// A convolution whose input image is still NCHW where the region starts
+/// (the graph's input, padded or not) reads a channels-last copy of it
+/// when it has at least `width` channels: one transposing copy (blocked
+/// through registers by `pb-transpose-tile`) instead of the register
+/// tiler gathering the input into packed panels on every call, each
+/// element once per filter tap (conv3x3 64->64 at 56x56: the gathering was
+/// a fifth of the convolution's time). Narrow inputs (an RGB stem) keep
+/// their packing: a channel vector would be mostly empty.
+fn convert_inputs(context: &Context, func: OperationRef, convolutions: &HashSet<usize>, stored: &HashSet<usize>, width: i64) {
+    for op in ir::body_ops(func) {
+        if !convolutions.contains(&(op.to_raw().ptr as usize)) {
+            continue;
+        }
+        let Some(input) = ffi::operand(op, 0) else { continue };
+        let wide = static_shape(input).is_some_and(|s| s.len() == 4 && s[1] >= width);
+        if stored.contains(&value_key(input)) || !wide {
+            continue;
+        }
+        permute_map(context, op, 0, &STORED);
+        insert_transposed(context, op, 0, input, true);
     }
 }
 

@@ -19,6 +19,7 @@
 // CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d3)>
 // CHECK-DAG: #[[IN2:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d5, d2 + d6, d4)>
 // CHECK-DAG: #[[BACK:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
+// CHECK-DAG: #[[TO:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>
 // CHECK-LABEL: func.func @block
 // CHECK: %[[Z1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x6x6x16xf32>)
 // CHECK: %[[C1:.*]] = linalg.generic {indexing_maps = [#[[IN1]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%arg0, %arg1 : tensor<1x8x6x6xf32>, tensor<16x8x1x1xf32>) outs(%[[Z1]] : tensor<1x6x6x16xf32>)
@@ -107,4 +108,24 @@ func.func @table(%x: tensor<1x8x6x6xf32>, %w1: tensor<16x8x1x1xf32>, %t: tensor<
     linalg.yield %m : f32
   } -> tensor<1x16x6x6xf32>
   return %r : tensor<1x16x6x6xf32>
+}
+
+// The graph's input has a vector's worth of channels (16): the padded
+// input is read through one transposing copy into N x H x W x C (the
+// convolution then reads it in place instead of gathering packed panels
+// per call).
+// CHECK-LABEL: func.func @wide_input
+// CHECK: %[[PAD:.*]] = tensor.pad %arg0
+// CHECK: %[[NHWC:.*]] = linalg.generic {indexing_maps = [#[[TO]], #{{.*}}], {{.*}}} ins(%[[PAD]] : tensor<1x16x8x8xf32>) outs(%{{.*}} : tensor<1x8x8x16xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[IN2]], #[[W]], #[[OUT]]], {{.*}}} ins(%[[NHWC]], %arg1 : tensor<1x8x8x16xf32>, tensor<16x16x3x3xf32>)
+func.func @wide_input(%x: tensor<1x16x6x6xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x6x6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x16x6x6xf32> to tensor<1x16x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %w : tensor<1x16x8x8xf32>, tensor<16x16x3x3xf32>) outs(%f : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  return %c : tensor<1x16x6x6xf32>
 }
