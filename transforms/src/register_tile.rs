@@ -643,13 +643,26 @@ fn recognize<'s, 'c, 'a>(
     }
     // Row dimension: in C, not in B; prefer the second-to-last index of C.
     let b_uses = |d: usize| s.accesses[b].indices.iter().any(|e| e.uses_dim(d));
+    let a_reads = |d: usize| {
+        s.accesses[a].indices.iter().any(|e| e.uses_dim(d))
+            || a_expr.as_ref().is_some_and(|expr| expr.loads.iter().any(|k| s.accesses[*k].indices.iter().any(|e| e.uses_dim(d))))
+    };
     let candidates: Vec<usize> = written.iter().copied().filter(|d| *d != j && !b_uses(*d)).collect();
-    let preferred = front.last().and_then(|e| match e {
+    // C's indices that can hold rows: all before `j`, less a last one that
+    // moves B and not A (a column loop the columns take in: `C[s, b, t, j]`
+    // with B `[k, t, j]`, nn.MultiheadAttention's packed Q/K/V projection
+    // as `3 x 256` columns; its rows are `(s, b)`).
+    let rows_front = match front.split_last() {
+        Some((Aff::Dim(h), rest)) if b_uses(*h) && !a_reads(*h) && !candidates.contains(h) && !rest.iter().any(|e| e.uses_dim(*h)) => rest,
+        _ => front,
+    };
+    let preferred = rows_front.last().and_then(|e| match e {
         Aff::Dim(d) if candidates.contains(d) => Some(*d),
         _ => None,
     });
+    let rows_shape = &c_shape[..c_shape.len().min(rows_front.len() + 1)];
     // Or several loops flattened into C's row index (`56 * h + w`).
-    let row_group = match front.split_last() {
+    let row_group = match rows_front.split_last() {
         Some((last, rest)) if preferred.is_none() => flattened(last, &bounds, &candidates)
             .filter(|group| group.iter().all(|(d, _, _)| !rest.iter().any(|e| e.uses_dim(*d))))
             .unwrap_or_default(),
@@ -662,7 +675,7 @@ fn recognize<'s, 'c, 'a>(
         // (`C[b, l, j]`, 197 tokens) stay separate: flattened, A would be
         // gathered by the packing copy instead of read in place.
         Some((Aff::Dim(last), _)) if bounds[*last].1 - bounds[*last].0 < few_rows => {
-            leading_rows(front, &bounds, &candidates, c_shape)
+            leading_rows(rows_front, &bounds, &candidates, rows_shape)
         }
         _ => Vec::new(),
     };
@@ -677,12 +690,8 @@ fn recognize<'s, 'c, 'a>(
     let mut outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j && !in_group(*d)).collect();
     outer.extend((0..depth).filter(|d| !written.contains(d) && runs_once(*d)));
     outer.sort();
-    let a_uses = |d: usize| {
-        s.accesses[a].indices.iter().any(|e| e.uses_dim(d))
-            || a_expr.as_ref().is_some_and(|expr| expr.loads.iter().any(|k| s.accesses[*k].indices.iter().any(|e| e.uses_dim(d))))
-    };
     let collapsible = match front.split_last() {
-        Some((Aff::Dim(h), rest)) if *h != i && !a_uses(*h) && !rest.iter().any(|e| e.uses_dim(*h)) => Some(*h),
+        Some((Aff::Dim(h), rest)) if *h != i && !a_reads(*h) && !rest.iter().any(|e| e.uses_dim(*h)) => Some(*h),
         _ => None,
     };
     Ok(Some(Contraction {

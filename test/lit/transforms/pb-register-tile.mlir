@@ -670,3 +670,30 @@ func.func @whole_vector_tail(%a: memref<96x40xf32>, %b: memref<40x80xf32>, %c: m
   }
   return
 }
+
+// nn.MultiheadAttention's packed projection as torch-mlir writes it: C[s,
+// b, t, j] = sum_k A[s, b, k] * B[k, t, j] with t the Q/K/V index (B's, not
+// A's) is a column loop, not a row: the rows are (s, b) flattened (4 per
+// sequence position alone are fewer than a register tile).
+// REPORT-DAG: pb-register-tile.mlir:[[@LINE+4]]:3: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators) over 128 rows (2 loops flattened), cache tile 36 rows x 48 reductions
+// CHECK-LABEL: func.func @packed_projection
+// CHECK: vector.fma
+func.func @packed_projection(%a: memref<32x4x48xf32>, %b: memref<48x3x64xf32>, %c: memref<32x4x3x64xf32>) {
+  affine.for %s = 0 to 32 {
+    affine.for %n = 0 to 4 {
+      affine.for %t = 0 to 3 {
+        affine.for %j = 0 to 64 {
+          affine.for %k = 0 to 48 {
+            %x = affine.load %a[%s, %n, %k] : memref<32x4x48xf32>
+            %y = affine.load %b[%k, %t, %j] : memref<48x3x64xf32>
+            %acc = affine.load %c[%s, %n, %t, %j] : memref<32x4x3x64xf32>
+            %m = arith.mulf %x, %y : f32
+            %r = arith.addf %acc, %m : f32
+            affine.store %r, %c[%s, %n, %t, %j] : memref<32x4x3x64xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
