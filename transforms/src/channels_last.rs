@@ -400,6 +400,27 @@ fn rebuild_init<'c>(context: &'c Context, generic: OperationRef<'c, '_>, index: 
         ffi::set_attribute(copy, "dimensions", DenseI64ArrayAttribute::new(context, &dimensions).into());
     }
     ffi::set_operand(generic, index, result);
+    // The NCHW fill or broadcast is dead now, unless something else reads
+    // it: erased, or bufferization would still write it (a whole feature
+    // map of bias values nobody reads).
+    erase_if_unused(producer);
+}
+
+/// Erases `op` (a fill or broadcast on tensors) when its result has no
+/// uses, and then the `tensor.empty` it wrote into when that has none.
+fn erase_if_unused(op: OperationRef) {
+    if op.result(0).is_ok_and(|r| ffi::has_uses(r)) {
+        return;
+    }
+    let init = ffi::operand(op, op.operand_count().saturating_sub(1)).and_then(ffi::defining_op);
+    // SAFETY: the op's one result has no uses; nothing nested in it is
+    // used outside it, and no handle to it is kept (the caller's
+    // `producer` is not used after this call).
+    unsafe { ffi::erase(op) };
+    if let Some(empty) = init.filter(|e| op_name(*e) == "tensor.empty" && e.result(0).is_ok_and(|r| !ffi::has_uses(r))) {
+        // SAFETY: an unused tensor.empty without regions, not held elsewhere.
+        unsafe { ffi::erase(empty) };
+    }
 }
 
 /// The `dimensions` (the output dimensions the input is broadcast along) of
