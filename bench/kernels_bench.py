@@ -263,14 +263,7 @@ def main():
             model, inputs, rate = make()
             torch._dynamo.reset()
             reference = model(*inputs)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                try:
-                    inductor_fn = torch.compile(model, backend="inductor", dynamic=False)
-                    inductor_fn(*inputs)
-                except Exception:  # noqa: BLE001
-                    inductor_fn = None
-                    failures.append((name, "torch.compile", traceback.format_exc()))
+            inductor_fn = pb.compile_inductor(model, inputs, name, failures)
             iree_fn, iree_check = None, iree_note or ""
             if not iree_note:
                 try:

@@ -342,6 +342,20 @@ def compile_polyblocks(model, inputs, reference):
     return compiled, check, not problems, full
 
 
+def compile_inductor(model, inputs, name, failures):
+    """`torch.compile(model)` after its first (compiling) call, or None with
+    the traceback added to `failures` as (name, "torch.compile", text)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            compiled = torch.compile(model, backend="inductor", dynamic=False)
+            compiled(*inputs)
+            return compiled
+        except Exception:  # noqa: BLE001 - reported after the table
+            failures.append((name, "torch.compile", traceback.format_exc()))
+            return None
+
+
 def interleaved(contenders, inputs, runs, rounds):
     """Seconds per call of each contender (None stays None): `rounds` rounds,
     in each every contender gets `steady_median` (warm-up, then `runs` timed
@@ -407,14 +421,7 @@ def main():
             model, inputs = make()
             torch._dynamo.reset()
             reference = model(*inputs)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                try:
-                    inductor_fn = torch.compile(model, backend="inductor", dynamic=False)
-                    inductor_fn(*inputs)
-                except Exception:  # noqa: BLE001
-                    inductor_fn = None
-                    failures.append((name, "torch.compile", traceback.format_exc()))
+            inductor_fn = compile_inductor(model, inputs, name, failures)
             ours_fn, check, clean, detail = compile_polyblocks(model, inputs, reference)
             if detail:
                 failures.append((name, "polyblocks", detail))
