@@ -65,6 +65,10 @@ transpose is erased when nothing else reads it: no copy of the whole tensor, no 
 struct FoldTransposes;
 
 impl RustPass for FoldTransposes {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["linalg"]
+    }
+
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let transposes = ffi::collect_ops(root, WalkOrder::PreOrder, |op| is_named(op, "linalg.transpose"));
         for transpose in transposes {
