@@ -409,7 +409,7 @@ fn rebuild_init<'c>(context: &'c Context, generic: OperationRef<'c, '_>, index: 
 /// Erases `op` (a fill or broadcast on tensors) when its result has no
 /// uses, and then the `tensor.empty` it wrote into when that has none.
 fn erase_if_unused(op: OperationRef) {
-    if op.result(0).is_ok_and(|r| ffi::has_uses(r)) {
+    if op.result(0).is_ok_and(ffi::has_uses) {
         return;
     }
     let init = ffi::operand(op, op.operand_count().saturating_sub(1)).and_then(ffi::defining_op);
