@@ -26,7 +26,6 @@ IREE result is checked against eager.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import pathlib
 import sys
@@ -303,16 +302,13 @@ def main():
                     met = fraction is not None and fraction >= wanted and clean
                     target = f">= {wanted:.0%}: {'met' if met else 'not met'}"
 
-            def ms(t):
-                return f"{t * 1e3:.2f}" if t is not None else "n/a"
-
             print(
-                f"| {name} | {ms(eager)} | {ms(inductor)} | {ms(iree)} | {ms(ours)} | "
+                f"| {name} | {pb.ms(eager)} | {pb.ms(inductor)} | {pb.ms(iree)} | {pb.ms(ours)} | "
                 f"{f'{speedup:.2f}x' if speedup else 'n/a'} | {rate_text} | {target} | {pb._cell(check)}; {pb._cell(iree_check)} |",
                 flush=True,
             )
         if speedups:
-            geomean = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
+            geomean = pb.geometric_mean(speedups)
             print(f"| geomean ({len(speedups)} kernels) | | | | | {geomean:.2f}x | | | |")
 
     print(f"\nload average at end: {pb._load()}")

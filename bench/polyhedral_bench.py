@@ -356,6 +356,15 @@ def compile_inductor(model, inputs, name, failures):
             return None
 
 
+def ms(seconds):
+    """Milliseconds for a table cell ("n/a" for None)."""
+    return f"{seconds * 1e3:.2f}" if seconds is not None else "n/a"
+
+
+def geometric_mean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
 def interleaved(contenders, inputs, runs, rounds):
     """Seconds per call of each contender (None stays None): `rounds` rounds,
     in each every contender gets `steady_median` (warm-up, then `runs` timed
@@ -453,9 +462,6 @@ def main():
                 needed = 25.0 if group == IMAGE else 3.0
                 met = "yes" if speedup and speedup >= needed and clean else "no"
 
-            def ms(t):
-                return f"{t * 1e3:.2f}" if t is not None else "n/a"
-
             print(
                 f"| {name} | {ms(eager)} | {ms(inductor)} | {ms(ours)} | "
                 f"{f'{speedup:.2f}x' if speedup else 'n/a'} | {rate} | {target} | {met} | {_cell(check)} |",
@@ -463,7 +469,7 @@ def main():
             )
 
         if ml_speedups:
-            geomean = math.exp(sum(math.log(s) for s in ml_speedups) / len(ml_speedups))
+            geomean = geometric_mean(ml_speedups)
             complete = len(ml_speedups) == 3
             met = "yes" if complete and ml_clean and geomean >= 1.5 else "no"
             label = "geomean softmax, layernorm+gelu, attention" + ("" if complete else f" ({len(ml_speedups)} of 3)")
