@@ -747,6 +747,14 @@ pub fn compose_expr<'c>(expr: melior::ir::AffineExpr<'c>, map: melior::ir::Affin
     unsafe { melior::ir::AffineExpr::from_raw(mlir_sys::mlirAffineExprCompose(expr.to_raw(), map.to_raw())) }
 }
 
+/// `map` with each dimension `d_i` replaced by result `i` of `with`: a map
+/// over `with`'s dimensions and symbols (`map ∘ with`).
+pub fn compose_map<'c>(context: &'c Context, map: melior::ir::AffineMap<'c>, with: melior::ir::AffineMap<'c>) -> melior::ir::AffineMap<'c> {
+    let results: Vec<melior::ir::AffineExpr<'c>> =
+        (0..map.result_count()).filter_map(|i| map.result(i).ok()).map(|e| compose_expr(e, with)).collect();
+    melior::ir::AffineMap::new(context, with.dim_count(), with.symbol_count(), &results)
+}
+
 /// MLIR's translation of `module` (LLVM dialect only) to an LLVM IR module
 /// in `llvm_context`; null on failure (diagnostics were emitted).
 ///

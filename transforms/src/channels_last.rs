@@ -129,8 +129,7 @@ impl RustPass for ChannelsLast {
             // keeps its maps as rows. Nothing changes without such a
             // convolution.
             let wide = |op: OperationRef| {
-                op_name(op) == "linalg.conv_2d_nchw_fchw"
-                    && op.result(0).ok().and_then(|r| static_shape(r.into())).is_some_and(|s| s.len() == 4 && s[1] >= self.width)
+                op_name(op) == "linalg.conv_2d_nchw_fchw" && op.result(0).is_ok_and(|r| has_channels(r.into(), self.width))
             };
             if !ops.iter().any(|op| wide(*op)) {
                 return;
@@ -173,8 +172,7 @@ fn convert_inputs(context: &Context, func: OperationRef, convolutions: &HashSet<
             continue;
         }
         let Some(input) = ffi::operand(op, 0) else { continue };
-        let wide = static_shape(input).is_some_and(|s| s.len() == 4 && s[1] >= width);
-        if stored.contains(&value_key(input)) || !wide {
+        if stored.contains(&value_key(input)) || !has_channels(input, width) {
             continue;
         }
         permute_map(context, op, 0, &STORED);
@@ -190,6 +188,11 @@ fn value_key(value: Value) -> usize {
 /// The static shape of a ranked tensor value.
 fn static_shape(value: Value) -> Option<Vec<i64>> {
     pb_dialects::type_utils::static_shape(value.r#type())
+}
+
+/// True for an NCHW image with at least `width` channels (a vector's worth).
+fn has_channels(value: Value, width: i64) -> bool {
+    static_shape(value).is_some_and(|s| s.len() == 4 && s[1] >= width)
 }
 
 fn is_image(value: Value) -> bool {
@@ -481,11 +484,7 @@ fn reorder_loops(context: &Context, generic: OperationRef, r: usize) {
     let renumber = AffineMap::new(context, loops, 0, &(0..loops).map(|d| AffineExpr::dim(context, position(d))).collect::<Vec<_>>());
     let renumbered: Vec<Attribute> = maps
         .iter()
-        .map(|map| {
-            let results: Vec<AffineExpr> =
-                (0..map.result_count()).map(|i| ffi::compose_expr(map.result(i).expect("result"), renumber)).collect();
-            ffi::affine_map_attribute(AffineMap::new(context, loops, map.symbol_count(), &results))
-        })
+        .map(|map| ffi::affine_map_attribute(ffi::compose_map(context, *map, renumber)))
         .collect();
     let kinds: Vec<Attribute> = order.iter().map(|old| iterators.element(*old).expect("iterator")).collect();
     ffi::set_attribute(generic, "indexing_maps", ArrayAttribute::new(context, &renumbered).into());

@@ -35,16 +35,16 @@
 
 use melior::{
     ir::{
-        attribute::{ArrayAttribute, DenseI64ArrayAttribute},
+        attribute::ArrayAttribute,
         operation::{OperationLike, WalkOrder},
         r#type::RankedTensorType,
-        AffineExpr, AffineMap, Attribute, OperationRef, ValueLike,
+        AffineMap, Attribute, OperationRef, ValueLike,
     },
     Context,
 };
 use pb_support::{ffi, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
 
-use crate::linalg_ops::{all_parallel, maps_of, segments};
+use crate::linalg_ops::{all_parallel, maps_of, named_maps, segments};
 
 static ID: PassId = PassId::new();
 
@@ -78,53 +78,14 @@ impl RustPass for FoldTransposes {
     }
 }
 
-/// `permutation` of a transpose: result dimension i is input dimension
-/// `permutation[i]`.
-fn permutation(transpose: OperationRef) -> Option<Vec<usize>> {
-    let attribute = DenseI64ArrayAttribute::try_from(transpose.attribute("permutation").ok()?).ok()?;
-    (0..attribute.len()).map(|i| attribute.element(i).ok().and_then(|p| usize::try_from(p).ok())).collect()
-}
-
-/// The map reading the transpose's input where `map` read its result:
-/// input index `permutation[i]` is the result's index i.
-fn permuted<'c>(context: &'c Context, map: AffineMap<'c>, permutation: &[usize]) -> Option<AffineMap<'c>> {
-    if map.result_count() != permutation.len() {
-        return None;
-    }
-    let mut results = vec![None; permutation.len()];
-    for (i, p) in permutation.iter().enumerate() {
-        *results.get_mut(*p)? = Some(map.result(i).ok()?);
-    }
-    let results: Vec<_> = results.into_iter().collect::<Option<_>>()?;
-    Some(AffineMap::new(context, map.dim_count(), map.symbol_count(), &results))
-}
-
-/// True when `map` reads each element once over the loops: its results
-/// are the loop dimensions, each once (a permutation).
-fn reads_each_once(context: &Context, map: AffineMap) -> bool {
-    let dims = map.dim_count();
-    let mut seen = vec![false; dims];
-    map.result_count() == dims
-        && (0..dims).all(|i| {
-            let Ok(result) = map.result(i) else { return false };
-            match (0..dims).find(|k| result == AffineExpr::dim(context, *k)) {
-                Some(k) if !seen[k] => {
-                    seen[k] = true;
-                    true
-                }
-                _ => false,
-            }
-        })
-}
-
 /// Whether `generic` may read through `new` instead of a transposed copy.
-fn worth_folding<'c>(context: &'c Context, generic: OperationRef, maps: &[AffineMap<'c>], new: AffineMap<'c>, outputs_from: usize) -> bool {
+fn worth_folding<'c>(generic: OperationRef, maps: &[AffineMap<'c>], new: AffineMap<'c>, outputs_from: usize) -> bool {
     if !all_parallel(generic) {
         // A reduction reading each element once (a matrix-vector product,
         // a sum): its loop order is free to follow the operand. Where the
         // operand is reused (a contraction with a matmul's reuse), the
         // register tiler packs it anyway, in the layout it needs.
-        return reads_each_once(context, new);
+        return new.is_permutation();
     }
     // The output's contiguous loop must stay the read's contiguous one.
     fn last<'c>(map: &AffineMap<'c>) -> Option<melior::ir::AffineExpr<'c>> {
@@ -141,7 +102,10 @@ fn fold<'c>(context: &'c Context, transpose: OperationRef<'c, '_>) {
     if RankedTensorType::try_from(result.r#type()).is_err() {
         return;
     }
-    let Some(permutation) = permutation(transpose) else { return };
+    // The transpose's read of its input, over its own loops (one per
+    // result dimension): composed with a reader's map of the result, the
+    // reader's map of the input.
+    let Some(read) = named_maps(context, transpose, "linalg.transpose").and_then(|(maps, _)| maps.first().copied()) else { return };
     for (user, index) in ffi::uses(result.into()) {
         if !is_named(user, "linalg.generic") {
             continue;
@@ -150,8 +114,11 @@ fn fold<'c>(context: &'c Context, transpose: OperationRef<'c, '_>) {
         if index >= inputs || maps.len() != user.operand_count() {
             continue;
         }
-        let Some(new) = permuted(context, maps[index], &permutation) else { continue };
-        if !worth_folding(context, user, &maps, new, inputs) {
+        if maps[index].result_count() != read.dim_count() {
+            continue;
+        }
+        let new = ffi::compose_map(context, read, maps[index]);
+        if !worth_folding(user, &maps, new, inputs) {
             continue;
         }
         let mut attributes: Vec<Attribute> = maps.iter().map(|m| ffi::affine_map_attribute(*m)).collect();

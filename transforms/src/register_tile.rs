@@ -653,7 +653,7 @@ fn recognize<'s, 'c, 'a>(
     // with B `[k, t, j]`, nn.MultiheadAttention's packed Q/K/V projection
     // as `3 x 256` columns; its rows are `(s, b)`).
     let rows_front = match front.split_last() {
-        Some((Aff::Dim(h), rest)) if b_uses(*h) && !a_reads(*h) && !candidates.contains(h) && !rest.iter().any(|e| e.uses_dim(*h)) => rest,
+        Some((Aff::Dim(h), rest)) if b_uses(*h) && !a_reads(*h) && !rest.iter().any(|e| e.uses_dim(*h)) => rest,
         _ => front,
     };
     let preferred = rows_front.last().and_then(|e| match e {

@@ -327,11 +327,7 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
             .collect();
         AffineMap::new(context, kept.len(), 0, &results)
     };
-    let rewritten = |map: AffineMap<'c>, tap: &HashMap<usize, i64>| {
-        let with = substitution(tap);
-        let results: Vec<AffineExpr> = (0..map.result_count()).filter_map(|r| map.result(r).ok()).map(|e| ffi::compose_expr(e, with)).collect();
-        AffineMap::new(context, kept.len(), 0, &results)
-    };
+    let rewritten = |map: AffineMap<'c>, tap: &HashMap<usize, i64>| ffi::compose_map(context, map, substitution(tap));
     let reads_taps = |i: usize| reductions.iter().any(|d| (0..filter.maps[i].result_count()).any(|r| filter.maps[i].result(r).is_ok_and(|e| e.is_function_of_dim(*d))));
 
     let element = |v: Value<'c, '_>| pb_dialects::type_utils::shape_and_element(v.r#type()).1;
