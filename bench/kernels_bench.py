@@ -39,6 +39,7 @@ import torch
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 import polyhedral_bench as pb  # noqa: E402
+from polyblocks.torch_polyblocks_compiler import _FunctionModule  # noqa: E402  (a function as a module, for torch.export)
 from torch_bench import WARMUP_SECONDS  # noqa: E402
 
 # ---------------------------------------------------------------------------
@@ -176,7 +177,7 @@ def compile_iree(model, inputs, threads):
     from torch_mlir import fx
 
     ireert, config = _iree_runtime(threads)
-    module = model if isinstance(model, torch.nn.Module) else _AsModule(model)
+    module = model if isinstance(model, torch.nn.Module) else _FunctionModule(model)
     text = str(fx.export_and_import(module, *inputs, output_type="linalg-on-tensors", func_name="main"))
     binary = ireec.compile_str(text, target_backends=["llvm-cpu"], extra_args=IREE_FLAGS)
     context = ireert.SystemContext(config=config)
@@ -188,15 +189,6 @@ def compile_iree(model, inputs, threads):
         return entry(*device_inputs)
 
     return run
-
-
-class _AsModule(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 def _rel_check(result, reference):
@@ -231,7 +223,7 @@ def main():
     print(f"polyblocks: {pb._engine_description()}")
     print(f"load average at start: {pb._load()}")
     print(f"FMA peak (bench/fma_peak.c): {peak:.1f} GFLOP/s" if peak else f"FMA peak not measured: {peak_detail}")
-    copy_gbs = bandwidth[0] if bandwidth[0] is not None else None
+    copy_gbs = bandwidth[0]
     print(f"streaming bandwidth (bench/stream_bandwidth.c, ordinary stores): {copy_gbs:.1f} GB/s" if copy_gbs
           else f"streaming bandwidth not measured: {bandwidth[1]}")
     iree_note = None
@@ -291,12 +283,10 @@ def main():
             rate_text, target = "", ""
             if rate and ours:
                 kind, amount = rate
-                if kind == FMA:
-                    rate_text = f"{amount / ours / 1e9:.0f} GFLOP/s" + (f" ({amount / ours / 1e9 / peak:.0%} of FMA peak)" if peak else "")
-                    fraction = amount / ours / 1e9 / peak if peak else None
-                else:
-                    rate_text = f"{amount / ours / 1e9:.1f} GB/s" + (f" ({amount / ours / 1e9 / copy_gbs:.0%} of streaming)" if copy_gbs else "")
-                    fraction = amount / ours / 1e9 / copy_gbs if copy_gbs else None
+                per_second = amount / ours / 1e9
+                unit, digits, reference, of = ("GFLOP/s", 0, peak, "FMA peak") if kind == FMA else ("GB/s", 1, copy_gbs, "streaming")
+                fraction = per_second / reference if reference else None
+                rate_text = f"{per_second:.{digits}f} {unit}" + (f" ({fraction:.0%} of {of})" if fraction is not None else "")
                 wanted = next((v for k, v in RATE_TARGETS.items() if k in name), None)
                 if wanted is not None:
                     met = fraction is not None and fraction >= wanted and clean
