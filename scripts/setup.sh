@@ -57,4 +57,20 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   printf '%s\n' "$wanted" > "$stamp"
 fi
 
+# An ISL built before tools/isl-config.site asked for its small-integer
+# optimization (isl-rs's build script does not rerun when the environment
+# changes) is rebuilt, in each profile's folder that holds one.
+for config in target/*/build/isl-rs-*/out/isl/isl_config.h; do
+  if [ -f "$config" ] && ! grep -q '^#define USE_SMALL_INT_OPT' "$config"; then
+    folder=${config#target/}
+    folder=${folder%%/*}
+    case $folder in
+      debug) profile=dev ;;
+      *) profile=$folder ;;
+    esac
+    echo "setup: rebuilding ISL ($profile) with its small-integer optimization" >&2
+    cargo clean --quiet -p isl-rs --profile "$profile"
+  fi
+done
+
 cargo build --workspace --quiet
