@@ -155,23 +155,36 @@ pub fn compile_to_object(
         };
         let bitcode = split::bitcode(whole.module);
         drop(whole);
-        let results: Vec<Result<IrAndObject, String>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..plan.parts)
-                .map(|index| {
-                    let (bitcode, plan) = (&bitcode, &plan);
-                    // Each thread creates, uses and disposes its own LLVM
-                    // context and module (inside the unsafe block above).
-                    scope.spawn(move || {
-                        let part = split::part(bitcode, plan, index)?;
-                        optimize_and_emit(part.module, opt_level, cpu, keep_ir)
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .map(|worker| worker.join().unwrap_or_else(|_| Err("an LLVM code generation thread panicked".into())))
-                .collect()
+        // Parts outnumber the threads (`split::PARTS_PER_THREAD`): each
+        // thread takes the next part left until none is, so a part that
+        // compiles slower than its size suggests delays no other.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let done: std::sync::Mutex<Vec<Option<Result<IrAndObject, String>>>> =
+            std::sync::Mutex::new((0..plan.parts).map(|_| None).collect());
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(plan.parts) {
+                let (bitcode, plan, next, done) = (&bitcode, &plan, &next, &done);
+                // Each part creates, uses and disposes its own LLVM context
+                // and module (inside the unsafe block above).
+                scope.spawn(move || loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if index >= plan.parts {
+                        break;
+                    }
+                    let result = split::part(bitcode, plan, index)
+                        .and_then(|part| optimize_and_emit(part.module, opt_level, cpu, keep_ir));
+                    if let Ok(mut done) = done.lock() {
+                        done[index] = Some(result);
+                    }
+                });
+            }
         });
+        let results: Vec<Result<IrAndObject, String>> = done
+            .into_inner()
+            .map_err(|_| "an LLVM code generation thread panicked".to_string())?
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err("an LLVM code generation thread panicked".into())))
+            .collect();
         let mut native = NativeCode { llvm_ir: keep_ir.then(String::new), objects: Vec::new() };
         for (index, result) in results.into_iter().enumerate() {
             let (ir, object) = result?;

@@ -1,5 +1,6 @@
 //! Parallel code generation: one LLVM module cut into parts by function,
-//! each part optimized and compiled to its own object on its own thread.
+//! each part optimized and compiled to its own object, the parts shared
+//! among the threads as they become free.
 //!
 //! LLVM's optimization and code generation of one module run on one core;
 //! for a model they are most of the compile time (resnet50: 4 of 7 s). The
@@ -39,6 +40,15 @@ const FUNCTION_INDEX: c_uint = !0;
 /// two parts (the bitcode copies and a second object); a 5-operator MLP of
 /// 2,900 instructions 40 ms less (230 -> 190 ms), resnet50 4.5 -> 2.7 s.
 const MIN_SPLIT_INSTRUCTIONS: usize = 1000;
+
+/// Parts per code generation thread, taken from a queue. Each part is read
+/// from the whole module's bitcode (~60 ms for ResNet-50's), but sizes in
+/// instructions predict compile time loosely (a register tile's unrolled
+/// block costs more per instruction than a copy loop): with one part per
+/// thread, ResNet-50's two took 3.1 and 4.5 s. Its code generation on 2
+/// cores, 3 runs each: one part per thread 5.3, 4.8, 5.0 s; two 5.1, 5.0,
+/// 5.1; three 4.3, 4.4, 4.6; five 4.3, 4.4, 4.4.
+pub(crate) const PARTS_PER_THREAD: usize = 3;
 
 /// Which part owns each unit; part 0 also owns the shared mutable globals.
 pub(crate) struct Plan {
@@ -121,8 +131,8 @@ unsafe fn name_unnamed(module: LLVMModuleRef) {
     }
 }
 
-/// Splits `module`'s units among at most `threads` parts, balancing their
-/// instruction counts (with the helpers each unit alone uses), or `None`
+/// Splits `module`'s units among at most `threads` x [`PARTS_PER_THREAD`]
+/// parts, balancing their instruction counts (with the helpers each unit alone uses), or `None`
 /// when one part would do.
 pub(crate) unsafe fn plan(module: LLVMModuleRef, threads: usize) -> Option<Plan> {
     if threads < 2 {
@@ -154,7 +164,7 @@ pub(crate) unsafe fn plan(module: LLVMModuleRef, threads: usize) -> Option<Plan>
             units.push((name(f), size));
         }
         let total: usize = units.iter().map(|(_, size)| size).sum();
-        let parts = threads.min(units.len());
+        let parts = (threads * PARTS_PER_THREAD).min(units.len());
         if parts < 2 || total < MIN_SPLIT_INSTRUCTIONS || units.iter().any(|(n, _)| n.is_empty()) {
             return None;
         }

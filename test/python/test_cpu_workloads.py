@@ -137,7 +137,9 @@ def test_parallel_code_generation_gives_the_same_program(name, threads, tmp_path
     if threads == 1:
         assert "; ---- part" not in llvm_ir
     else:
-        assert f"; ---- part 1 of {threads}" in llvm_ir or "; ---- part 1 of 2" in llvm_ir
+        # Up to three parts per thread (taken from a queue), at least two.
+        parts = re.search(r"; ---- part 1 of (\d+) ", llvm_ir)
+        assert parts is not None and 2 <= int(parts.group(1)) <= 3 * threads
     exported = subprocess.run(
         ["/usr/lib/llvm-22/bin/llvm-nm", "-D", "--defined-only", "--format=just-symbols", str(library.path)],
         capture_output=True, text=True, check=True,
