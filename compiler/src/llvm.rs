@@ -162,7 +162,7 @@ pub fn compile_to_object(
         let done: std::sync::Mutex<Vec<Option<Result<IrAndObject, String>>>> =
             std::sync::Mutex::new((0..plan.parts).map(|_| None).collect());
         std::thread::scope(|scope| {
-            for _ in 0..threads.min(plan.parts) {
+            let workers: Vec<_> = (0..threads.min(plan.parts)).map(|_| {
                 let (bitcode, plan, next, done) = (&bitcode, &plan, &next, &done);
                 // Each part creates, uses and disposes its own LLVM context
                 // and module (inside the unsafe block above).
@@ -176,12 +176,18 @@ pub fn compile_to_object(
                     if let Ok(mut done) = done.lock() {
                         done[index] = Some(result);
                     }
-                });
+                })
+            }).collect();
+            // Joined here, so that a panicking thread (its parts left
+            // without a result: an error below) does not panic the scope.
+            for worker in workers {
+                let _ = worker.join();
             }
         });
+        // (A poisoned lock still holds the finished parts' results.)
         let results: Vec<Result<IrAndObject, String>> = done
             .into_inner()
-            .map_err(|_| "an LLVM code generation thread panicked".to_string())?
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
             .into_iter()
             .map(|r| r.unwrap_or_else(|| Err("an LLVM code generation thread panicked".into())))
             .collect();
