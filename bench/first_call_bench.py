@@ -5,7 +5,9 @@ each cell in a fresh process with empty caches, contenders taking turns.
     .venv/bin/python bench/first_call_bench.py [--only NAME ...] [--rounds R]
         [--engine PATH ...]
 
-Models: torchvision resnet50 (batch 8), vit_b_16, densenet121 (batch 1),
+Models: torchvision resnet50 (batch 8), vit_b_16, densenet121,
+efficientnet_b0, mobilenet_v3_large (batch 1; the last two are mostly
+depthwise blocks),
 Hugging Face BERT-base (12 layers, sequence 128, batch 1) from its default
 config, each built as bench/models_bench.py builds it, and a JAX program of 25 unrolled gradient-descent steps on a
 2048x128 least-squares problem (`static_argnums`, against `jax.jit`).
@@ -38,6 +40,8 @@ MODELS = {
     "resnet50": ("torchvision", "resnet50", 8),
     "vit_b_16": ("torchvision", "vit_b_16", 1),
     "densenet121": ("torchvision", "densenet121", 1),
+    "efficientnet_b0": ("torchvision", "efficientnet_b0", 1),
+    "mobilenet_v3_large": ("torchvision", "mobilenet_v3_large", 1),
     "bert-base": ("bert", None, 1),
     "jax-gd-25": ("jax", None, None),
 }

@@ -762,6 +762,16 @@ def test_dense_block_concatenations():
     check(polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False})(block), block, torch.randn(2, 8, 9, 9))
 
 
+def test_dense_block_concatenations_channels_last():
+    # Channels wide enough for a vector: the block's feature maps are
+    # stored channels-last, its concatenations along the channels too.
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 16, 3, padding=1), DenseBlock(channels=16, growth=16, layers=3)).eval()
+    with torch.no_grad():
+        for parameter in model.parameters():
+            parameter.normal_(std=0.2)
+    check(polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False})(model), model, torch.randn(2, 3, 9, 9))
+
+
 def test_concatenations_read_after_they_grow():
     # Each shorter concatenation is also returned (read after later pieces
     # are inserted into the shared buffer) and one piece is used twice.

@@ -29,7 +29,11 @@
 //!    residual adds after a convolution follow it; a transpose to NHWC,
 //!    as ConvNeXt writes before its layer norm, becomes a plain copy; code
 //!    on other rank-4 tensors, such as attention heads, is not touched); a
-//!    `tensor.pad` of such a value (constant padding).
+//!    `tensor.pad` of such a value (constant padding); a `tensor.concat`
+//!    of such values (along the stored position of its dimension:
+//!    DenseNet's concatenations along the channels stay one buffer that
+//!    `pb-concat-prefixes` extends, instead of a transposing copy back to
+//!    NCHW per piece and per concatenation).
 //! 3. Those values get the permuted type and every generic accessing them
 //!    the permuted map; an output's initial value gets the new layout too
 //!    (a fresh `tensor.empty`, a copy of its `linalg.fill` or
@@ -242,6 +246,20 @@ fn decide(func: OperationRef, convolutions: &HashSet<usize>) -> HashSet<usize> {
                     }
                 }
             }
+            // A concatenation of channels-last values along any dimension
+            // (DenseNet's `torch.cat(features, 1)`): the same
+            // concatenation along that dimension's stored position.
+            "tensor.concat" => {
+                let Ok(result) = op.result(0) else { continue };
+                let operands = (0..op.operand_count()).filter_map(|i| ffi::operand(op, i)).collect::<Vec<_>>();
+                if is_image(result.into())
+                    && !operands.is_empty()
+                    && operands.len() == op.operand_count()
+                    && operands.iter().all(|v| stored.contains(&value_key(*v)))
+                {
+                    stored.insert(value_key(result.into()));
+                }
+            }
             "tensor.pad" => {
                 let Some(source) = ffi::operand(op, 0) else { continue };
                 let Ok(result) = op.result(0) else { continue };
@@ -279,6 +297,7 @@ fn relayout(context: &Context, func: OperationRef, stored: &HashSet<usize>) {
             values.push(Value::from(result));
             match op_name(op).as_str() {
                 "linalg.generic" => retype_generic_result(context, op, r, stored),
+                "tensor.concat" => retype_concat(context, op),
                 _ => retype_pad(context, op),
             }
         }
@@ -336,6 +355,21 @@ fn retype_pad(context: &Context, pad: OperationRef) {
     }
 }
 
+/// A `tensor.concat` of channels-last values: its type and the position of
+/// the dimension it concatenates along.
+fn retype_concat(context: &Context, concat: OperationRef) {
+    let result: Value = concat.result(0).expect("result").into();
+    ffi::set_type(result, stored_type(result.r#type()));
+    let Some(dim) = concat.attribute("dim").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()) else {
+        return;
+    };
+    let logical = dim.value() as usize;
+    if let Some(position) = POSITION.get(logical) {
+        let ty = melior::ir::r#type::IntegerType::new(context, 64).into();
+        ffi::set_attribute(concat, "dim", melior::ir::attribute::IntegerAttribute::new(ty, *position as i64).into());
+    }
+}
+
 /// Rewrites one use of a channels-last value in place; false when the user
 /// cannot read it that way (it then gets a transposing copy).
 fn rewrite_use(context: &Context, user: OperationRef, index: usize, stored: &HashSet<usize>) -> bool {
@@ -351,7 +385,7 @@ fn rewrite_use(context: &Context, user: OperationRef, index: usize, stored: &Has
                     && user.result(index - inputs).is_ok_and(|r| stored.contains(&value_key(r.into())))
             }
         }
-        "tensor.pad" => user.result(0).is_ok_and(|r| stored.contains(&value_key(r.into()))),
+        "tensor.pad" | "tensor.concat" => user.result(0).is_ok_and(|r| stored.contains(&value_key(r.into()))),
         _ => false,
     }
 }

@@ -132,3 +132,25 @@ func.func @wide_input(%x: tensor<1x16x6x6xf32>, %w: tensor<16x16x3x3xf32>) -> te
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %w : tensor<1x16x8x8xf32>, tensor<16x16x3x3xf32>) outs(%f : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
   return %c : tensor<1x16x6x6xf32>
 }
+
+// A concatenation along the channels of two channels-last maps (DenseNet's
+// `torch.cat(features, 1)`): concatenated channels-last, along the stored
+// channel position, and read by the next convolution in place (no
+// transposing copy of the pieces or of the concatenation).
+// CHECK-LABEL: func.func @dense_concat
+// CHECK: %[[A:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x6x6x16xf32>)
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} ins(%[[A]], %arg2 : tensor<1x6x6x16xf32>, tensor<16x16x1x1xf32>) outs(%{{.*}} : tensor<1x6x6x16xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK: %[[CAT:.*]] = tensor.concat dim(3) %[[A]], %[[B]] : (tensor<1x6x6x16xf32>, tensor<1x6x6x16xf32>) -> tensor<1x6x6x32xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.generic {{.*}} ins(%[[CAT]], %arg3 : tensor<1x6x6x32xf32>, tensor<16x32x1x1xf32>) outs(%{{.*}} : tensor<1x6x6x16xf32>)
+func.func @dense_concat(%x: tensor<1x8x6x6xf32>, %w1: tensor<16x8x1x1xf32>, %w2: tensor<16x16x1x1xf32>, %w3: tensor<16x32x1x1xf32>) -> tensor<1x16x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x6x6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %a = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x8x6x6xf32>, tensor<16x8x1x1xf32>) outs(%f : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %b = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%a, %w2 : tensor<1x16x6x6xf32>, tensor<16x16x1x1xf32>) outs(%f : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %cat = tensor.concat dim(1) %a, %b : (tensor<1x16x6x6xf32>, tensor<1x16x6x6xf32>) -> tensor<1x32x6x6xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%cat, %w3 : tensor<1x32x6x6xf32>, tensor<16x32x1x1xf32>) outs(%f : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  return %c : tensor<1x16x6x6xf32>
+}
