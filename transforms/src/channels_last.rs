@@ -77,7 +77,7 @@ pub static INFO: PassInfo = PassInfo {
     description: "In a graph whose convolutions are all dense 2-D ones, generalizes convolutions, \
 poolings and transposes on static NCHW tensors into linalg.generic, then stores each convolution's \
 result (with at least `width` output channels), and the rank-4 results that follow it in the \
-channel loop (batch norms, activations, residual adds, pads, pools), as N x H x W x C: the indexing \
+channel loop (batch norms, activations, residual adds, pads, pools, concatenations), as N x H x W x C: the indexing \
 maps of every generic that accesses them are permuted, their writers' loops put in storage order, \
 outputs' initial values rebuilt in the new layout, and any other use reads a transposing copy; a \
 convolution's NCHW input with at least `width` channels (the graph's input) is read through a \
