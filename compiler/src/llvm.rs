@@ -159,41 +159,36 @@ pub fn compile_to_object(
         // thread takes the next part left until none is, so a part that
         // compiles slower than its size suggests delays no other.
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let done: std::sync::Mutex<Vec<Option<Result<IrAndObject, String>>>> =
-            std::sync::Mutex::new((0..plan.parts).map(|_| None).collect());
+        let mut results: Vec<Option<Result<IrAndObject, String>>> = (0..plan.parts).map(|_| None).collect();
         std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads.min(plan.parts)).map(|_| {
-                let (bitcode, plan, next, done) = (&bitcode, &plan, &next, &done);
-                // Each part creates, uses and disposes its own LLVM context
-                // and module (inside the unsafe block above).
-                scope.spawn(move || loop {
-                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if index >= plan.parts {
-                        break;
-                    }
-                    let result = split::part(bitcode, plan, index)
-                        .and_then(|part| optimize_and_emit(part.module, opt_level, cpu, keep_ir));
-                    if let Ok(mut done) = done.lock() {
-                        done[index] = Some(result);
-                    }
+            let workers: Vec<_> = (0..threads.min(plan.parts))
+                .map(|_| {
+                    let (bitcode, plan, next) = (&bitcode, &plan, &next);
+                    // Each part creates, uses and disposes its own LLVM
+                    // context and module (inside the unsafe block above).
+                    scope.spawn(move || {
+                        let mut finished = Vec::new();
+                        loop {
+                            let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            if index >= plan.parts {
+                                return finished;
+                            }
+                            let result = split::part(bitcode, plan, index)
+                                .and_then(|part| optimize_and_emit(part.module, opt_level, cpu, keep_ir));
+                            finished.push((index, result));
+                        }
+                    })
                 })
-            }).collect();
+                .collect();
             // Joined here, so that a panicking thread (its parts left
             // without a result: an error below) does not panic the scope.
-            for worker in workers {
-                let _ = worker.join();
+            for (index, result) in workers.into_iter().filter_map(|worker| worker.join().ok()).flatten() {
+                results[index] = Some(result);
             }
         });
-        // (A poisoned lock still holds the finished parts' results.)
-        let results: Vec<Result<IrAndObject, String>> = done
-            .into_inner()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .into_iter()
-            .map(|r| r.unwrap_or_else(|| Err("an LLVM code generation thread panicked".into())))
-            .collect();
         let mut native = NativeCode { llvm_ir: keep_ir.then(String::new), objects: Vec::new() };
         for (index, result) in results.into_iter().enumerate() {
-            let (ir, object) = result?;
+            let (ir, object) = result.ok_or("an LLVM code generation thread panicked")??;
             if let (Some(all), Some(ir)) = (native.llvm_ir.as_mut(), ir) {
                 all.push_str(&format!("; ---- part {index} of {} (compiled in parallel)\n{ir}", plan.parts));
             }

@@ -132,8 +132,8 @@ unsafe fn name_unnamed(module: LLVMModuleRef) {
 }
 
 /// Splits `module`'s units among at most `threads` x [`PARTS_PER_THREAD`]
-/// parts, balancing their instruction counts (with the helpers each unit alone uses), or `None`
-/// when one part would do.
+/// parts, balancing their instruction counts (with the helpers each unit
+/// alone uses), or `None` when one part would do.
 pub(crate) unsafe fn plan(module: LLVMModuleRef, threads: usize) -> Option<Plan> {
     if threads < 2 {
         return None;

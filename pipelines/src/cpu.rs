@@ -438,10 +438,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             }
             // Each affine access lowered on its own repeats the index
             // arithmetic of its neighbours (a register tile's rows, a
-            // packing loop's unrolled copies): CSE keeps one of each, a
-            // third of the IR that the LLVM conversions and translation
-            // then handle (ResNet-50 batch 8: 2.2 -> 0.74 MB; LLVM's own
-            // CSE removed it before, at the end of the road).
+            // packing loop's unrolled copies): CSE keeps one of each,
+            // leaving a third of the IR for the LLVM conversions and
+            // translation (ResNet-50 batch 8: 2.2 -> 0.74 MB; before, LLVM's
+            // own CSE removed it, after both).
             passes.push("func.func(convert-vector-to-scf,expand-strided-metadata,lower-affine,canonicalize,cse)".into());
             passes
         }

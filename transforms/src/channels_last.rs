@@ -251,12 +251,9 @@ fn decide(func: OperationRef, convolutions: &HashSet<usize>) -> HashSet<usize> {
             // concatenation along that dimension's stored position.
             "tensor.concat" => {
                 let Ok(result) = op.result(0) else { continue };
-                let operands = (0..op.operand_count()).filter_map(|i| ffi::operand(op, i)).collect::<Vec<_>>();
-                if is_image(result.into())
-                    && !operands.is_empty()
-                    && operands.len() == op.operand_count()
-                    && operands.iter().all(|v| stored.contains(&value_key(*v)))
-                {
+                let operands_stored =
+                    op.operand_count() > 0 && (0..op.operand_count()).all(|i| ffi::operand(op, i).is_some_and(|v| stored.contains(&value_key(v))));
+                if is_image(result.into()) && concat_dim(op).is_some() && operands_stored {
                     stored.insert(value_key(result.into()));
                 }
             }
@@ -355,19 +352,26 @@ fn retype_pad(context: &Context, pad: OperationRef) {
     }
 }
 
+/// The (logical, NCHW) dimension a rank-4 `tensor.concat` concatenates along.
+fn concat_dim(concat: OperationRef) -> Option<usize> {
+    let dim = concat.attribute("dim").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())?;
+    usize::try_from(dim.value()).ok().filter(|d| *d < POSITION.len())
+}
+
+/// Sets `op`'s i64 attribute `name` to `value` (a `dim` of `linalg.index`
+/// or `tensor.concat`).
+fn set_dim(context: &Context, op: OperationRef, name: &str, value: usize) {
+    let ty = melior::ir::r#type::IntegerType::new(context, 64).into();
+    ffi::set_attribute(op, name, melior::ir::attribute::IntegerAttribute::new(ty, value as i64).into());
+}
+
 /// A `tensor.concat` of channels-last values: its type and the position of
-/// the dimension it concatenates along.
+/// the dimension it concatenates along (`decide` checked it has one).
 fn retype_concat(context: &Context, concat: OperationRef) {
     let result: Value = concat.result(0).expect("result").into();
     ffi::set_type(result, stored_type(result.r#type()));
-    let Some(dim) = concat.attribute("dim").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()) else {
-        return;
-    };
-    let logical = dim.value() as usize;
-    if let Some(position) = POSITION.get(logical) {
-        let ty = melior::ir::r#type::IntegerType::new(context, 64).into();
-        ffi::set_attribute(concat, "dim", melior::ir::attribute::IntegerAttribute::new(ty, *position as i64).into());
-    }
+    let logical = concat_dim(concat).expect("checked by decide");
+    set_dim(context, concat, "dim", POSITION[logical]);
 }
 
 /// Rewrites one use of a channels-last value in place; false when the user
@@ -527,8 +531,7 @@ fn reorder_loops(context: &Context, generic: OperationRef, r: usize) {
     for index in indices {
         let Some(old) = crate::linalg_ops::index_dim(index) else { continue };
         if old < loops {
-            let ty = melior::ir::r#type::IntegerType::new(context, 64).into();
-            ffi::set_attribute(index, "dim", melior::ir::attribute::IntegerAttribute::new(ty, position(old) as i64).into());
+            set_dim(context, index, "dim", position(old));
         }
     }
 }
