@@ -177,8 +177,10 @@ impl<'c, 'a> Scop<'c, 'a> {
 
     /// [`Scop::extract`] for memory dependence analysis only: values may
     /// flow between statements (a register tile's loads hoisted out of the
-    /// loop that uses them), and statements may hold vector code
-    /// (`affine.vector_load`/`vector_store` access `lanes` elements). Wrong
+    /// loop that uses them), statements may hold vector code
+    /// (`affine.vector_load`/`vector_store` access `lanes` elements) and
+    /// gathers (`memref.load` at computed indices: an inexact read of any
+    /// element of its array, so dependences through it are over-approximated). Wrong
     /// for regenerating code, which clones each scalar statement on its own.
     pub fn extract_accesses(run: &[OperationRef<'c, 'a>]) -> Result<Scop<'c, 'a>, NotAffine> {
         Self::build(run, true)
@@ -579,6 +581,14 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
             let vector_store = is_named(*op, "affine.vector_store");
             let vector_load = is_named(*op, "affine.vector_load");
             let write = is_named(*op, "affine.store") || vector_store;
+            if is_named(*op, "memref.load") {
+                // A gather (analysis only): its index is data, so it may
+                // read any element of its array.
+                let memref = op.operand(0).map_err(|_| NotAffine("memref.load without memref".into()))?;
+                let (array, _) = self.array_of(memref)?;
+                accesses.push(Access { op: *op, write: false, array, indices: Vec::new(), exact: false, lanes: 1 });
+                continue;
+            }
             if !write && !is_named(*op, "affine.load") && !vector_load {
                 continue;
             }
@@ -645,6 +655,7 @@ fn check_statement_op(op: OperationRef, analysis: bool) -> Result<(), NotAffine>
         && (local_buffer
             || name == "affine.vector_load"
             || name == "affine.vector_store"
+            || name == "memref.load"
             || (name.starts_with("vector.") && !VECTOR_MEMORY_OPS.contains(&name.as_str())));
     let allowed = name == "affine.load"
         || name == "affine.store"

@@ -464,6 +464,17 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
                 }
                 accessed.push((op.operand(0).ok()?, op));
             }
+            "memref.load" => {
+                // A gather when its indices vary with `iv` (see `gather`):
+                // needs the array as one contiguous run of elements.
+                let memref = op.operand(0).ok()?;
+                let ty = MemRefType::try_from(memref.r#type()).ok()?;
+                let elements = (0..ty.rank()).map(|d| extent(ty, d)).try_fold(1i64, |n, e| (e > 0).then(|| n.checked_mul(e)).flatten())?;
+                if !ffi::has_identity_layout(ty) || !byte_addressed(op.result(0).ok()?.r#type()) || elements > i32::MAX as i64 {
+                    return None;
+                }
+                accessed.push((memref, op));
+            }
             "affine.store" => {
                 let memref = op.operand(1).ok()?;
                 let (kind, units) = classify_access(op, 2, iv, body)?;
@@ -478,6 +489,7 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
                 accessed.push((memref, op));
             }
             _ if (name.starts_with("arith.") || name.starts_with("math.")) && elementwise(op) => {}
+            _ if name.starts_with("arith.") && gather_index(op, 0) => {}
             _ => return None,
         }
     }
@@ -606,6 +618,21 @@ fn apply<'c, 'a>(
         views.insert(op.to_raw().ptr as usize, (view.result(0).expect("view").into(), units));
     }
 
+    // Gathered arrays as one dimension, before the loop.
+    let mut flat: HashMap<usize, Value> = HashMap::new();
+    let mut next = original.region(0).expect("region").first_block().expect("block").first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if is_named(op, "memref.load") {
+            let memref = op.operand(0).expect("memref");
+            let rank = MemRefType::try_from(memref.r#type()).expect("memref").rank();
+            if rank != 1 && !flat.contains_key(&(memref.to_raw().ptr as usize)) {
+                let view = rewriter.insert(flattened(context, memref, location));
+                flat.insert(memref.to_raw().ptr as usize, view.result(0).expect("view").into());
+            }
+        }
+    }
+
     // Vector accumulators start as the identity splat.
     let mut accumulator_types: Vec<Type> = Vec::new();
     let mut initial: Vec<Value> = Vec::new();
@@ -698,6 +725,34 @@ fn apply<'c, 'a>(
         }
     }
 
+    // Index arithmetic on `iv` and gathers indexed by it (a gather's
+    // address) see each lane's own iteration: `iv + [0, 1, .., width - 1]`.
+    let mut lane_ivs: Option<Value> = None;
+    let mut next = old_body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or("");
+        if (name.starts_with("arith.") || name == "memref.load") && op.operands().any(|v| same_value(v, old_iv)) && lane_ivs.is_none() {
+            let iv: Value = new_body.argument(0).expect("iv").into();
+            let ivs = broadcast(new_body, Lane::Uniform(iv), vector_of, location);
+            let steps = (0..width).map(|k| k.to_string()).collect::<Vec<_>>().join(", ");
+            let steps = Attribute::parse(context, &format!("dense<[{steps}]> : {}", vector_of(index))).expect("lane steps");
+            let steps: Value = new_body
+                .append_operation(
+                    OperationBuilder::new("arith.constant", location)
+                        .add_attributes(&[named("value", steps)])
+                        .add_results(&[vector_of(index)])
+                        .build()
+                        .expect("constant"),
+                )
+                .result(0)
+                .expect("result")
+                .into();
+            let sum = OperationBuilder::new("arith.addi", location).add_operands(&[ivs, steps]).add_results(&[vector_of(index)]).build().expect("addi");
+            lane_ivs = Some(new_body.append_operation(sum).result(0).expect("result").into());
+        }
+    }
     let mut next = old_body.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
@@ -707,8 +762,14 @@ fn apply<'c, 'a>(
             continue;
         }
         // Values from outside the loop are uniform and used as they are.
-        let operands: Vec<Lane> =
-            op.operands().map(|v| lanes.get(&key(v)).copied().unwrap_or(Lane::Uniform(v))).collect();
+        let per_lane = name.starts_with("arith.") || name == "memref.load";
+        let operands: Vec<Lane> = op
+            .operands()
+            .map(|v| match lane_ivs {
+                Some(ivs) if per_lane && same_value(v, old_iv) => Lane::Vector(ivs),
+                _ => lanes.get(&key(v)).copied().unwrap_or(Lane::Uniform(v)),
+            })
+            .collect();
         let scalars: Vec<Value> = operands.iter().map(|l| l.value()).collect();
         let moves_with_iv = op.operands().any(|v| same_value(v, old_iv));
         let map = || named("map", op.attribute("map").expect("affine access has a map"));
@@ -747,6 +808,12 @@ fn apply<'c, 'a>(
                     }
                     _ => load(vector_map().1, width),
                 };
+                lanes.insert(key(op.result(0).expect("result").into()), Lane::Vector(value));
+            }
+            "memref.load" if operands[1..].iter().any(|l| matches!(l, Lane::Vector(_))) => {
+                let memref = op.operand(0).expect("memref");
+                let view = flat.get(&(memref.to_raw().ptr as usize)).copied().unwrap_or(memref);
+                let value = gather(context, new_body, (memref, view), &operands[1..], width, location);
                 lanes.insert(key(op.result(0).expect("result").into()), Lane::Vector(value));
             }
             "affine.store" => {
@@ -1023,6 +1090,116 @@ fn without_unit_dims<'c>(context: &'c Context, memref: Value<'c, '_>, units: usi
         .add_attributes(&[(Identifier::new(context, "reassociation"), ArrayAttribute::new(context, &groups).into())])
         .build()
         .expect("memref.collapse_shape")
+}
+
+/// An `arith` op on `index` values whose results only address gathers
+/// (`memref.load` indices, directly or through more such ops): vectorized
+/// as vectors of indices. Other index arithmetic (affine operands) cannot
+/// take vectors and keeps the loop scalar.
+fn gather_index(op: OperationRef, depth: usize) -> bool {
+    let indices = op.results().any(|r| r.r#type().is_index()) || op.operands().any(|v| v.r#type().is_index());
+    depth < 16
+        && indices
+        && op.region_count() == 0
+        && op.result_count() > 0
+        && op.results().all(|result| {
+            ffi::users(result.into()).iter().all(|user| {
+                (is_named(*user, "memref.load") && !user.operand(0).is_ok_and(|m| same_value(m, result.into())))
+                    || (user.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("arith.")) && gather_index(*user, depth + 1))
+            })
+        })
+}
+
+/// `memref` (static, identity layout) as one dimension.
+fn flattened<'c>(context: &'c Context, memref: Value<'c, '_>, location: Location<'c>) -> melior::ir::Operation<'c> {
+    let ty = MemRefType::try_from(memref.r#type()).expect("memref");
+    let elements: i64 = (0..ty.rank()).map(|d| extent(ty, d)).product();
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let all: Vec<Attribute> = (0..ty.rank()).map(|d| IntegerAttribute::new(i64_type, d as i64).into()).collect();
+    let groups: Vec<Attribute> = vec![ArrayAttribute::new(context, &all).into()];
+    OperationBuilder::new("memref.collapse_shape", location)
+        .add_operands(&[memref])
+        .add_results(&[MemRefType::new(ty.element(), &[elements], None, None).into()])
+        .add_attributes(&[(Identifier::new(context, "reassociation"), ArrayAttribute::new(context, &groups).into())])
+        .build()
+        .expect("memref.collapse_shape")
+}
+
+/// `vector.gather` of the `width` elements a `memref.load` at per-lane
+/// `indices` reads: the row-major offset of each lane's element (index
+/// arithmetic, uniform parts scalar) as 32-bit offsets into `view`, the
+/// array as one dimension (`analyze` checked that it has fewer than 2^31
+/// elements), every lane enabled. x86 has gather instructions from AVX2 on
+/// (`vgatherdps`); elsewhere LLVM loads the lanes one by one, as the scalar
+/// loop did, and the arithmetic around them is still vectorized.
+fn gather<'c, 'a>(
+    context: &'c Context,
+    body: BlockRef<'c, 'a>,
+    (memref, view): (Value<'c, 'a>, Value<'c, 'a>),
+    indices: &[Lane<'c, 'a>],
+    width: u64,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    let ty = MemRefType::try_from(memref.r#type()).expect("memref");
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let vector_of = |ty: Type<'c>| -> Type<'c> { Type::vector(&[width], ty) };
+    let append = |op: melior::ir::Operation<'c>| -> Value<'c, 'a> { body.append_operation(op).result(0).expect("result").into() };
+    let constant = |ty: Type<'c>, value: i64| {
+        append(
+            OperationBuilder::new("arith.constant", location)
+                .add_attributes(&[(Identifier::new(context, "value"), IntegerAttribute::new(ty, value).into())])
+                .add_results(&[ty])
+                .build()
+                .expect("constant"),
+        )
+    };
+    // Each index as 32 bits (in bounds, every partial offset below is
+    // smaller than the array): x86 has no 64-bit vector multiply below
+    // AVX-512DQ.
+    let narrow = |lane: Lane<'c, 'a>| -> Lane<'c, 'a> {
+        let (value, ty, vector) = match lane {
+            Lane::Uniform(v) => (v, i32_type, false),
+            Lane::Vector(v) => (v, vector_of(i32_type), true),
+        };
+        let cast = append(OperationBuilder::new("arith.index_cast", location).add_operands(&[value]).add_results(&[ty]).build().expect("index_cast"));
+        if vector { Lane::Vector(cast) } else { Lane::Uniform(cast) }
+    };
+    let binary = |name: &str, a: Lane<'c, 'a>, b: Lane<'c, 'a>| -> Lane<'c, 'a> {
+        let (a, b, ty) = match (a, b) {
+            (Lane::Uniform(a), Lane::Uniform(b)) => (a, b, i32_type),
+            _ => (broadcast(body, a, vector_of, location), broadcast(body, b, vector_of, location), vector_of(i32_type)),
+        };
+        let value = append(OperationBuilder::new(name, location).add_operands(&[a, b]).add_results(&[ty]).build().expect("offset op"));
+        if ty == i32_type { Lane::Uniform(value) } else { Lane::Vector(value) }
+    };
+    // Horner's scheme over the dimensions: ((i0 * n1 + i1) * n2 + i2) ...
+    let mut offset = narrow(indices[0]);
+    for (d, lane) in indices.iter().enumerate().skip(1) {
+        offset = binary("arith.muli", offset, Lane::Uniform(constant(i32_type, extent(ty, d))));
+        offset = binary("arith.addi", offset, narrow(*lane));
+    }
+    let offsets = broadcast(body, offset, vector_of, location);
+    let element = ty.element();
+    let splat = |ty: Type<'c>, literal: &str| {
+        let value = Attribute::parse(context, &format!("dense<{literal}> : {ty}")).expect("splat");
+        append(
+            OperationBuilder::new("arith.constant", location)
+                .add_attributes(&[(Identifier::new(context, "value"), value)])
+                .add_results(&[ty])
+                .build()
+                .expect("constant"),
+        )
+    };
+    let mask = splat(vector_of(IntegerType::new(context, 1).into()), "true");
+    let zero_literal = if element.is_float() { "0.0" } else { "0" };
+    let pass_through = splat(vector_of(element), zero_literal);
+    let base = constant(Type::index(context), 0);
+    let gather = OperationBuilder::new("vector.gather", location)
+        .add_operands(&[view, base, offsets, mask, pass_through])
+        .add_results(&[vector_of(element)])
+        .build()
+        .expect("vector.gather");
+    append(gather)
 }
 
 /// Extent `d` of `memref` (`i64::MIN` when dynamic, as MLIR writes it).

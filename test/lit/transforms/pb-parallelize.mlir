@@ -189,3 +189,42 @@ func.func @local_recurrence(%a: memref<8x16xf32>) {
   }
   return
 }
+
+// -----
+
+// A gather (`memref.load` at data-dependent indices) reads any element of
+// its table: a loop that writes only other arrays is parallel.
+// CHECK-LABEL: func.func @gather_rows
+// CHECK: affine.parallel (%{{.*}}) = (0) to (16) {
+// CHECK:   affine.for %{{.*}} = 0 to 32 {
+// CHECK:     memref.load
+func.func @gather_rows(%table: memref<100x8xf32>, %ids: memref<16x32xi64>, %out: memref<16x32xf32>) {
+  %c3 = arith.constant 3 : index
+  affine.for %i = 0 to 16 {
+    affine.for %j = 0 to 32 {
+      %id = affine.load %ids[%i, %j] : memref<16x32xi64>
+      %row = arith.index_cast %id : i64 to index
+      %v = memref.load %table[%row, %c3] : memref<100x8xf32>
+      affine.store %v, %out[%i, %j] : memref<16x32xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A gather from the array the loop writes may read an element another
+// iteration wrote: the loop stays sequential.
+// CHECK-LABEL: func.func @gather_from_written
+// CHECK-NOT: affine.parallel
+// CHECK: affine.for
+func.func @gather_from_written(%a: memref<64xf32>, %ids: memref<64xi64>) {
+  affine.for %i = 0 to 64 {
+    %id = affine.load %ids[%i] : memref<64xi64>
+    %k = arith.index_cast %id : i64 to index
+    %v = memref.load %a[%k] : memref<64xf32>
+    %w = arith.addf %v, %v : f32
+    affine.store %w, %a[%i] : memref<64xf32>
+  }
+  return
+}

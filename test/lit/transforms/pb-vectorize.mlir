@@ -219,3 +219,74 @@ func.func @unit_trailing_dims(%x: memref<8x72x1x1xf32>, %w: memref<24x72x1x1xf32
   }
   return
 }
+
+// -----
+
+// A gather: indices computed from loaded data address a 2-D table. The
+// index arithmetic runs on vectors of indices, the row-major offset in 32
+// bits, and one vector.gather reads the lanes from the table as one
+// dimension.
+// CHECK-LABEL: func.func @gather
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<10x20xf32> into memref<200xf32>
+// CHECK: affine.for %{{.*}} = 0 to 32 step 16 {
+// CHECK:   %[[ID:.*]] = affine.vector_load %arg1[%{{.*}}] : memref<32xi64>, vector<16xi64>
+// CHECK:   %[[ROW:.*]] = arith.index_cast %[[ID]] : vector<16xi64> to vector<16xindex>
+// CHECK:   arith.minsi %{{.*}} : vector<16xindex>
+// CHECK:   arith.index_cast %{{.*}} : vector<16xindex> to vector<16xi32>
+// CHECK:   arith.muli %{{.*}} : vector<16xi32>
+// CHECK:   %[[OFF:.*]] = arith.addi %{{.*}} : vector<16xi32>
+// CHECK:   vector.gather %[[FLAT]][%{{.*}}] [%[[OFF]]], %{{.*}}, %{{.*}} : memref<200xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+func.func @gather(%table: memref<10x20xf32>, %ids: memref<32xi64>, %out: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c9 = arith.constant 9 : index
+  %c5 = arith.constant 5 : index
+  affine.for %i = 0 to 32 {
+    %id = affine.load %ids[%i] : memref<32xi64>
+    %row = arith.index_cast %id : i64 to index
+    %lo = arith.maxsi %row, %c0 : index
+    %r = arith.minsi %lo, %c9 : index
+    %v = memref.load %table[%r, %c5] : memref<10x20xf32>
+    affine.store %v, %out[%i] : memref<32xf32>
+  }
+  return
+}
+
+// -----
+
+// A gather whose indices do not move with the loop is a uniform scalar load.
+// CHECK-LABEL: func.func @uniform_gather
+// CHECK: affine.for %{{.*}} = 0 to 32 step 16 {
+// CHECK:   memref.load %arg0[%arg2] : memref<10xf32>
+// CHECK:   vector.broadcast
+// CHECK-NOT: vector.gather
+func.func @uniform_gather(%table: memref<10xf32>, %out: memref<32xf32>, %k: index) {
+  affine.for %i = 0 to 32 {
+    %v = memref.load %table[%k] : memref<10xf32>
+    affine.store %v, %out[%i] : memref<32xf32>
+  }
+  return
+}
+
+// -----
+
+// Refused: a gather from the array the loop stores into (another
+// iteration's element), and a gather from a table of dynamic shape (no
+// static row-major offsets).
+// CHECK-LABEL: func.func @gather_refusals
+// CHECK-NOT: vector
+func.func @gather_refusals(%a: memref<64xf32>, %ids: memref<64xi64>, %t: memref<?x8xf32>, %out: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  affine.for %i = 0 to 64 {
+    %id = affine.load %ids[%i] : memref<64xi64>
+    %k = arith.index_cast %id : i64 to index
+    %v = memref.load %a[%k] : memref<64xf32>
+    affine.store %v, %a[%i] : memref<64xf32>
+  }
+  affine.for %i = 0 to 64 {
+    %id = affine.load %ids[%i] : memref<64xi64>
+    %k = arith.index_cast %id : i64 to index
+    %v = memref.load %t[%k, %c1] : memref<?x8xf32>
+    affine.store %v, %out[%i] : memref<64xf32>
+  }
+  return
+}
