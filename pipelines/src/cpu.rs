@@ -412,7 +412,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // dependence analysis per nest (upstream's
                 // `affine-parallelize{max-nested=1}` chooses the same loops
                 // but solves one problem per access pair and loop).
-                passes.push(format!("func.func(pb-parallelize{{report={}}})", options.report));
+                passes.push(format!("func.func(pb-parallelize{{cores={} report={}}})", options.target.cores.max(1), options.report));
                 // ...but not for loops whose work is less than a fork costs.
                 passes.push("func.func(pb-parallel-grain)".into());
             }

@@ -8,8 +8,9 @@
 //! with constant trip counts — and turns the loop back into an `affine.for`
 //! when it is below `min-work`.
 //!
-//! Only one-dimensional loops with constant single bounds and no reductions
-//! are converted, and never one whose body allocates on the stack (tile
+//! Only loops with constant single bounds in every dimension and no
+//! reductions are converted (a multi-dimensional one into nested loops, the
+//! first dimension outermost), and never one whose body allocates on the stack (tile
 //! buffers of `pb-fuse`/`pb-register-tile`: as a sequential loop the
 //! allocation would take new stack space every iteration).
 //!
@@ -35,8 +36,8 @@ static ID: PassId = PassId::new();
 pub static INFO: PassInfo = PassInfo {
     argument: "pb-parallel-grain",
     summary: "Turn parallel loops with too little work for a thread fork back into sequential loops",
-    description: "Estimates the work of each one-dimensional affine.parallel (iterations x ops \
-through nested constant-trip loops) and rewrites it as an affine.for when below `min-work`, so \
+    description: "Estimates the work of each affine.parallel with constant bounds (iterations x ops \
+through nested constant-trip loops) and rewrites it as affine.for loops when below `min-work`, so \
 small ops do not pay an OpenMP fork/join. Keeps loops whose body allocates on the stack.",
     anchor: "func.func",
     options: &[PassOption {
@@ -66,31 +67,44 @@ impl RustPass for ParallelGrain {
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
         let loops = ffi::collect_ops(func, WalkOrder::PreOrder, |op| is_named(op, "affine.parallel"));
         for op in loops {
-            let Some((lower, upper, step)) = simple_bounds(op) else { continue };
+            let Some(dims) = simple_bounds(op) else { continue };
             let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else { continue };
-            let iterations = ((upper - lower + step - 1) / step).max(0) as f64;
+            let iterations: f64 = dims.iter().map(|(lower, upper, step)| ((upper - lower + step - 1) / step).max(0) as f64).product();
             if allocates(body) || iterations * block_work(body) >= self.min_work {
                 continue;
             }
-            ffi::with_context(op, |context| to_for(context, op, lower, upper, step));
+            ffi::with_context(op, |context| to_for(context, op, &dims));
         }
         Ok(())
     }
 }
 
-/// Constant lower and upper bound and step of a 1-D parallel loop without
-/// reductions.
-fn simple_bounds(op: OperationRef) -> Option<(i64, i64, i64)> {
+/// Constant lower and upper bound and step of each dimension of a
+/// parallel loop without reductions.
+fn simple_bounds(op: OperationRef) -> Option<Vec<(i64, i64, i64)>> {
     if op.result_count() != 0 || op.operand_count() != 0 {
         return None;
     }
-    let single = |name: &str| {
+    let constants = |name: &str| -> Option<Vec<i64>> {
         let map = ffi::affine_map_of(op.attribute(name).ok()?)?;
-        (map.result_count() == 1 && map.input_count() == 0).then(|| map.single_constant_result())
+        if map.input_count() != 0 {
+            return None;
+        }
+        (0..map.result_count()).map(|r| map.result(r).ok().and_then(|e| e.to_string().trim().parse().ok())).collect()
     };
+    let single_groups = |name: &str| op.attribute(name).ok().is_some_and(|a| {
+        let text = a.to_string();
+        let inner = text.trim_start_matches("dense<").split('>').next().unwrap_or("");
+        inner.trim_matches(|c| c == '[' || c == ']').split(',').all(|n| n.trim() == "1")
+    });
+    if !single_groups("lowerBoundsGroups") || !single_groups("upperBoundsGroups") {
+        return None;
+    }
     let steps = op.attribute("steps").ok()?.to_string();
-    let step: i64 = steps.trim_matches(|c| c == '[' || c == ']').trim().parse().ok()?;
-    Some((single("lowerBoundsMap")?, single("upperBoundsMap")?, step))
+    let steps: Vec<i64> = steps.trim_matches(|c| c == '[' || c == ']').split(',').map(|n| n.trim().parse().ok()).collect::<Option<_>>()?;
+    let (lower, upper) = (constants("lowerBoundsMap")?, constants("upperBoundsMap")?);
+    (lower.len() == steps.len() && upper.len() == steps.len())
+        .then(|| (0..steps.len()).map(|d| (lower[d], upper[d], steps[d])).collect())
 }
 
 fn allocates(block: melior::ir::BlockRef) -> bool {
@@ -133,30 +147,45 @@ fn block_work(block: melior::ir::BlockRef) -> f64 {
     work
 }
 
-/// Replaces the parallel loop by an `affine.for` with the same bounds and
-/// body.
-fn to_for<'c>(context: &'c Context, op: OperationRef<'c, '_>, lower: i64, upper: i64, step: i64) {
+/// Replaces the parallel loop by `affine.for` loops with the same bounds
+/// (one per dimension, the first outermost) and body.
+fn to_for<'c>(context: &'c Context, op: OperationRef<'c, '_>, dims: &[(i64, i64, i64)]) {
     let location = op.location();
     let Some(old_body) = op.region(0).ok().and_then(|r| r.first_block()) else { return };
-    let body = Block::new(&[(Type::index(context), location)]);
-    let Ok(old_iv) = old_body.argument(0) else { return };
-    let Ok(new_iv) = body.argument(0) else { return };
-    let new_iv: Value = new_iv.into();
-    ffi::replace_all_uses(old_iv.into(), new_iv);
-    let mut next = old_body.first_operation();
-    let region = Region::new();
-    let body = region.append_block(body);
-    while let Some(inner) = next {
-        next = inner.next_in_block();
-        // The parallel body's terminator is an affine.yield too: move it all.
-        ffi::move_to_end(inner, body);
+    // Innermost first: each loop's region holds the next one out.
+    let mut inner: Option<melior::ir::Operation<'c>> = None;
+    for (d, (lower, upper, step)) in dims.iter().enumerate().rev() {
+        let body = Block::new(&[(Type::index(context), location)]);
+        let Ok(old_iv) = old_body.argument(d) else { return };
+        let Ok(new_iv) = body.argument(0) else { return };
+        let new_iv: Value = new_iv.into();
+        ffi::replace_all_uses(old_iv.into(), new_iv);
+        let region = Region::new();
+        let body = region.append_block(body);
+        match inner.take() {
+            // The parallel body's terminator is an affine.yield too: move it all.
+            None => {
+                let mut next = old_body.first_operation();
+                while let Some(op) = next {
+                    next = op.next_in_block();
+                    ffi::move_to_end(op, body);
+                }
+            }
+            Some(loop_op) => {
+                body.append_operation(loop_op);
+                body.append_operation(
+                    melior::ir::operation::OperationBuilder::new("affine.yield", location).build().expect("affine.yield"),
+                );
+            }
+        }
+        let bounds = (constant_map(context, *lower), constant_map(context, *upper));
+        let Ok(new_loop) = pb_support::builder::affine_for(context, location, bounds, &[], *step, region) else { return };
+        inner = Some(new_loop);
     }
-    let bounds = (constant_map(context, lower), constant_map(context, upper));
-    let Ok(new_loop) = pb_support::builder::affine_for(context, location, bounds, &[], step, region) else { return };
-    if let Some(block) = op.block() {
+    if let (Some(block), Some(new_loop)) = (op.block(), inner) {
         block.insert_operation_before(op, new_loop);
         // SAFETY: the loop has no results (`simple_bounds`); its body ops, nested loops of the list
-        // among them, were moved to the new loop and its induction variable's uses replaced, so only
+        // among them, were moved to the new loops and its induction variables' uses replaced, so only
         // an empty block goes with it.
         unsafe { ffi::erase(op) };
     }

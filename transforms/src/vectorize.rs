@@ -19,6 +19,13 @@
 //!   through a `memref.collapse_shape` view without them;
 //! - `arith`/`math` ops on scalars (cloned with vector types; operands that
 //!   do not vary with `iv` are broadcast);
+//! - gathers: `memref.load`s from a statically shaped identity-layout array
+//!   of fewer than 2^31 elements that the loop does not store into, at
+//!   indices computed in the body (`arith` ops on `index` values whose
+//!   results only address gathers, the loop index among their operands as
+//!   `iv + [0, 1, ..]`): one `vector.gather` from the array as one
+//!   dimension at 32-bit row-major offsets; a gather whose indices do not
+//!   vary stays a scalar load, broadcast;
 //! - reductions (below).
 //!
 //! **Reductions.** A value combined across iterations with one associative
