@@ -214,18 +214,22 @@ fn parallel_loops<'c, 'a>(nest: OperationRef<'c, 'a>, cores: i64) -> Result<Vec<
     // level (those through buffers allocated at or inside that level left
     // out); computed once per distinct set of buffers.
     let mut times_by_level: Vec<Option<UnionMap>> = (0..=depth).map(|_| None).collect();
+    // Does the loop at `beta` (`level` = its depth) carry a dependence?
+    let mut carried_at = |level: usize, beta: &[usize]| -> IslResult<bool> {
+        if times_by_level[level].is_none() {
+            let kept: Vec<usize> = (0..scop.arrays.len()).filter(|a| allocated_under[*a] <= level).collect();
+            times_by_level[level] = Some(dependence_times(&scop, &model, &kept)?);
+        }
+        let times = times_by_level[level].as_ref().expect("computed above");
+        carried(&model, times, &params, depth, beta)
+    };
     let mut chosen = Vec::new();
     let mut pending = vec![(nest, 0usize)];
     while let Some((op, level)) = pending.pop() {
         // The statements inside `op` give its place in the schedule.
         let inside = scop.statements.iter().find(|s| s.loops.get(level) == Some(&op));
         let Some(statement) = inside else { continue };
-        if times_by_level[level].is_none() {
-            let kept: Vec<usize> = (0..scop.arrays.len()).filter(|a| allocated_under[*a] <= level).collect();
-            times_by_level[level] = Some(dependence_times(&scop, &model, &kept)?);
-        }
-        let times = times_by_level[level].as_ref().expect("computed above");
-        let carries = op.result_count() > 0 || carried(&model, times, &params, depth, &statement.beta[..=level])?;
+        let carries = op.result_count() > 0 || carried_at(level, &statement.beta[..=level])?;
         if !carries {
             let mut group = vec![op];
             let mut trips = constant_trips(op);
@@ -235,15 +239,8 @@ fn parallel_loops<'c, 'a>(nest: OperationRef<'c, 'a>, cores: i64) -> Result<Vec<
                 let Some(inner) = sole_inner_loop(last).filter(|inner| inner.result_count() == 0) else { break };
                 let Some(inner_trips) = constant_trips(inner) else { break };
                 let Some(statement) = scop.statements.iter().find(|s| s.loops.get(inner_level) == Some(&inner)) else { break };
-                if times_by_level[inner_level].is_none() {
-                    let kept: Vec<usize> = (0..scop.arrays.len()).filter(|a| allocated_under[*a] <= inner_level).collect();
-                    times_by_level[inner_level] = Some(dependence_times(&scop, &model, &kept)?);
-                }
-                let times = times_by_level[inner_level].as_ref().expect("computed above");
                 let total = outer_trips * inner_trips;
-                if imbalance(total, cores) >= imbalance(outer_trips, cores)
-                    || carried(&model, times, &params, depth, &statement.beta[..=inner_level])?
-                {
+                if imbalance(total, cores) >= imbalance(outer_trips, cores) || carried_at(inner_level, &statement.beta[..=inner_level])? {
                     break;
                 }
                 group.push(inner);
@@ -355,14 +352,8 @@ fn to_parallel<'c>(context: &'c Context, group: &[OperationRef<'c, '_>]) {
         upper_groups.push(upper_map.result_count());
         steps.push(step.to_string().split(':').next().unwrap_or("1").trim().to_string());
     }
-    let (lower, upper) = if group.len() == 1 {
-        let (Ok(lower), Ok(upper)) = (op.attribute("lowerBoundMap"), op.attribute("upperBoundMap")) else { return };
-        (lower, upper)
-    } else {
-        let lower = melior::ir::AffineMap::new(context, lower_inputs.0, lower_inputs.1, &lower_results);
-        let upper = melior::ir::AffineMap::new(context, upper_inputs.0, upper_inputs.1, &upper_results);
-        (ffi::affine_map_attribute(lower), ffi::affine_map_attribute(upper))
-    };
+    let lower = ffi::affine_map_attribute(melior::ir::AffineMap::new(context, lower_inputs.0, lower_inputs.1, &lower_results));
+    let upper = ffi::affine_map_attribute(melior::ir::AffineMap::new(context, upper_inputs.0, upper_inputs.1, &upper_results));
     let Some(old_body) = innermost.region(0).ok().and_then(|r| r.first_block()) else { return };
     let operands: Vec<Value> = (0..op.operand_count()).filter_map(|k| op.operand(k).ok()).collect();
     let body = Block::new(&vec![(Type::index(context), location); group.len()]);

@@ -634,7 +634,7 @@ fn apply<'c, 'a>(
             let memref = op.operand(0).expect("memref");
             let rank = MemRefType::try_from(memref.r#type()).expect("memref").rank();
             if rank != 1 && !flat.contains_key(&(memref.to_raw().ptr as usize)) {
-                let view = rewriter.insert(flattened(context, memref, location));
+                let view = rewriter.insert(collapsed(context, memref, std::slice::from_ref(&(0..rank)), location));
                 flat.insert(memref.to_raw().ptr as usize, view.result(0).expect("view").into());
             }
         }
@@ -734,13 +734,12 @@ fn apply<'c, 'a>(
 
     // Index arithmetic on `iv` and gathers indexed by it (a gather's
     // address) see each lane's own iteration: `iv + [0, 1, .., width - 1]`.
+    let per_lane = |op: OperationRef| is_named(op, "memref.load") || op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("arith."));
     let mut lane_ivs: Option<Value> = None;
     let mut next = old_body.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
-        let name = op.name();
-        let name = name.as_string_ref().as_str().unwrap_or("");
-        if (name.starts_with("arith.") || name == "memref.load") && op.operands().any(|v| same_value(v, old_iv)) && lane_ivs.is_none() {
+        if per_lane(op) && op.operands().any(|v| same_value(v, old_iv)) {
             let iv: Value = new_body.argument(0).expect("iv").into();
             let ivs = broadcast(new_body, Lane::Uniform(iv), vector_of, location);
             let steps = (0..width).map(|k| k.to_string()).collect::<Vec<_>>().join(", ");
@@ -758,6 +757,7 @@ fn apply<'c, 'a>(
                 .into();
             let sum = OperationBuilder::new("arith.addi", location).add_operands(&[ivs, steps]).add_results(&[vector_of(index)]).build().expect("addi");
             lane_ivs = Some(new_body.append_operation(sum).result(0).expect("result").into());
+            break;
         }
     }
     let mut next = old_body.first_operation();
@@ -769,11 +769,11 @@ fn apply<'c, 'a>(
             continue;
         }
         // Values from outside the loop are uniform and used as they are.
-        let per_lane = name.starts_with("arith.") || name == "memref.load";
+        let op_per_lane = per_lane(op);
         let operands: Vec<Lane> = op
             .operands()
             .map(|v| match lane_ivs {
-                Some(ivs) if per_lane && same_value(v, old_iv) => Lane::Vector(ivs),
+                Some(ivs) if op_per_lane && same_value(v, old_iv) => Lane::Vector(ivs),
                 _ => lanes.get(&key(v)).copied().unwrap_or(Lane::Uniform(v)),
             })
             .collect();
@@ -1081,20 +1081,29 @@ fn shuffle<'c, 'a>(
 /// `memref.collapse_shape` of `memref` merging its last `units + 1`
 /// dimensions (the last `units` of extent 1) into one.
 fn without_unit_dims<'c>(context: &'c Context, memref: Value<'c, '_>, units: usize, location: Location<'c>) -> melior::ir::Operation<'c> {
+    let rank = MemRefType::try_from(memref.r#type()).expect("memref").rank();
+    let mut groups: Vec<std::ops::Range<usize>> = (0..rank - units - 1).map(|d| d..d + 1).collect();
+    groups.push(rank - units - 1..rank);
+    collapsed(context, memref, &groups, location)
+}
+
+/// `memref` (static, identity layout) with each group of consecutive
+/// dimensions as one (`memref.collapse_shape`).
+fn collapsed<'c>(context: &'c Context, memref: Value<'c, '_>, groups: &[std::ops::Range<usize>], location: Location<'c>) -> melior::ir::Operation<'c> {
     let ty = MemRefType::try_from(memref.r#type()).expect("memref");
-    let rank = ty.rank();
-    let shape: Vec<i64> = (0..rank - units).map(|d| extent(ty, d)).collect();
+    let shape: Vec<i64> = groups.iter().map(|g| g.clone().map(|d| extent(ty, d)).product()).collect();
     let i64_type: Type = IntegerType::new(context, 64).into();
-    let group = |dims: std::ops::Range<usize>| -> Attribute<'c> {
-        let members: Vec<Attribute> = dims.map(|d| IntegerAttribute::new(i64_type, d as i64).into()).collect();
-        ArrayAttribute::new(context, &members).into()
-    };
-    let mut groups: Vec<Attribute> = (0..rank - units - 1).map(|d| group(d..d + 1)).collect();
-    groups.push(group(rank - units - 1..rank));
+    let reassociation: Vec<Attribute> = groups
+        .iter()
+        .map(|g| {
+            let members: Vec<Attribute> = g.clone().map(|d| IntegerAttribute::new(i64_type, d as i64).into()).collect();
+            ArrayAttribute::new(context, &members).into()
+        })
+        .collect();
     OperationBuilder::new("memref.collapse_shape", location)
         .add_operands(&[memref])
         .add_results(&[MemRefType::new(ty.element(), &shape, None, None).into()])
-        .add_attributes(&[(Identifier::new(context, "reassociation"), ArrayAttribute::new(context, &groups).into())])
+        .add_attributes(&[(Identifier::new(context, "reassociation"), ArrayAttribute::new(context, &reassociation).into())])
         .build()
         .expect("memref.collapse_shape")
 }
@@ -1115,21 +1124,6 @@ fn gather_index(op: OperationRef, depth: usize) -> bool {
                     || (user.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("arith.")) && gather_index(*user, depth + 1))
             })
         })
-}
-
-/// `memref` (static, identity layout) as one dimension.
-fn flattened<'c>(context: &'c Context, memref: Value<'c, '_>, location: Location<'c>) -> melior::ir::Operation<'c> {
-    let ty = MemRefType::try_from(memref.r#type()).expect("memref");
-    let elements: i64 = (0..ty.rank()).map(|d| extent(ty, d)).product();
-    let i64_type: Type = IntegerType::new(context, 64).into();
-    let all: Vec<Attribute> = (0..ty.rank()).map(|d| IntegerAttribute::new(i64_type, d as i64).into()).collect();
-    let groups: Vec<Attribute> = vec![ArrayAttribute::new(context, &all).into()];
-    OperationBuilder::new("memref.collapse_shape", location)
-        .add_operands(&[memref])
-        .add_results(&[MemRefType::new(ty.element(), &[elements], None, None).into()])
-        .add_attributes(&[(Identifier::new(context, "reassociation"), ArrayAttribute::new(context, &groups).into())])
-        .build()
-        .expect("memref.collapse_shape")
 }
 
 /// `vector.gather` of the `width` elements a `memref.load` at per-lane
