@@ -37,8 +37,9 @@
 //!
 //! Refuses (leaves the nest to `pb-register-tile` and the vectorizer, which
 //! compute the same in f32 lanes): other statements, element types without
-//! a matrix unit in `units`, non-constant bounds, fewer than 16 rows or
-//! columns.
+//! a matrix unit in `units`, non-constant bounds, a single row or column (a
+//! vector product, bound by memory). Fewer than 16 rows or columns are
+//! padded as edges are.
 
 use melior::{
     ir::{
@@ -194,8 +195,13 @@ impl MatrixTile {
             return Err(format!("not on the matrix unit: the target has no unit for {} products", p.kind.narrow()));
         }
         let (m, n, k) = (p.trip(p.i), p.trip(p.j), p.k());
-        if m < TILE || n < TILE {
-            return Err(format!("not on the matrix unit: {m} rows x {n} columns, fewer than a tile's {TILE}"));
+        // Fewer rows or columns than a tile are padded with zeros like any
+        // edge: the unit still does more per instruction than 8-bit or bf16
+        // lanes (a 7 x 7 feature map's 49 columns of a convolution, a
+        // 14-column row). A single row or column is a vector product,
+        // bound by memory, not by products: left to the vector lanes.
+        if m < 2 || n < 2 {
+            return Err(format!("not on the matrix unit: {m} rows x {n} columns, a vector product (bound by memory)"));
         }
         let how = emit_kernel(context, nest, statement, &p, self.cores)?;
         // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined

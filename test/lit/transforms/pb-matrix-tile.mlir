@@ -110,3 +110,49 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
   }
   return
 }
+
+// Seven columns (a 7x7 feature map's row) are fewer than a tile's 16: they
+// are padded with zeros as any edge, not left to scalar 8-bit arithmetic.
+// REPORT-DAG: remark: [pb-matrix-tile] matrix unit: i8 products, 40x7 over 96 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x128; A packed, B packed element by element, C added from a block buffer
+// CHECK-LABEL: func.func @narrow_int8
+// CHECK: amx.tile_muli
+func.func @narrow_int8(%a: memref<40x96xi8>, %b: memref<96x7xi8>, %c: memref<40x7xi32>) {
+  affine.for %i = 0 to 40 {
+    affine.for %j = 0 to 7 {
+      affine.for %k = 0 to 96 {
+        %x = affine.load %a[%i, %k] : memref<40x96xi8>
+        %y = affine.load %b[%k, %j] : memref<96x7xi8>
+        %z = affine.load %c[%i, %j] : memref<40x7xi32>
+        %xi = arith.extsi %x : i8 to i32
+        %yi = arith.extsi %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<40x7xi32>
+      }
+    }
+  }
+  return
+}
+
+// One column is a matrix-vector product, bound by memory: left to the lanes.
+// REPORT-DAG: remark: [pb-matrix-tile] not on the matrix unit: 64 rows x 1 columns, a vector product (bound by memory)
+// CHECK-LABEL: func.func @matvec_int8
+// CHECK-NOT: amx.
+// CHECK: arith.muli
+func.func @matvec_int8(%a: memref<64x96xi8>, %b: memref<96x1xi8>, %c: memref<64x1xi32>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 1 {
+      affine.for %k = 0 to 96 {
+        %x = affine.load %a[%i, %k] : memref<64x96xi8>
+        %y = affine.load %b[%k, %j] : memref<96x1xi8>
+        %z = affine.load %c[%i, %j] : memref<64x1xi32>
+        %xi = arith.extsi %x : i8 to i32
+        %yi = arith.extsi %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<64x1xi32>
+      }
+    }
+  }
+  return
+}
