@@ -351,8 +351,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             let units = amx_units(&options.target);
             if !units.is_empty() {
                 passes.push(format!(
-                    "func.func(pb-matrix-tile{{units={units} cores={} report={}}})",
+                    "func.func(pb-matrix-tile{{units={units} cores={} prepacked={} report={}}})",
                     options.target.cores.max(1),
+                    // Weights' packs kept in the pool, as pb-register-tile's.
+                    options.pool || options.user_memory,
                     options.report
                 ));
             }

@@ -21,11 +21,15 @@
 //! 1. Convolutions, pooling and transposes on static rank-4 tensors
 //!    (`linalg.conv_2d_nchw_fchw`, `pooling_nchw_max`/`_sum`, `transpose`)
 //!    become `linalg.generic`s with their own body (their region moves
-//!    over).
+//!    over). A generic that is a convolution already (the `i8 x i8 ->
+//!    i32` product `pb-integer-contraction` makes of a quantized one,
+//!    `is_convolution_generic`) counts as one: the matrix unit then reads
+//!    its input's channels contiguously, 64 bytes per row of a tile.
 //! 2. Which values are stored channels-last is decided in program order:
 //!    every convolution's result; a generic's rank-4 result when more of its
 //!    rank-4 inputs run along its channel loop in their innermost stored
-//!    dimension than along its width loop (batch norm, activations and
+//!    dimension than along its width loop (a broadcast or fill does not
+//!    vote: its elements do not depend on the layout; batch norm, activations and
 //!    residual adds after a convolution follow it; a transpose to NHWC,
 //!    as ConvNeXt writes before its layer norm, becomes a plain copy; code
 //!    on other rank-4 tensors, such as attention heads, is not touched); a
@@ -66,6 +70,8 @@ use melior::{
     Context, IrRewriter,
 };
 use pb_support::{builder::Emitter, ffi, ir, ir::op_name, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+
+use pb_polyhedral::Aff;
 
 use crate::linalg_ops::{generalize, maps_of, segments};
 
@@ -133,7 +139,8 @@ impl RustPass for ChannelsLast {
             // keeps its maps as rows. Nothing changes without such a
             // convolution.
             let wide = |op: OperationRef| {
-                op_name(op) == "linalg.conv_2d_nchw_fchw" && op.result(0).is_ok_and(|r| has_channels(r.into(), self.width))
+                (op_name(op) == "linalg.conv_2d_nchw_fchw" || is_convolution_generic(op))
+                    && op.result(0).is_ok_and(|r| has_channels(r.into(), self.width))
             };
             if !ops.iter().any(|op| wide(*op)) {
                 return;
@@ -144,7 +151,11 @@ impl RustPass for ChannelsLast {
                 // (`result(0)` of an op without results would print the whole,
                 // half-rewritten function into its error.)
                 let images = op.result_count() == 1 && op.result(0).is_ok_and(|r| is_image(r.into()));
-                if let Some(generic) = images.then(|| generalize(context, op)).flatten() {
+                // (A generic that is a convolution already, e.g. the
+                // integer product pb-integer-contraction makes of a
+                // quantized one, is kept as it is.)
+                let generic = if is_convolution_generic(op) { Some(op) } else { images.then(|| generalize(context, op)).flatten() };
+                if let Some(generic) = generic {
                     if seed {
                         convolutions.insert(generic.to_raw().ptr as usize);
                     }
@@ -182,6 +193,52 @@ fn convert_inputs(context: &Context, func: OperationRef, convolutions: &HashSet<
         permute_map(context, op, 0, &STORED);
         insert_transposed(context, op, 0, input, true);
     }
+}
+
+/// True for a `linalg.generic` computing a dense 2-D NCHW convolution:
+/// output `(n, f, h, w)`, filter `(f, c, kh, kw)` and input
+/// `(n, c, s*h + d*kh, s*w + d*kw)` over seven loops, the last three
+/// reductions (what `linalg.conv_2d_nchw_fchw` generalizes to, and the
+/// integer product of a quantized convolution). Its body is not read: the
+/// layout only permutes the maps.
+fn is_convolution_generic(op: OperationRef) -> bool {
+    if op_name(op) != "linalg.generic" || segments(op) != Some((2, 1)) || op.result_count() != 1 {
+        return false;
+    }
+    let Some(maps) = maps_of(op) else { return false };
+    let affs = |m: &AffineMap| -> Option<Vec<Aff>> {
+        (m.dim_count() == 7 && m.result_count() == 4)
+            .then(|| (0..4).map(|r| m.result(r).ok().and_then(Aff::from_mlir)).collect::<Option<Vec<_>>>())
+            .flatten()
+    };
+    let (Some(input), Some(filter), Some(output)) = (affs(&maps[0]), affs(&maps[1]), affs(&maps[2])) else { return false };
+    let dim = |e: &Aff| if let Aff::Dim(d) = e { Some(*d) } else { None };
+    let (Some(n), Some(f), Some(h), Some(w)) = (dim(&output[0]), dim(&output[1]), dim(&output[2]), dim(&output[3])) else {
+        return false;
+    };
+    let (Some(f2), Some(c), Some(kh), Some(kw)) = (dim(&filter[0]), dim(&filter[1]), dim(&filter[2]), dim(&filter[3])) else {
+        return false;
+    };
+    let outputs = [n, f, h, w];
+    let window = |e: &Aff, spatial: usize, tap: usize| {
+        e.coefficient(spatial).is_some_and(|s| s > 0)
+            && e.coefficient(tap).is_some_and(|t| t > 0)
+            && (0..7).all(|d| d == spatial || d == tap || !e.uses_dim(d))
+    };
+    f2 == f
+        && [c, kh, kw].iter().all(|d| !outputs.contains(d))
+        && c != kh && c != kw && kh != kw
+        && dim(&input[0]) == Some(n)
+        && dim(&input[1]) == Some(c)
+        && window(&input[2], h, kh)
+        && window(&input[3], w, kw)
+}
+
+/// True for a broadcast or fill: its elements do not depend on the layout it
+/// is read in (fused into its reader it is recomputed per element), so it
+/// takes no part in deciding a layout.
+fn layout_free(value: Value) -> bool {
+    ffi::defining_op(value).is_some_and(|op| matches!(op_name(op).as_str(), "linalg.broadcast" | "linalg.fill"))
 }
 
 /// Values and ops are told apart by their address.
@@ -233,7 +290,7 @@ fn decide(func: OperationRef, convolutions: &HashSet<usize>) -> HashSet<usize> {
                         let (channel, width) = (output_map.result(1).ok(), output_map.result(3).ok());
                         let mut votes = 0i32;
                         for (i, map) in maps.iter().enumerate().take(inputs) {
-                            let Some(input) = ffi::operand(op, i).filter(|v| is_image(*v)) else { continue };
+                            let Some(input) = ffi::operand(op, i).filter(|v| is_image(*v) && !layout_free(*v)) else { continue };
                             // The loop running along the input's innermost
                             // stored dimension.
                             let innermost = map.result(if stored.contains(&value_key(input)) { 1 } else { 3 }).ok();

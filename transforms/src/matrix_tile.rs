@@ -50,7 +50,7 @@ use melior::{
     Context,
 };
 use pb_polyhedral::{aff::mlir_map, scop::Statement, Aff, Scop};
-use pb_support::{builder, ffi, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::{builder, ffi, ir::{is_named, is_static_argument}, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 use crate::text_kernel;
 
@@ -68,6 +68,12 @@ only for the element types whose unit is in `units`; other nests are left unchan
     options: &[
         PassOption { name: "units", kind: OptionKind::String, default: "", help: "Matrix units of the target, '+'-separated: amx-bf16, amx-int8" },
         PassOption { name: "cores", kind: OptionKind::UInt, default: "1", help: "Cores sharing the row blocks" },
+        PassOption {
+            name: "prepacked",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "Pack a B read from a static argument (a model's weight) once, into a buffer kept between calls, again when the pool's prepared flag is 0",
+        },
         PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Explain each decision on stderr" },
     ],
     id: &ID,
@@ -80,6 +86,7 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
         bf16: units.split('+').any(|u| u == "amx-bf16"),
         int8: units.split('+').any(|u| u == "amx-int8"),
         cores: options.uint("cores").max(1) as i64,
+        prepacked: options.bool("prepacked"),
         report: options.bool("report"),
     })
 }
@@ -89,6 +96,7 @@ struct MatrixTile {
     bf16: bool,
     int8: bool,
     cores: i64,
+    prepacked: bool,
     report: bool,
 }
 
@@ -98,7 +106,7 @@ const BLOCK: i64 = 2 * TILE;
 
 impl RustPass for MatrixTile {
     fn dependent_dialects(&self) -> &'static [&'static str] {
-        &["affine", "amx", "arith", "memref", "ub", "vector"]
+        &["affine", "amx", "arith", "memref", "scf", "ub", "vector"]
     }
 
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
@@ -162,6 +170,11 @@ struct Product {
     c: usize,
     bounds: Vec<(i64, i64)>,
     i: usize,
+    /// A C loop just outside `i` flattened with it into the rows (a
+    /// convolution's output rows and columns, `h * W + w`): rows that
+    /// `i` alone would leave short of whole blocks (a 7 x 7 or 56 x 56
+    /// feature map) run as one `M = H * W`.
+    i_outer: Option<usize>,
     j: usize,
     reductions: Vec<usize>,
     /// C loops other than `i` and `j`, outermost first (loops of one
@@ -172,6 +185,21 @@ struct Product {
 impl Product {
     fn trip(&self, d: usize) -> i64 {
         self.bounds[d].1 - self.bounds[d].0
+    }
+    /// Rows: `i`, times `i_outer` when flattened.
+    fn m(&self) -> i64 {
+        self.trip(self.i) * self.i_outer.map_or(1, |d| self.trip(d))
+    }
+    /// Sets the row loops' values in `dims` from flattened row `row` (from 0).
+    fn set_row(&self, row: Aff, dims: &mut [Option<Aff>]) {
+        match self.i_outer {
+            None => dims[self.i] = Some(row.plus(Aff::Const(self.bounds[self.i].0))),
+            Some(h) => {
+                let w = self.trip(self.i);
+                dims[self.i] = Some(Aff::Mod(Box::new(row.clone()), w).plus(Aff::Const(self.bounds[self.i].0)));
+                dims[h] = Some(Aff::FloorDiv(Box::new(row), w).plus(Aff::Const(self.bounds[h].0)));
+            }
+        }
     }
     fn k(&self) -> i64 {
         self.reductions.iter().map(|r| self.trip(*r)).product()
@@ -194,7 +222,7 @@ impl MatrixTile {
         if !available {
             return Err(format!("not on the matrix unit: the target has no unit for {} products", p.kind.narrow()));
         }
-        let (m, n, k) = (p.trip(p.i), p.trip(p.j), p.k());
+        let (m, n, k) = (p.m(), p.trip(p.j), p.k());
         // Fewer rows or columns than a tile are padded with zeros like any
         // edge: the unit still does more per instruction than 8-bit or bf16
         // lanes (a 7 x 7 feature map's 49 columns of a convolution, a
@@ -203,17 +231,18 @@ impl MatrixTile {
         if m < 2 || n < 2 {
             return Err(format!("not on the matrix unit: {m} rows x {n} columns, a vector product (bound by memory)"));
         }
-        let how = emit_kernel(context, nest, statement, &p, self.cores)?;
+        let how = emit_kernel(context, nest, statement, &p, self.cores, self.prepacked)?;
         // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined
         // inside it is used outside it; the SCoP's handles are not used after this point.
         unsafe { ffi::erase(nest) };
         let (mp, np, kp) = (Product::padded(m, BLOCK), Product::padded(n, BLOCK), Product::padded(k, p.kind.depth()));
         Ok(Some(format!(
             "matrix unit: {} products, {m}x{n} over {k} reductions ({} loops) as 32x32 blocks of 2x2 tiles, \
-padded to {mp}x{np}x{kp}; {how}{}",
+padded to {mp}x{np}x{kp}; {how}{}{}",
             p.kind.narrow(),
             p.reductions.len(),
-            if p.outer.is_empty() { String::new() } else { format!(", per iteration of {} outer loops", p.outer.len()) }
+            if p.outer.is_empty() { String::new() } else { format!(", per iteration of {} outer loops", p.outer.len()) },
+            if p.i_outer.is_some() { format!(", rows: {} x {} flattened", m / p.trip(p.i), p.trip(p.i)) } else { String::new() }
         )))
     }
 }
@@ -288,12 +317,31 @@ fn recognize<'c, 'a>(s: &Statement<'c, 'a>) -> Option<Product> {
         return None;
     }
     let reductions: Vec<usize> = (0..bounds.len()).filter(|d| !written.contains(d) && !once(*d)).collect();
-    let outer: Vec<usize> = written.iter().copied().filter(|d| *d != i && *d != j && !once(*d)).collect();
+    // The C index before `i`'s, a loop alone that A uses and B does not,
+    // joins the rows when `i`'s rows are not whole blocks.
+    let i_outer = front
+        .iter()
+        .position(|e| *e == Aff::Dim(i))
+        .filter(|q| *q > 0 && (bounds[i].1 - bounds[i].0) % BLOCK != 0)
+        .and_then(|q| row(&front[q - 1]))
+        .filter(|h| front.iter().filter(|e| e.uses_dim(*h)).count() == 1);
+    let outer: Vec<usize> =
+        written.iter().copied().filter(|d| *d != i && *d != j && Some(*d) != i_outer && !once(*d)).collect();
     if reductions.is_empty() {
         return None;
     }
+    // The reduction A reads contiguously (a channels-last convolution's
+    // input channels, under the window's loops) goes innermost: packing A
+    // then copies whole vectors. The order of the reductions is free (each
+    // C element gets one sum, the unit's own order inside a tile anyway).
+    let mut reductions = reductions;
+    let a_last = s.accesses[a].indices.last()?;
+    if let Some(q) = reductions.iter().position(|r| a_last.coefficient(*r) == Some(1) && (0..bounds.len()).all(|d| d == *r || !a_last.uses_dim(d))) {
+        let r = reductions.remove(q);
+        reductions.push(r);
+    }
     let kind = if float { Kind::Bf16 } else { Kind::Int8 { a_unsigned, b_unsigned } };
-    Some(Product { kind, a, b, c, bounds, i, j, reductions, outer })
+    Some(Product { kind, a, b, c, bounds, i, i_outer, j, reductions, outer })
 }
 
 /// Creates ops before an anchor op (the end of the body being filled).
@@ -476,11 +524,18 @@ fn tile_shaped(indices: &[Aff], row: usize, column: usize, outer: &[usize]) -> b
 /// contiguous reduction, whole tiles), C's tiles loaded and stored in
 /// place (whole blocks), B packed 16 columns at a time with vector
 /// shuffles (contiguous columns).
-fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Statement<'c, '_>, p: &Product, cores: i64) -> Result<String, String> {
+fn emit_kernel<'c>(
+    context: &'c Context,
+    nest: OperationRef<'c, '_>,
+    s: &Statement<'c, '_>,
+    p: &Product,
+    cores: i64,
+    prepacked: bool,
+) -> Result<String, String> {
     let e = Emit { context, location: nest.location() };
     let kind = p.kind;
     let (narrow, wide, g, depth) = (kind.narrow(), kind.wide(), kind.group(), kind.depth());
-    let (m, n, k) = (p.trip(p.i), p.trip(p.j), p.k());
+    let (m, n, k) = (p.m(), p.trip(p.j), p.k());
     let (mp, np, kp) = (Product::padded(m, BLOCK), Product::padded(n, BLOCK), Product::padded(k, depth));
     let a_mem: Value = s.accesses[p.a].op.operand(0).map_err(|_| "A")?;
     let b_mem: Value = s.accesses[p.b].op.operand(0).map_err(|_| "B")?;
@@ -491,8 +546,9 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         && m % BLOCK == 0
         && k % depth == 0
         && identity_layout(a_mem)
+        && p.i_outer.is_none()
         && tile_shaped(a_index, p.i, p.reductions[0], &p.outer);
-    let c_in_place = whole_blocks && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);
+    let c_in_place = whole_blocks && p.i_outer.is_none() && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);
     let b_vectors = n >= TILE
         && k % g == 0
         && identity_layout(b_mem)
@@ -513,12 +569,22 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
                 && front.iter().filter(|x| x.uses_dim(p.j)).count() == 1
                 && front.iter().all(|x| !x.uses_dim(p.j) || x.coefficient(p.j) == Some(1))
         });
+    let a_how = match (a_in_place, a_pack_lanes(p, a_index, a_mem)) {
+        (true, _) => "read in place".to_string(),
+        (false, 1) => "packed".to_string(),
+        (false, lanes) => format!("packed by {lanes}-element vectors"),
+    };
     let after = nest.next_in_block().ok_or("the nest ends its block")?;
     // Packs that do not depend on the outer loops (a convolution's
     // weights, under its output rows) run once, before them.
     let uses_outer = |index: &[Aff]| index.iter().any(|x| p.outer.iter().any(|d| x.uses_dim(*d)));
     let hoist_a = !a_in_place && !uses_outer(a_index);
     let hoist_b = !uses_outer(b_index);
+    // A B read from a model's weight is packed once per version of the
+    // weights, into a buffer the pool keeps between calls.
+    let b_once = prepacked && hoist_b && is_static_argument(b_mem);
+    let stale = if b_once { Some(crate::register_tile::stale_flag(context, nest)?) } else { None };
+    let b_when = if b_once { ", once per version of the weights" } else { "" };
     // The cores share the row blocks when there are enough of them, else
     // the first outer loop (each iteration then packs into buffers of its own).
     let row_blocks = mp / BLOCK;
@@ -530,7 +596,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     // each iteration allocates its own).
     let buffers = [
         (!a_in_place, format!("memref<{mp}x{kp}x{narrow}>"), !hoist_a),
-        (true, format!("memref<{}x{}x{narrow}>", kp / g, np * g), !hoist_b),
+        (!b_once, format!("memref<{}x{}x{narrow}>", kp / g, np * g), !hoist_b),
         (!c_in_place, format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", row_blocks), true),
     ];
     let private = |(needed, _, per_iteration): &(bool, String, bool)| *needed && parallel_outer && *per_iteration;
@@ -576,7 +642,10 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         env.push(iv);
         at_end = end;
     }
-    let bp = bp.expect("B is always packed");
+    let bp = match bp {
+        Some(bp) => bp,
+        None => crate::register_tile::persistent_buffer(context, nest, &buffers[1].1)?,
+    };
     let at = at_end;
     let outer_env = env.clone();
     let outer_dims = dims.clone();
@@ -586,7 +655,17 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     let top: (OperationRef, Vec<Value>, Vec<Option<Aff>>) = (before_outer, Vec::new(), vec![None; p.bounds.len()]);
     let inner: (OperationRef, Vec<Value>, Vec<Option<Aff>>) = (at, outer_env.clone(), outer_dims.clone());
     let (a_at, a_env, a_dims) = if hoist_a { top.clone() } else { inner.clone() };
-    let (b_at, b_env, b_dims) = if hoist_b { top } else { inner };
+    let (mut b_at, b_env, b_dims) = if hoist_b { top } else { inner };
+    if let Some(stale) = stale {
+        // Under `scf.if` on the prepared flag: B's pack and its padding.
+        let then = Region::new();
+        let block = then.append_block(Block::new(&[]));
+        block.append_operation(e.build("scf.yield", &[], &[], &[], vec![]));
+        let branch = e.build("scf.if", &[stale], &[], &[], vec![then, Region::new()]);
+        let branch = b_at.block().expect("anchor in a block").insert_operation_before(b_at, branch);
+        let region = branch.region(0).map_err(|_| "scf.if without its region")?;
+        b_at = region.first_block().and_then(|b| b.terminator()).ok_or("scf.if without its yield")?;
+    }
     // The flattened reduction index over the reduction loops at env[first..].
     let flat = |first: usize| -> Aff {
         let mut expr = Aff::Const(0);
@@ -612,12 +691,22 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         let mut env = a_env.clone();
         let mut dims = a_dims.clone();
         let (row, _, end, _) = e.for_loop(a_at, (0, &full(m)), 1, &env, &[]);
-        dims[p.i] = Some(shifted(env.len(), p.bounds[p.i].0));
+        p.set_row(Aff::Dim(env.len()), &mut dims);
         env.push(row);
         let first = env.len();
-        let inner = reduction_loops(&e, end, p, &mut env, &mut dims);
-        let value = e.load(inner, a_mem, &rewrite(a_index, &dims, &p.bounds), &env);
-        e.store(inner, value, ap, &[Aff::Dim(first - 1), flat(first)], &env);
+        let lanes = a_pack_lanes(p, a_index, a_mem);
+        let inner = reduction_loops(&e, end, p, &mut env, &mut dims, lanes);
+        let (from, to) = (rewrite(a_index, &dims, &p.bounds), [Aff::Dim(first - 1), flat(first)]);
+        if lanes > 1 {
+            let vector = e.ty(&format!("vector<{lanes}x{narrow}>"));
+            let operands: Vec<Value> = std::iter::once(a_mem).chain(env.iter().copied()).collect();
+            let value = e.value(inner, "affine.vector_load", &operands, vector, &[("map", e.attr(&mlir_map(env.len(), 0, &from)))]);
+            let operands: Vec<Value> = [value, ap].into_iter().chain(env.iter().copied()).collect();
+            e.op(inner, "affine.vector_store", &operands, &[], &[("map", e.attr(&mlir_map(env.len(), 0, &to)))]);
+        } else {
+            let value = e.load(inner, a_mem, &from, &env);
+            e.store(inner, value, ap, &to, &env);
+        }
         for (rows, columns) in [((0, m), (k, kp)), ((m, mp), (0, kp))] {
             zero_fill(&e, a_at, (zero, ap), (rows, columns), &a_env, |r, c| vec![r, c]);
         }
@@ -695,7 +784,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         let mut env = b_env.clone();
         let mut dims = b_dims.clone();
         let first = env.len();
-        let inner = reduction_loops(&e, b_at, p, &mut env, &mut dims);
+        let inner = reduction_loops(&e, b_at, p, &mut env, &mut dims, 1);
         let (column, _, end, _) = e.for_loop(inner, (vector_columns, &full(n)), 1, &env, &[]);
         dims[p.j] = Some(shifted(env.len(), p.bounds[p.j].0));
         env.push(column);
@@ -724,7 +813,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     // C's indices at a corner of the block, over `env`.
     let c_corner = |(row, column): (i64, i64)| {
         let mut dims = outer_dims.clone();
-        dims[p.i] = Some(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row + p.bounds[p.i].0)));
+        p.set_row(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), &mut dims);
         dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Const(column + p.bounds[p.j].0)));
         rewrite(c_index, &dims, &p.bounds)
     };
@@ -742,7 +831,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
             Some(_) => vec![Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), Aff::Dim(kkd)],
             None => {
                 let mut dims = outer_dims.clone();
-                dims[p.i] = Some(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row + p.bounds[p.i].0)));
+                p.set_row(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), &mut dims);
                 dims[p.reductions[0]] = Some(shifted(kkd, p.bounds[p.reductions[0]].0));
                 rewrite(a_index, &dims, &p.bounds)
             }
@@ -777,7 +866,7 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
         for (corner, tile) in corners.iter().zip(&tiles) {
             e.store_tile(end, c_mem, &c_corner(*corner), &env, *tile);
         }
-        return Ok(describe(a_in_place, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
+        return Ok(describe(&a_how, b_when, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
     };
     // The four tiles into the scratch block, then into C where it exists.
     for ((row, column), tile) in corners.iter().zip(&tiles) {
@@ -791,14 +880,14 @@ fn emit_kernel<'c>(context: &'c Context, nest: OperationRef<'c, '_>, s: &Stateme
     env.push(c);
     let (rd, cd) = (env.len() - 2, env.len() - 1);
     let mut dims = outer_dims;
-    dims[p.i] = Some(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Dim(rd)).plus(Aff::Const(p.bounds[p.i].0)));
+    p.set_row(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Dim(rd)), &mut dims);
     dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Dim(cd)).plus(Aff::Const(p.bounds[p.j].0)));
     let c_at = rewrite(c_index, &dims, &p.bounds);
     let old = e.load(c_end, c_mem, &c_at, &env);
     let sum = e.load(c_end, scratch, &[Aff::Dim(ibd), Aff::Dim(rd), Aff::Dim(cd)], &env);
     let new = e.value(c_end, kind.add(), &[old, sum], old.r#type(), &[]);
     e.store(c_end, new, c_mem, &c_at, &env);
-    Ok(describe(a_in_place, c_in_place, b_vectors, b_transposed, (vector_columns, n)))
+    Ok(describe(&a_how, b_when, c_in_place, b_vectors, b_transposed, (vector_columns, n)))
 }
 
 /// The loops of `p`'s reductions over their original ranges, nested at
@@ -810,15 +899,31 @@ fn reduction_loops<'c, 'a>(
     p: &Product,
     env: &mut Vec<Value<'c, 'a>>,
     dims: &mut [Option<Aff>],
+    innermost_step: i64,
 ) -> OperationRef<'c, 'a> {
     let mut inner = at;
-    for &r in &p.reductions {
-        let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &[Aff::Const(p.bounds[r].1)]), 1, env, &[]);
+    for (q, &r) in p.reductions.iter().enumerate() {
+        let step = if q + 1 == p.reductions.len() { innermost_step } else { 1 };
+        let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &[Aff::Const(p.bounds[r].1)]), step, env, &[]);
         dims[r] = Some(Aff::Dim(env.len()));
         env.push(iv);
         inner = end;
     }
     inner
+}
+
+/// Elements per vector when A is packed by vectors along its innermost
+/// reduction: that reduction contiguous in A (its last index, alone, with
+/// coefficient 1; in no other index) and a multiple of 64, 32 or 16 bytes
+/// long; 1 (element by element) otherwise.
+fn a_pack_lanes(p: &Product, a_index: &[Aff], a_mem: Value) -> i64 {
+    let (Some(&r), Some((last, front))) = (p.reductions.last(), a_index.split_last()) else { return 1 };
+    let contiguous = last.coefficient(r) == Some(1)
+        && (0..p.bounds.len()).all(|d| d == r || !last.uses_dim(d))
+        && !front.iter().any(|x| x.uses_dim(r))
+        && identity_layout(a_mem);
+    let bytes = if p.kind == Kind::Bf16 { 2 } else { 1 };
+    [64, 32, 16].into_iter().map(|b| b / bytes).find(|lanes| contiguous && p.trip(r) % lanes == 0).unwrap_or(1)
 }
 
 /// Stores `zero` into `memref` at `to(row, column)` for the rows and
@@ -850,7 +955,9 @@ fn grouped(kf: Aff, column: Aff, g: i64) -> Vec<Aff> {
     vec![Aff::FloorDiv(Box::new(kf.clone()), g), column.scale(g).plus(Aff::Mod(Box::new(kf), g))]
 }
 
-fn describe(a_in_place: bool, c_in_place: bool, b_vectors: bool, b_transposed: bool, (vectors, n): (i64, i64)) -> String {
+/// The report's words for how the operands move (`a`: how A does;
+/// `b_when`: when B is packed, if not every call).
+fn describe(a: &str, b_when: &str, c_in_place: bool, b_vectors: bool, b_transposed: bool, (vectors, n): (i64, i64)) -> String {
     let how = if b_vectors {
         "by vector shuffles"
     } else if b_transposed {
@@ -864,8 +971,8 @@ fn describe(a_in_place: bool, c_in_place: bool, b_vectors: bool, b_transposed: b
         _ => format!("{how} ({vectors} columns) and element by element ({})", n - vectors),
     };
     format!(
-        "A {}, B packed {b}, C {}",
-        if a_in_place { "read in place" } else { "packed" },
+        "A {}, B packed {b}{b_when}, C {}",
+        a,
         if c_in_place { "tiles loaded and stored in place" } else { "added from a block buffer" }
     )
 }

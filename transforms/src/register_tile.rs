@@ -1629,7 +1629,7 @@ fn splice<'c>(
 /// A buffer of type `ty` (text) kept between calls: a `pb.persistent`
 /// allocation at the top of the function holding `nest`, which
 /// `pb-allocs-to-pool` places in the pool for good.
-fn persistent_buffer<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, ty: &str) -> Result<Value<'c, 'a>, String> {
+pub(crate) fn persistent_buffer<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, ty: &str) -> Result<Value<'c, 'a>, String> {
     use melior::ir::{attribute::IntegerAttribute, r#type::IntegerType, Attribute, Type};
     let body = nest.block().ok_or("nest outside a block")?;
     let memref_type = Type::parse(context, ty).ok_or_else(|| format!("internal error: bad buffer type {ty}"))?;
@@ -1645,7 +1645,7 @@ fn persistent_buffer<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, t
 /// on first use at the top of the body and set to 1 before each return)
 /// is 0: the caller's static arguments are new, the kept buffers are to be
 /// filled.
-fn stale_flag<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+pub(crate) fn stale_flag<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     use crate::allocs_to_pool::PREPARED_FLAG;
     use melior::ir::{
         attribute::IntegerAttribute,

@@ -113,7 +113,7 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
 
 // Seven columns (a 7x7 feature map's row) are fewer than a tile's 16: they
 // are padded with zeros as any edge, not left to scalar 8-bit arithmetic.
-// REPORT-DAG: remark: [pb-matrix-tile] matrix unit: i8 products, 40x7 over 96 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x128; A packed, B packed element by element, C added from a block buffer
+// REPORT-DAG: remark: [pb-matrix-tile] matrix unit: i8 products, 40x7 over 96 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x128; A packed by 32-element vectors, B packed element by element, C added from a block buffer
 // CHECK-LABEL: func.func @narrow_int8
 // CHECK: amx.tile_muli
 func.func @narrow_int8(%a: memref<40x96xi8>, %b: memref<96x7xi8>, %c: memref<40x7xi32>) {

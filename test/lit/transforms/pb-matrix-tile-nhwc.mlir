@@ -1,0 +1,37 @@
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(convert-linalg-to-affine-loops,pb-matrix-tile{units=amx-int8 cores=2 prepacked=true report=true}))' %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(convert-linalg-to-affine-loops,pb-matrix-tile{units=amx-int8 cores=2 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=EVERYCALL
+
+// An int8 channels-last convolution on a 7x7 map: rows of 7 output
+// columns would each be padded to a 32-row block, so the output rows and
+// columns are flattened into M = 49 (row = oh * 7 + ow, the loops' values
+// by floordiv and mod). The reductions run window first, channels
+// innermost: A's rows are packed 64 channels at a time by vectors. The
+// weights are a static argument: packed once into a buffer kept between
+// calls (pb.persistent), under the prepared flag; without `prepacked`,
+// on every call.
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors, B packed by vector shuffles, once per version of the weights, C added from a block buffer, rows: 7 x 7 flattened
+// EVERYCALL: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors, B packed by vector shuffles, C added from a block buffer, rows: 7 x 7 flattened
+// CHECK-LABEL: func.func @conv_nhwc
+// CHECK: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<144x128xi8>
+// CHECK: %[[FLAG:.*]] = memref.alloc() {pb.prepared_flag} : memref<i32>
+// CHECK: %[[STALE:.*]] = arith.cmpi eq
+// CHECK: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x576xi8>
+// CHECK: scf.if %[[STALE]] {
+// CHECK: vector.shuffle
+// CHECK: affine.vector_store %{{.*}}, %[[BP]]
+// CHECK: }
+// CHECK: affine.for %[[ROW:.*]] = 0 to 49 {
+// CHECK: step 64 {
+// CHECK: %[[V:.*]] = affine.vector_load %arg0[0, %[[ROW]] floordiv 7 + {{.*}}, %[[ROW]] mod 7 + {{.*}}, %{{.*}}] : memref<1x9x9x64xi8>, vector<64xi8>
+// CHECK: affine.vector_store %[[V]], %[[AP]]
+// CHECK: affine.parallel
+// CHECK: amx.tile_muli
+// CHECK: affine.store %{{.*}}, %arg2[0, (%{{.*}} * 32 + %{{.*}}) floordiv 7, (%{{.*}} * 32 + %{{.*}}) mod 7, %{{.*}}] : memref<1x7x7x32xi32>
+// CHECK: memref.store %{{.*}}, %[[FLAG]][]
+// CHECK-NOT: memref.dealloc %[[BP]]
+// CHECK: memref.dealloc %[[AP]]
+func.func @conv_nhwc(%x: memref<1x9x9x64xi8>, %w: memref<3x3x64x32xi8> {pb.static}, %y: memref<1x7x7x32xi32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : memref<1x9x9x64xi8>, memref<3x3x64x32xi8>) outs(%y : memref<1x7x7x32xi32>)
+  return
+}
