@@ -363,6 +363,7 @@ fn relayout(context: &Context, func: OperationRef, stored: &HashSet<usize>) {
         }
         let first_stored = (0..op.result_count()).find(|r| op.result(*r).is_ok_and(|v| stored.contains(&value_key(v.into()))));
         if let Some(r) = first_stored {
+            relayout_free_inputs(context, op, stored);
             reorder_loops(context, op, r);
             channel_innermost_operands(context, op, r, stored);
         }
@@ -502,6 +503,22 @@ fn rebuild_init<'c>(context: &'c Context, generic: OperationRef<'c, '_>, index: 
     // it: erased, or bufferization would still write it (a whole feature
     // map of bias values nobody reads).
     erase_if_unused(producer);
+}
+
+/// The NCHW broadcast or fill inputs of a generic whose result is stored
+/// channels-last (a convolution's bias, broadcast to its whole output, read
+/// by the quantized product's epilogue) are made channels-last too, as an
+/// output's initial value is: read across the channel loop, a broadcast
+/// would be a strided gather of a whole feature map.
+fn relayout_free_inputs(context: &Context, generic: OperationRef, stored: &HashSet<usize>) {
+    let Some((inputs, _)) = segments(generic) else { return };
+    for i in 0..inputs {
+        let Some(input) = ffi::operand(generic, i) else { continue };
+        if is_image(input) && layout_free(input) && !stored.contains(&value_key(input)) {
+            permute_map(context, generic, i, &STORED);
+            rebuild_init(context, generic, i, input);
+        }
+    }
 }
 
 /// Erases `op` (a fill or broadcast on tensors) when its result has no

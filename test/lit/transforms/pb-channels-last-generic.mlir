@@ -6,8 +6,9 @@
 // channels-last (its loops renumbered so the output map is the identity
 // over n, h, w, f), its 16-channel input read through a channels-last
 // copy, and the epilogue's result is channels-last too: the broadcast
-// takes no part in the choice (its elements do not depend on the layout).
-// Only the graph's NCHW result is transposed back.
+// takes no part in the choice (its elements do not depend on the layout)
+// and is rebuilt channels-last (broadcast along n, h, w), not read across
+// the channel loop. Only the graph's NCHW result is transposed back.
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d5, d2 + d6, d4)>
 // CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
 // CHECK-LABEL: func.func @quantized_conv
@@ -15,7 +16,8 @@
 // CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[FILTER]], #{{.*}}], {{.*}} ins(%[[COPY]], %arg1 : tensor<1x8x8x16xi8>, tensor<32x16x3x3xi8>)
 // CHECK: arith.muli
 // CHECK: -> tensor<1x6x6x32xi32>
-// CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%[[SUM]], %{{.*}} : tensor<1x6x6x32xi32>, tensor<1x32x6x6xf32>) outs(%{{.*}} : tensor<1x6x6x32xf32>)
+// CHECK: %[[BIAS:.*]] = linalg.broadcast ins(%arg2 : tensor<32xf32>) outs(%{{.*}} : tensor<1x6x6x32xf32>) dimensions = [0, 1, 2]
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%[[SUM]], %[[BIAS]] : tensor<1x6x6x32xi32>, tensor<1x6x6x32xf32>) outs(%{{.*}} : tensor<1x6x6x32xf32>)
 // CHECK: linalg.generic {{.*}} ins(%[[Y]] : tensor<1x6x6x32xf32>) outs(%{{.*}} : tensor<1x32x6x6xf32>)
 #in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
 #filter = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
