@@ -426,6 +426,9 @@ impl<'c> Emit<'c> {
         arguments.extend(carried.iter().map(|v| (v.r#type(), self.location)));
         let region = Region::new();
         region.append_block(Block::new(&arguments));
+        // Constant bounds take no operands: loops the vectorizer (and
+        // other passes reading constant trip counts) can read.
+        let env = if upper.iter().any(|x| (0..env.len()).any(|d| x.uses_dim(d))) { env } else { &[] };
         let bounds = (self.attr(&mlir_map(env.len(), 0, &[Aff::Const(lower)])), self.attr(&mlir_map(env.len(), 0, upper)));
         let made = builder::affine_for_carrying(self.context, self.location, bounds, env, step, carried, region)
             .unwrap_or_else(|e| panic!("pb-matrix-tile built an invalid affine.for: {e}"));
@@ -872,10 +875,20 @@ fn emit_kernel<'c>(
     for ((row, column), tile) in corners.iter().zip(&tiles) {
         e.store_tile(end, scratch, &[Aff::Dim(ibd), Aff::Const(*row), Aff::Const(*column)], &env, *tile);
     }
-    let rows_left = [Aff::Const(BLOCK), Aff::Const(m).plus(Aff::Dim(ibd).scale(-BLOCK))];
+    // Bounds that are constants where every block is whole in that
+    // dimension: a constant column loop is one the vectorizer takes (the
+    // add runs 16 lanes at a time, not element by element).
+    let left = |size: i64, block: usize| -> Vec<Aff> {
+        if size % BLOCK == 0 {
+            vec![Aff::Const(BLOCK)]
+        } else {
+            vec![Aff::Const(BLOCK), Aff::Const(size).plus(Aff::Dim(block).scale(-BLOCK))]
+        }
+    };
+    let rows_left = left(m, ibd);
     let (r, _, r_end, _) = e.for_loop(end, (0, &rows_left), 1, &env, &[]);
     env.push(r);
-    let columns_left = [Aff::Const(BLOCK), Aff::Const(n).plus(Aff::Dim(jbd).scale(-BLOCK))];
+    let columns_left = left(n, jbd);
     let (c, _, c_end, _) = e.for_loop(r_end, (0, &columns_left), 1, &env, &[]);
     env.push(c);
     let (rd, cd) = (env.len() - 2, env.len() - 1);
