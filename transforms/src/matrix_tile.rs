@@ -587,12 +587,23 @@ fn emit_kernel<'c>(
     // weights, into a buffer the pool keeps between calls.
     let b_once = prepacked && hoist_b && is_static_argument(b_mem);
     let stale = if b_once { Some(crate::register_tile::stale_flag(context, nest)?) } else { None };
-    let b_when = if b_once { ", once per version of the weights" } else { "" };
     // The cores share the row blocks when there are enough of them, else
     // the first outer loop (each iteration then packs into buffers of its own).
     let row_blocks = mp / BLOCK;
     let outer_trip = p.outer.first().map_or(1, |d| p.trip(*d));
     let parallel_outer = cores > 1 && row_blocks < 2 * cores && outer_trip >= cores && outer_trip > row_blocks;
+    // Otherwise the cores share the blocks of whichever of rows and
+    // columns has more of them: each core then reads a share of the larger
+    // operand (a 7x7 map's convolution: 2 row blocks, 16 column blocks, so
+    // each core streams half of the weights instead of all of them).
+    let col_blocks = np / BLOCK;
+    let by_columns = cores > 1 && !parallel_outer && col_blocks > row_blocks;
+    let b_when = match (b_once, by_columns) {
+        (true, true) => ", once per version of the weights, its column blocks shared by the cores",
+        (true, false) => ", once per version of the weights",
+        (false, true) => ", its column blocks shared by the cores",
+        (false, false) => "",
+    };
     // The buffers (packed A, packed B, and one 32x32 block of sums per
     // row block): whether each is needed, its type, and whether it is
     // written per outer iteration (then, with the outer loop parallel,
@@ -600,7 +611,7 @@ fn emit_kernel<'c>(
     let buffers = [
         (!a_in_place, format!("memref<{mp}x{kp}x{narrow}>"), !hoist_a),
         (!b_once, format!("memref<{}x{}x{narrow}>", kp / g, np * g), !hoist_b),
-        (!c_in_place, format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", row_blocks), true),
+        (!c_in_place, format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", if by_columns { col_blocks } else { row_blocks }), true),
     ];
     let private = |(needed, _, per_iteration): &(bool, String, bool)| *needed && parallel_outer && *per_iteration;
     let [mut ap, mut bp, mut scratch] = buffers.clone().map(|buffer| {
@@ -800,16 +811,19 @@ fn emit_kernel<'c>(
 
     // The blocks of C: parallel over 32-row blocks when there are cores to share them.
     let mut env = outer_env.clone();
-    let (ib, end) = if cores > 1 && row_blocks > 1 && !parallel_outer {
-        e.parallel(at, row_blocks)
+    let (first_trip, second_trip) = if by_columns { (col_blocks, row_blocks) } else { (row_blocks, col_blocks) };
+    let (first, end) = if cores > 1 && first_trip > 1 && !parallel_outer {
+        e.parallel(at, first_trip)
     } else {
-        let (iv, _, end, _) = e.for_loop(at, (0, &full(row_blocks)), 1, &env, &[]);
+        let (iv, _, end, _) = e.for_loop(at, (0, &full(first_trip)), 1, &env, &[]);
         (iv, end)
     };
-    env.push(ib);
-    let (jb, _, end, _) = e.for_loop(end, (0, &full(np / BLOCK)), 1, &env, &[]);
-    env.push(jb);
-    let (ibd, jbd) = (env.len() - 2, env.len() - 1);
+    env.push(first);
+    let (second, _, end, _) = e.for_loop(end, (0, &full(second_trip)), 1, &env, &[]);
+    env.push(second);
+    let (ibd, jbd) = if by_columns { (env.len() - 1, env.len() - 2) } else { (env.len() - 2, env.len() - 1) };
+    // The scratch block of the shared loop's iteration.
+    let sd = if by_columns { jbd } else { ibd };
     let acc_type = e.ty(&format!("!amx.tile<{TILE}x{TILE}x{wide}>"));
     let operand_type = e.ty(&format!("!amx.tile<{TILE}x{depth}x{narrow}>"));
     let corners = [(0, 0), (0, TILE), (TILE, 0), (TILE, TILE)];
@@ -873,7 +887,7 @@ fn emit_kernel<'c>(
     };
     // The four tiles into the scratch block, then into C where it exists.
     for ((row, column), tile) in corners.iter().zip(&tiles) {
-        e.store_tile(end, scratch, &[Aff::Dim(ibd), Aff::Const(*row), Aff::Const(*column)], &env, *tile);
+        e.store_tile(end, scratch, &[Aff::Dim(sd), Aff::Const(*row), Aff::Const(*column)], &env, *tile);
     }
     // Bounds that are constants where every block is whole in that
     // dimension: a constant column loop is one the vectorizer takes (the
@@ -897,7 +911,7 @@ fn emit_kernel<'c>(
     dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Dim(cd)).plus(Aff::Const(p.bounds[p.j].0)));
     let c_at = rewrite(c_index, &dims, &p.bounds);
     let old = e.load(c_end, c_mem, &c_at, &env);
-    let sum = e.load(c_end, scratch, &[Aff::Dim(ibd), Aff::Dim(rd), Aff::Dim(cd)], &env);
+    let sum = e.load(c_end, scratch, &[Aff::Dim(sd), Aff::Dim(rd), Aff::Dim(cd)], &env);
     let new = e.value(c_end, kind.add(), &[old, sum], old.r#type(), &[]);
     e.store(c_end, new, c_mem, &c_at, &env);
     Ok(describe(&a_how, b_when, c_in_place, b_vectors, b_transposed, (vector_columns, n)))

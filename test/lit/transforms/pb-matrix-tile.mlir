@@ -156,3 +156,30 @@ func.func @matvec_int8(%a: memref<64x96xi8>, %b: memref<96x1xi8>, %c: memref<64x
   }
   return
 }
+
+// One block of rows and four of columns: the cores share the column
+// blocks (each reads a share of B, the larger operand), and each column
+// block has its own scratch block.
+// REPORT-DAG: remark: [pb-matrix-tile] matrix unit: i8 products, 20x128 over 64 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 32x128x64; A packed by 64-element vectors, B packed by vector shuffles, its column blocks shared by the cores, C added from a block buffer
+// CHECK-LABEL: func.func @wide_int8
+// CHECK: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x32x32xi32>
+// CHECK: affine.parallel (%{{.*}}) = (0) to (4) {
+// CHECK: amx.tile_muli
+// CHECK: amx.tile_store %[[S]][
+func.func @wide_int8(%a: memref<20x64xi8>, %b: memref<64x128xi8>, %c: memref<20x128xi32>) {
+  affine.for %i = 0 to 20 {
+    affine.for %j = 0 to 128 {
+      affine.for %k = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<20x64xi8>
+        %y = affine.load %b[%k, %j] : memref<64x128xi8>
+        %z = affine.load %c[%i, %j] : memref<20x128xi32>
+        %xi = arith.extsi %x : i8 to i32
+        %yi = arith.extsi %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<20x128xi32>
+      }
+    }
+  }
+  return
+}
