@@ -15,8 +15,10 @@
 //! ```text
 //! pack A: Ap[m][k] (M x K rows of the flattened reductions, zero-padded to
 //!         multiples of 32 rows and of one tile's K: 32 bf16 or 64 i8)
-//! pack B: Bp[k / g][n * g + k % g] (the tile unit's pair/quad layout, g =
-//!         4 bytes / element size, zero-padded to 32 columns)
+//! pack B: Bp[n / 16][k / g][n % 16 * g + k % g] (the tile unit's pair/quad
+//!         layout, g = 4 bytes / element size, in panels of 16 columns so
+//!         that each B tile is one contiguous kilobyte; zero-padded to 32
+//!         columns)
 //! for ib (32-row blocks; parallel):             S[ib]: 32x32 sums
 //!   for jb (32-column blocks):
 //!     c00, c01, c10, c11 = 0                      (4 accumulator tiles)
@@ -610,7 +612,7 @@ fn emit_kernel<'c>(
     // each iteration allocates its own).
     let buffers = [
         (!a_in_place, format!("memref<{mp}x{kp}x{narrow}>"), !hoist_a),
-        (!b_once, format!("memref<{}x{}x{narrow}>", kp / g, np * g), !hoist_b),
+        (!b_once, format!("memref<{}x{}x{}x{narrow}>", np / TILE, kp / g, TILE * g), !hoist_b),
         (!c_in_place, format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", if by_columns { col_blocks } else { row_blocks }), true),
     ];
     let private = |(needed, _, per_iteration): &(bool, String, bool)| *needed && parallel_outer && *per_iteration;
@@ -725,7 +727,7 @@ fn emit_kernel<'c>(
             zero_fill(&e, a_at, (zero, ap), (rows, columns), &a_env, |r, c| vec![r, c]);
         }
     }
-    // Pack B: Bp[flat k / g][n * g + flat k % g] = B.
+    // Pack B: Bp[n / 16][flat k / g][n % 16 * g + flat k % g] = B.
     // Columns packed by vectors (whole groups of 16); the rest one by one.
     let vector_columns = if b_vectors || b_transposed { n / TILE * TILE } else { 0 };
     if b_vectors {
@@ -758,7 +760,8 @@ fn emit_kernel<'c>(
             let (even, odd) = (interleave(rows[0], rows[2], TILE), interleave(rows[1], rows[3], TILE));
             interleave(even, odd, 2 * TILE)
         };
-        let map = e.attr(&mlir_map(env.len(), 0, &[Aff::Dim(qd), Aff::Dim(nd).scale(g)]));
+        let panel = Aff::FloorDiv(Box::new(Aff::Dim(nd)), TILE);
+        let map = e.attr(&mlir_map(env.len(), 0, &[panel, Aff::Dim(qd), Aff::Const(0)]));
         let operands: Vec<Value> = [packed, bp].into_iter().chain(env.iter().copied()).collect();
         e.op(end, "affine.vector_store", &operands, &[], &[("map", map)]);
     } else if b_transposed {
@@ -789,7 +792,8 @@ fn emit_kernel<'c>(
             let position = e.attr(&format!("array<i64: {s}>"));
             let row = e.value(end, "vector.extract", &[turned], words, &[("static_position", position)]);
             let row = e.value(end, "vector.bitcast", &[row], bytes, &[]);
-            let map = e.attr(&mlir_map(env.len(), 0, &[Aff::Dim(qd).scale(TILE).plus(Aff::Const(s)), Aff::Dim(nd).scale(g)]));
+            let panel = Aff::FloorDiv(Box::new(Aff::Dim(nd)), TILE);
+            let map = e.attr(&mlir_map(env.len(), 0, &[panel, Aff::Dim(qd).scale(TILE).plus(Aff::Const(s)), Aff::Const(0)]));
             let operands: Vec<Value> = [row, bp].into_iter().chain(env.iter().copied()).collect();
             e.op(end, "affine.vector_store", &operands, &[], &[("map", map)]);
         }
@@ -807,7 +811,9 @@ fn emit_kernel<'c>(
     }
     // Zero the padding of Bp: reductions k..kp of every column, columns n..np.
     zero_fill(&e, b_at, (zero, bp), ((k, kp), (0, n)), &b_env, |kf, column| grouped(kf, column, g));
-    zero_fill(&e, b_at, (zero, bp), ((0, kp / g), (n * g, np * g)), &b_env, |q, c| vec![q, c]);
+    zero_fill(&e, b_at, (zero, bp), ((0, kp / g), (n * g, np * g)), &b_env, |q, c| {
+        vec![Aff::FloorDiv(Box::new(c.clone()), TILE * g), q, Aff::Mod(Box::new(c), TILE * g)]
+    });
 
     // The blocks of C: parallel over 32-row blocks when there are cores to share them.
     let mut env = outer_env.clone();
@@ -858,9 +864,10 @@ fn emit_kernel<'c>(
     let a0 = e.load_tile(body_end, a_source, &a_tile(0), &k_env, operand_type);
     let a1 = e.load_tile(body_end, a_source, &a_tile(TILE), &k_env, operand_type);
     let b_row = Aff::FloorDiv(Box::new(Aff::Dim(kkd)), g);
-    let b_column = Aff::Dim(jbd).scale(BLOCK * g);
-    let b0 = e.load_tile(body_end, bp, &[b_row.clone(), b_column.clone()], &k_env, operand_type);
-    let b1 = e.load_tile(body_end, bp, &[b_row, b_column.plus(Aff::Const(TILE * g))], &k_env, operand_type);
+    // Each 16-column panel's tile is one contiguous kilobyte.
+    let panel = Aff::Dim(jbd).scale(BLOCK / TILE);
+    let b0 = e.load_tile(body_end, bp, &[panel.clone(), b_row.clone(), Aff::Const(0)], &k_env, operand_type);
+    let b1 = e.load_tile(body_end, bp, &[panel.plus(Aff::Const(1)), b_row, Aff::Const(0)], &k_env, operand_type);
     let (name, flags): (&str, Vec<(&str, Attribute)>) = match kind {
         Kind::Bf16 => ("amx.tile_mulf", vec![]),
         Kind::Int8 { a_unsigned, b_unsigned } => (
@@ -976,10 +983,16 @@ fn zero_fill<'c, 'a>(
     e.store(end, zero, memref, &to(Aff::Dim(n - 2), Aff::Dim(n - 1)), &env);
 }
 
-/// B's packed position of flattened reduction `kf` in `column`: groups of
-/// `g` reductions per column (`[kf / g, column * g + kf % g]`).
+/// B's packed position of flattened reduction `kf` in `column`: panels of
+/// 16 columns, each a run of rows of `g` reductions per column
+/// (`[column / 16, kf / g, column % 16 * g + kf % g]`), so that one tile
+/// of a panel (16 rows of 64 bytes) is contiguous.
 fn grouped(kf: Aff, column: Aff, g: i64) -> Vec<Aff> {
-    vec![Aff::FloorDiv(Box::new(kf.clone()), g), column.scale(g).plus(Aff::Mod(Box::new(kf), g))]
+    vec![
+        Aff::FloorDiv(Box::new(column.clone()), TILE),
+        Aff::FloorDiv(Box::new(kf.clone()), g),
+        Aff::Mod(Box::new(column), TILE).scale(g).plus(Aff::Mod(Box::new(kf), g)),
+    ]
 }
 
 /// The report's words for how the operands move (`a`: how A does;

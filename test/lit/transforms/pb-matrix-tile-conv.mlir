@@ -12,12 +12,12 @@
 // CHECK: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x192xi8>
 // CHECK: affine.store %{{.*}}, %[[AP]]
 // CHECK: affine.parallel (%[[ROW:.*]]) = (0) to (6) {
-// CHECK-NEXT: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<48x128xi8>
+// CHECK-NEXT: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x48x64xi8>
 // CHECK-NEXT: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x32x32xi32>
 // CHECK: vector.shuffle
 // CHECK: affine.vector_store %{{.*}}, %[[BP]]
 // The last two columns, one element at a time.
-// CHECK: affine.store %{{.*}}, %[[BP]][{{.*}} floordiv 4, {{.*}}]
+// CHECK: affine.store %{{.*}}, %[[BP]][{{.*}} floordiv 16, {{.*}} floordiv 4, {{.*}}]
 // CHECK: amx.tile_load %[[AP]]
 // CHECK: amx.tile_load %[[BP]]
 // CHECK: amx.tile_muli

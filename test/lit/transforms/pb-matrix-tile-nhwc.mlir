@@ -13,7 +13,7 @@
 // REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors, B packed by vector shuffles, once per version of the weights, C added from a block buffer, rows: 7 x 7 flattened
 // EVERYCALL: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors, B packed by vector shuffles, C added from a block buffer, rows: 7 x 7 flattened
 // CHECK-LABEL: func.func @conv_nhwc
-// CHECK: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<144x128xi8>
+// CHECK: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<2x144x64xi8>
 // CHECK: %[[FLAG:.*]] = memref.alloc() {pb.prepared_flag} : memref<i32>
 // CHECK: %[[STALE:.*]] = arith.cmpi eq
 // CHECK: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x576xi8>

@@ -5,17 +5,17 @@
 
 // bf16 x bf16 summed in f32, 37x29 over 50: no dimension fills whole
 // tiles, so A is packed (rows and reductions zero-padded to 64x64), B is
-// packed into pairs (Bp[k/2][2n + k%2]), its first 16 columns by vector
+// packed into pairs in 16-column panels (Bp[n/16][k/2][2(n%16) + k%2]), its first 16 columns by vector
 // shuffles and the other 13 element by element, and each
 // 32x32 block's four tiles go through a block buffer into C, only where C
 // exists.
 // REPORT-DAG: remark: [pb-matrix-tile] matrix unit: bf16 products, 37x29 over 50 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A packed, B packed by vector shuffles (16 columns) and element by element (13), C added from a block buffer
 // CHECK-LABEL: func.func @bf16
 // CHECK-DAG: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x64xbf16>
-// CHECK-DAG: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x64xbf16>
+// CHECK-DAG: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x32x32xbf16>
 // CHECK-DAG: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x32x32xf32>
 // CHECK: affine.store %{{.*}}, %[[AP]][%{{.*}}, %{{.*}}] : memref<64x64xbf16>
-// CHECK: affine.store %{{.*}}, %[[BP]][%[[K:.*]] floordiv 2, %{{.*}} * 2 + %[[K]] mod 2] : memref<32x64xbf16>
+// CHECK: affine.store %{{.*}}, %[[BP]][%[[N:.*]] floordiv 16, %[[K:.*]] floordiv 2, (%[[N]] mod 16) * 2 + %[[K]] mod 2] : memref<2x32x32xbf16>
 // CHECK: affine.parallel (%[[IB:.*]]) = (0) to (2) {
 // CHECK: amx.tile_zero : !amx.tile<16x16xf32>
 // CHECK: affine.for {{.*}} step 32 iter_args
@@ -58,7 +58,7 @@ func.func @bf16(%a: memref<37x50xbf16>, %b: memref<50x29xbf16>, %c: memref<37x29
 // groups of four), and C's tiles start from C and go back to it.
 // REPORT-DAG: remark: [pb-matrix-tile] matrix unit: i8 products, 64x32 over 128 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x128; A read in place, B packed by vector shuffles, C tiles loaded and stored in place
 // CHECK-LABEL: func.func @int8
-// CHECK: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x128xi8>
+// CHECK: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x32x64xi8>
 // CHECK-COUNT-4: affine.vector_load %arg1{{.*}} vector<16xi8>
 // CHECK: vector.shuffle
 // CHECK: vector.shuffle
