@@ -233,10 +233,18 @@ impl MatrixTile {
         if m < 2 || n < 2 {
             return Err(format!("not on the matrix unit: {m} rows x {n} columns, a vector product (bound by memory)"));
         }
-        let how = emit_kernel(context, nest, statement, &p, self.cores, self.prepacked)?;
+        // A zero fill of all of C just before is absorbed: the sums are
+        // stored, not added (no fill pass over C, no read of it).
+        let fill = crate::register_tile::zero_fill_before(nest, statement, p.c, &p.bounds);
+        let how = emit_kernel(context, nest, statement, &p, (self.cores, self.prepacked, fill.is_some()))?;
         // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined
         // inside it is used outside it; the SCoP's handles are not used after this point.
         unsafe { ffi::erase(nest) };
+        if let Some(fill) = fill {
+            // SAFETY: the fill is a top-level loop nest before `nest` (`zero_fill_before`), already
+            // visited by `rewrite_each_nest`; a SCoP nest has no results.
+            unsafe { ffi::erase(fill) };
+        }
         let (mp, np, kp) = (Product::padded(m, BLOCK), Product::padded(n, BLOCK), Product::padded(k, p.kind.depth()));
         Ok(Some(format!(
             "matrix unit: {} products, {m}x{n} over {k} reductions ({} loops) as 32x32 blocks of 2x2 tiles, \
@@ -534,8 +542,7 @@ fn emit_kernel<'c>(
     nest: OperationRef<'c, '_>,
     s: &Statement<'c, '_>,
     p: &Product,
-    cores: i64,
-    prepacked: bool,
+    (cores, prepacked, c_zero): (i64, bool, bool),
 ) -> Result<String, String> {
     let e = Emit { context, location: nest.location() };
     let kind = p.kind;
@@ -600,6 +607,7 @@ fn emit_kernel<'c>(
     // each core streams half of the weights instead of all of them).
     let col_blocks = np / BLOCK;
     let by_columns = cores > 1 && !parallel_outer && col_blocks > row_blocks;
+    let c_how = if c_zero { "C's zero fill absorbed (sums stored), " } else { "" };
     let b_when = match (b_once, by_columns) {
         (true, true) => ", once per version of the weights, its column blocks shared by the cores",
         (true, false) => ", once per version of the weights",
@@ -840,7 +848,7 @@ fn emit_kernel<'c>(
         dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Const(column + p.bounds[p.j].0)));
         rewrite(c_index, &dims, &p.bounds)
     };
-    let initial: Vec<Value> = if c_in_place {
+    let initial: Vec<Value> = if c_in_place && !c_zero {
         corners.iter().map(|corner| e.load_tile(end, c_mem, &c_corner(*corner), &env, acc_type)).collect()
     } else {
         vec![e.value(end, "amx.tile_zero", &[], acc_type, &[]); 4]
@@ -890,7 +898,7 @@ fn emit_kernel<'c>(
         for (corner, tile) in corners.iter().zip(&tiles) {
             e.store_tile(end, c_mem, &c_corner(*corner), &env, *tile);
         }
-        return Ok(describe(&a_how, b_when, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
+        return Ok(describe(&a_how, b_when, c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
     };
     // The four tiles into the scratch block, then into C where it exists.
     for ((row, column), tile) in corners.iter().zip(&tiles) {
@@ -917,11 +925,15 @@ fn emit_kernel<'c>(
     p.set_row(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Dim(rd)), &mut dims);
     dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Dim(cd)).plus(Aff::Const(p.bounds[p.j].0)));
     let c_at = rewrite(c_index, &dims, &p.bounds);
-    let old = e.load(c_end, c_mem, &c_at, &env);
     let sum = e.load(c_end, scratch, &[Aff::Dim(sd), Aff::Dim(rd), Aff::Dim(cd)], &env);
-    let new = e.value(c_end, kind.add(), &[old, sum], old.r#type(), &[]);
+    let new = if c_zero {
+        sum
+    } else {
+        let old = e.load(c_end, c_mem, &c_at, &env);
+        e.value(c_end, kind.add(), &[old, sum], old.r#type(), &[])
+    };
     e.store(c_end, new, c_mem, &c_at, &env);
-    Ok(describe(&a_how, b_when, c_in_place, b_vectors, b_transposed, (vector_columns, n)))
+    Ok(describe(&a_how, b_when, c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)))
 }
 
 /// The loops of `p`'s reductions over their original ranges, nested at
@@ -996,8 +1008,9 @@ fn grouped(kf: Aff, column: Aff, g: i64) -> Vec<Aff> {
 }
 
 /// The report's words for how the operands move (`a`: how A does;
-/// `b_when`: when B is packed, if not every call).
-fn describe(a: &str, b_when: &str, c_in_place: bool, b_vectors: bool, b_transposed: bool, (vectors, n): (i64, i64)) -> String {
+/// `b_when`: when B is packed, if not every call; `c_how`: what became of
+/// C's initial value).
+fn describe(a: &str, b_when: &str, c_how: &str, c_in_place: bool, b_vectors: bool, b_transposed: bool, (vectors, n): (i64, i64)) -> String {
     let how = if b_vectors {
         "by vector shuffles"
     } else if b_transposed {
@@ -1011,7 +1024,7 @@ fn describe(a: &str, b_when: &str, c_in_place: bool, b_vectors: bool, b_transpos
         _ => format!("{how} ({vectors} columns) and element by element ({})", n - vectors),
     };
     format!(
-        "A {}, B packed {b}{b_when}, C {}",
+        "A {}, B packed {b}{b_when}, {c_how}C {}",
         a,
         if c_in_place { "tiles loaded and stored in place" } else { "added from a block buffer" }
     )

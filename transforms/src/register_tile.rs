@@ -353,7 +353,7 @@ impl RegisterTile {
         let pack_a = ((n + nr - 1) / nr >= 4 && aliasing) || contraction.a_expr.is_some() || !contraction.row_group.is_empty();
         // A zero fill of all of C just before is absorbed: the kernel's
         // first KC block stores every element (tails included).
-        let fill = zero_fill_before(nest, &contraction);
+        let fill = zero_fill_before(nest, contraction.statement, contraction.c_write, &contraction.bounds);
         // An operand read from a parameter (an argument the caller marks
         // static: a weight), the same for every matrix of the outer loops,
         // is packed once, whole, into a buffer kept between calls.
@@ -1485,11 +1485,17 @@ fn scaled(t: &mut String, value: &str, factor: Option<&str>, ty: &str) -> String
     }
 }
 
-/// The last op before `nest` that touches the contraction's C, if it is a
-/// nest that stores +0.0 into every element of C and nothing else.
-fn zero_fill_before<'c, 'a>(nest: OperationRef<'c, 'a>, c: &Contraction) -> Option<OperationRef<'c, 'a>> {
-    let s = c.statement;
-    let c_access = &s.accesses[c.c_write];
+/// The last op before `nest` that touches the C that `s` writes (access
+/// `c_write`, loops of constant `bounds`), if it is a nest that stores
+/// +0.0 (f32) or 0 (i32) into every element of C and nothing else, and the
+/// contraction writes every element of C too.
+pub(crate) fn zero_fill_before<'c, 'a>(
+    nest: OperationRef<'c, 'a>,
+    s: &Statement<'c, 'a>,
+    c_write: usize,
+    bounds: &[(i64, i64)],
+) -> Option<OperationRef<'c, 'a>> {
+    let c_access = &s.accesses[c_write];
     let c_memref = c_access.op.operand(1).ok()?;
     let block = nest.block()?;
     // Top-level ops in order (the C API has no "previous op").
@@ -1520,7 +1526,8 @@ fn zero_fill_before<'c, 'a>(nest: OperationRef<'c, 'a>, c: &Contraction) -> Opti
     }
     // +0.0 (adding to -0.0 would keep a -0.0 product's sign).
     let value = ffi::defining_op(store.op.operand(0).ok()?)?;
-    if !is_named(value, "arith.constant") || value.attribute("value").ok()?.to_string() != "0.000000e+00 : f32" {
+    let zero = value.attribute("value").ok()?.to_string();
+    if !is_named(value, "arith.constant") || !matches!(zero.as_str(), "0.000000e+00 : f32" | "0 : i32") {
         return None;
     }
     // The fill walks every element: each index of C is its own loop, from
@@ -1535,7 +1542,7 @@ fn zero_fill_before<'c, 'a>(nest: OperationRef<'c, 'a>, c: &Contraction) -> Opti
     loops_per_index(&store.indices, &fill_bounds, shape, true)?;
     // The contraction writes every element of C too (its reduction loops
     // are in no index).
-    loops_per_index(&c_access.indices, &c.bounds, shape, false)?;
+    loops_per_index(&c_access.indices, bounds, shape, false)?;
     Some(fill)
 }
 

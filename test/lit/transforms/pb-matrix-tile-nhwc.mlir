@@ -38,3 +38,18 @@ func.func @conv_nhwc(%x: memref<1x9x9x64xi8>, %w: memref<3x3x64x32xi8> {pb.stati
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : memref<1x9x9x64xi8>, memref<3x3x64x32xi8>) outs(%y : memref<1x7x7x32xi32>)
   return
 }
+
+// C zero-filled just before: the fill is absorbed, the sums are stored
+// into C (no add, no read of C, no fill loop left).
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors, B packed by vector shuffles, C's zero fill absorbed (sums stored), C added from a block buffer, rows: 7 x 7 flattened
+// CHECK-LABEL: func.func @filled
+// CHECK-NOT: affine.store %c0_i32
+// CHECK: amx.tile_muli
+// CHECK: %[[SUM:.*]] = affine.load %{{.*}} : memref<2x32x32xi32>
+// CHECK-NEXT: affine.store %[[SUM]], %arg2
+func.func @filled(%x: memref<1x9x9x64xi8>, %w: memref<3x3x64x32xi8>, %y: memref<1x7x7x32xi32>) {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%y : memref<1x7x7x32xi32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : memref<1x9x9x64xi8>, memref<3x3x64x32xi8>) outs(%y : memref<1x7x7x32xi32>)
+  return
+}
