@@ -115,6 +115,11 @@ def split_shared_modules(graph_module):
 
 def quantize(model, example):
     exported = split_shared_modules(torch.export.export(model, (example,)).module())
+    # Code whose result nobody uses (BERT's pooler when only the hidden
+    # states are returned) forms partitions without outputs, which the
+    # quantizer's pattern matching cannot take.
+    exported.graph.eliminate_dead_code()
+    exported.recompile()
     quantizer = x86.X86InductorQuantizer()
     quantizer.set_global(x86.get_default_x86_inductor_quantization_config())
     prepared = prepare_pt2e(exported, quantizer)

@@ -47,7 +47,7 @@
 
 use melior::{
     ir::{
-        attribute::{ArrayAttribute, FloatAttribute},
+        attribute::{ArrayAttribute, FloatAttribute, IntegerAttribute},
         block::BlockLike,
         operation::{OperationLike, WalkOrder},
         r#type::{IntegerType, RankedTensorType},
@@ -275,17 +275,30 @@ fn operand<'c: 'a, 'a>(value: Value<'c, 'a>, map: &[Aff]) -> Option<Operand<'c, 
         pad = Some((low, high));
         value = op.operand(0).ok()?;
     }
-    while let Some(op) = ffi::defining_op(value).filter(|op| is_named(*op, "linalg.transpose")) {
+    // Transposes and reshapes only move elements: the dequantization is
+    // read where they read it.
+    while let Some(op) = ffi::defining_op(value).filter(|op| {
+        is_named(*op, "linalg.transpose") || is_named(*op, "tensor.collapse_shape") || is_named(*op, "tensor.expand_shape")
+    }) {
         if pad.is_some() {
             return None;
         }
-        let permutation = integers(op.attribute("permutation").ok()?)?;
-        let mut input_map = map.clone();
-        for (k, p) in permutation.iter().enumerate() {
-            input_map[*p as usize] = map[k].clone();
-        }
-        map = input_map;
-        value = op.operand(0).ok()?;
+        let source = op.operand(0).ok()?;
+        map = if is_named(op, "linalg.transpose") {
+            let permutation = integers(op.attribute("permutation").ok()?)?;
+            let mut input_map = map.clone();
+            for (k, p) in permutation.iter().enumerate() {
+                input_map[*p as usize] = map[k].clone();
+            }
+            input_map
+        } else {
+            let groups = reassociation(op)?;
+            let collapse = is_named(op, "tensor.collapse_shape");
+            // The side with a dimension per group member.
+            let wide = static_shape(if collapse { source } else { op.result(0).ok()?.into() })?;
+            through_reshape(&map, &groups, &wide, collapse)?
+        };
+        value = source;
     }
     let generic = ffi::defining_op(value).filter(|op| is_named(*op, "linalg.generic"))?;
     let (q, unsigned, scale, zero) = dequantization(generic)?;
@@ -295,6 +308,68 @@ fn operand<'c: 'a, 'a>(value: Value<'c, 'a>, map: &[Aff]) -> Option<Operand<'c, 
     // A padded operand is read in the padded integers (rebuilt from `q`).
     let read = if pad.is_some() { read } else { map.clone() };
     Some(Operand { q, map: read, unsigned, scale: scale.substitute(&map), zero: zero.substitute(&map), pad })
+}
+
+/// A reshape's groups: the dimensions of its wider side that each
+/// dimension of its narrower side holds.
+fn reassociation(op: OperationRef) -> Option<Vec<Vec<usize>>> {
+    let groups = ArrayAttribute::try_from(op.attribute("reassociation").ok()?).ok()?;
+    (0..groups.len())
+        .map(|g| {
+            let members = ArrayAttribute::try_from(groups.element(g).ok()?).ok()?;
+            (0..members.len())
+                .map(|m| {
+                    let member = IntegerAttribute::try_from(members.element(m).ok()?).ok()?;
+                    usize::try_from(member.value()).ok()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Indices `map` of a reshape's result as indices of its source: through a
+/// collapse (`map` over the narrow side), each group member's index from
+/// the collapsed one by division and remainder (unit dimensions 0, the
+/// outermost without a remainder); through an expansion (`map` over the
+/// wide side), each group's row-major combination of its members. `wide`:
+/// the wide side's shape.
+fn through_reshape(map: &[Aff], groups: &[Vec<usize>], wide: &[i64], collapse: bool) -> Option<Vec<Aff>> {
+    if collapse {
+        if map.len() != groups.len() {
+            return None;
+        }
+        let mut out = vec![Aff::Const(0); wide.len()];
+        for (e, group) in map.iter().zip(groups) {
+            let first = group.iter().position(|d| wide[*d] != 1);
+            for (t, d) in group.iter().enumerate() {
+                let stride: i64 = group[t + 1..].iter().map(|m| wide[*m]).product();
+                out[*d] = match (wide[*d], Some(t) == first) {
+                    (1, _) => Aff::Const(0),
+                    (_, true) => Aff::FloorDiv(Box::new(e.clone()), stride),
+                    (n, false) => Aff::Mod(Box::new(Aff::FloorDiv(Box::new(e.clone()), stride)), n),
+                };
+                if stride == 1 && Some(t) == first {
+                    out[*d] = e.clone();
+                }
+            }
+        }
+        Some(out)
+    } else {
+        if map.len() != wide.len() {
+            return None;
+        }
+        Some(
+            groups
+                .iter()
+                .map(|group| {
+                    group.iter().enumerate().fold(Aff::Const(0), |acc, (t, d)| {
+                        let stride: i64 = group[t + 1..].iter().map(|m| wide[*m]).product();
+                        acc.plus(map[*d].clone().scale(stride))
+                    })
+                })
+                .collect(),
+        )
+    }
 }
 
 fn pads_with_zero(pad: OperationRef) -> bool {

@@ -127,3 +127,51 @@ func.func @per_k_scale(%x: tensor<4x8xi8>, %w: tensor<8x6xf32>, %s: tensor<8xf32
   %c = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x6xf32>) outs(%init : tensor<4x6xf32>) -> tensor<4x6xf32>
   return %c : tensor<4x6xf32>
 }
+
+// -----
+
+// The activations reach the product through a reshape (a linear layer on
+// [batch, tokens, features] collapses them to rows): the integers are
+// read through it, unit dimensions at 0.
+// CHECK-LABEL: func.func @linear3
+// CHECK: linalg.generic {indexing_maps = [#[[MA3:.*]], #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<1x4x8xi8>, tensor<6x8xi8>)
+// CHECK: arith.muli
+// CHECK-NOT: linalg.matmul
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+// u8 activations (zero point 128, per-tensor scale) times s8 weights
+// stored [n][k] (per-channel scale and zero point, transposed for the
+// matmul): one u8 x s8 product, both operand sums (both zero points may be
+// non-zero), scales applied in the epilogue.
+func.func @linear3(%x: tensor<1x4x8xi8>, %w: tensor<6x8xi8>, %s: tensor<6xf32>, %z: tensor<6xi64>) -> tensor<4x6xf32> {
+  %e0 = tensor.empty() : tensor<1x4x8xf32>
+  %a3 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x4x8xi8>) outs(%e0 : tensor<1x4x8xf32>) {
+  ^bb0(%q: i8, %o: f32):
+    %c128 = arith.constant 128 : i64
+    %0 = arith.extui %q : i8 to i64
+    %1 = arith.subi %0, %c128 : i64
+    %2 = arith.sitofp %1 : i64 to f32
+    %sc = arith.constant 0.5 : f32
+    %3 = arith.mulf %2, %sc : f32
+    linalg.yield %3 : f32
+  } -> tensor<1x4x8xf32>
+  %a = tensor.collapse_shape %a3 [[0, 1], [2]] : tensor<1x4x8xf32> into tensor<4x8xf32>
+  %e1 = tensor.empty() : tensor<6x8xf32>
+  %b = linalg.generic {indexing_maps = [#id, #row, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%w, %s, %z : tensor<6x8xi8>, tensor<6xf32>, tensor<6xi64>) outs(%e1 : tensor<6x8xf32>) {
+  ^bb0(%q: i8, %sc: f32, %zp: i64, %o: f32):
+    %0 = arith.extsi %q : i8 to i64
+    %1 = arith.subi %0, %zp : i64
+    %2 = arith.sitofp %1 : i64 to f32
+    %3 = arith.mulf %2, %sc : f32
+    linalg.yield %3 : f32
+  } -> tensor<6x8xf32>
+  %e2 = tensor.empty() : tensor<8x6xf32>
+  %t = linalg.transpose ins(%b : tensor<6x8xf32>) outs(%e2 : tensor<8x6xf32>) permutation = [1, 0]
+  %zero = arith.constant 0.0 : f32
+  %e3 = tensor.empty() : tensor<4x6xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %c = linalg.matmul ins(%a, %t : tensor<4x8xf32>, tensor<8x6xf32>) outs(%init : tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %c : tensor<4x6xf32>
+}
