@@ -21,7 +21,8 @@ each call of a reused single-op module a partition of its own
 (`source_fn_stack` per call) before quantizing; the model and its
 quantization are otherwise what the quantizer makes.
 
-`--models` picks rows (default: all); whole models run at `--batch`.
+`--models` picks rows (default: all); whole models (torchvision's ResNets,
+a BERT-base encoder) run at `--batch`.
 The peers: eager, `torch.compile`, and `torch.compile` with Inductor's
 weight freezing (its fairest CPU setting; the int8 convolutions then run
 in oneDNN).
@@ -79,12 +80,30 @@ def _torchvision(name):
     return make
 
 
+def _bert():
+    """BERT-base from its default config (random weights), token ids in, the
+    last hidden state out (bench/models_bench.py's model)."""
+    from models_bench import MODELS as FLOAT_MODELS
+
+    return FLOAT_MODELS["bert-base"](1)[0]
+
+
 MODELS = {
     "MLP 128x768x3072 (linear, relu, linear)": (Mlp, (128, 768)),
     "conv block 1x64x56x56 (2 conv3x3 + linear)": (ConvBlock, (1, 64, 56, 56)),
     "resnet18": (_torchvision("resnet18"), "image"),
     "resnet50": (_torchvision("resnet50"), "image"),
+    "bert-base (sequence 128)": (_bert, "tokens"),
 }
+
+
+def example(shape, batch):
+    """The input of a row: a fixed shape, images or token ids at `batch`."""
+    if shape == "image":
+        return torch.randn(batch, 3, 224, 224)
+    if shape == "tokens":
+        return torch.randint(0, 30522, (batch, 128))
+    return torch.randn(*shape)
 
 
 def split_shared_modules(graph_module):
@@ -147,7 +166,7 @@ def main():
             continue
         torch.manual_seed(0)
         model = make().eval()
-        x = torch.randn(*((args.batch, 3, 224, 224) if shape == "image" else shape))
+        x = example(shape, args.batch)
         q = quantize(model, x)
         with torch.no_grad():
 
@@ -179,7 +198,7 @@ def main():
             error = (contenders["ours"](x) - reference).abs().max().item()
             deviation = (model(x) - reference).abs().max().item()
         peer_ms = min(best["eager"], best["compile"], best["frozen"])
-        label = f"{name}, batch {args.batch}" if shape == "image" else name
+        label = f"{name}, batch {args.batch}" if isinstance(shape, str) else name
         print(
             f"| {label} | {best['eager']:.2f} | {best['compile']:.2f} | {best['frozen']:.2f} | {best['ours']:.2f} | {best['ours f32']:.2f} "
             f"| {peer_ms / best['ours']:.2f}x | {best['ours f32'] / best['ours']:.2f}x | {error:.1e} / {deviation:.1e} |",

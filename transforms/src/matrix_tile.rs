@@ -581,7 +581,7 @@ fn emit_kernel<'c>(
                 && front.iter().filter(|x| x.uses_dim(p.j)).count() == 1
                 && front.iter().all(|x| !x.uses_dim(p.j) || x.coefficient(p.j) == Some(1))
         });
-    let a_how = match (a_in_place, a_pack_lanes(p, a_index, a_mem)) {
+    let a_how = match (a_in_place, a_pack_lanes(p, a_index, a_mem).1) {
         (true, _) => "read in place".to_string(),
         (false, 1) => "packed".to_string(),
         (false, lanes) => format!("packed by {lanes}-element vectors"),
@@ -718,9 +718,39 @@ fn emit_kernel<'c>(
         p.set_row(Aff::Dim(env.len()), &mut dims);
         env.push(row);
         let first = env.len();
-        let lanes = a_pack_lanes(p, a_index, a_mem);
-        let inner = reduction_loops(&e, end, p, &mut env, &mut dims, lanes);
-        let (from, to) = (rewrite(a_index, &dims, &p.bounds), [Aff::Dim(first - 1), flat(first)]);
+        let (run_from, lanes) = a_pack_lanes(p, a_index, a_mem);
+        let (inner, to) = if lanes > 1 {
+            // Loops over the reductions before the run, then one loop
+            // along the run (its reductions' values by floordiv and mod).
+            let mut inner = end;
+            for &r in &p.reductions[..run_from] {
+                let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &[Aff::Const(p.bounds[r].1)]), 1, &env, &[]);
+                dims[r] = Some(Aff::Dim(env.len()));
+                env.push(iv);
+                inner = end;
+            }
+            let run: i64 = p.reductions[run_from..].iter().map(|r| p.trip(*r)).product();
+            let (iv, _, end, _) = e.for_loop(inner, (0, &[Aff::Const(run)]), lanes, &env, &[]);
+            let position = Aff::Dim(env.len());
+            env.push(iv);
+            let mut stride = 1;
+            for &r in p.reductions[run_from..].iter().rev() {
+                let value = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(position.clone()), stride)), p.trip(r));
+                dims[r] = Some(value.plus(Aff::Const(p.bounds[r].0)));
+                stride *= p.trip(r);
+            }
+            // The flat reduction index: the loops before the run, then
+            // the position along it (the run is the innermost `run` of K).
+            let mut flat_k = position;
+            for (q, &r) in p.reductions[..run_from].iter().enumerate().rev() {
+                flat_k = flat_k.plus(Aff::Dim(first + q).plus(Aff::Const(-p.bounds[r].0)).scale(stride));
+                stride *= p.trip(r);
+            }
+            (end, [Aff::Dim(first - 1), flat_k])
+        } else {
+            (reduction_loops(&e, end, p, &mut env, &mut dims, 1), [Aff::Dim(first - 1), flat(first)])
+        };
+        let from = rewrite(a_index, &dims, &p.bounds);
         if lanes > 1 {
             let vector = e.ty(&format!("vector<{lanes}x{narrow}>"));
             let operands: Vec<Value> = std::iter::once(a_mem).chain(env.iter().copied()).collect();
@@ -958,18 +988,55 @@ fn reduction_loops<'c, 'a>(
     inner
 }
 
-/// Elements per vector when A is packed by vectors along its innermost
-/// reduction: that reduction contiguous in A (its last index, alone, with
-/// coefficient 1; in no other index) and a multiple of 64, 32 or 16 bytes
-/// long; 1 (element by element) otherwise.
-fn a_pack_lanes(p: &Product, a_index: &[Aff], a_mem: Value) -> i64 {
-    let (Some(&r), Some((last, front))) = (p.reductions.last(), a_index.split_last()) else { return 1 };
-    let contiguous = last.coefficient(r) == Some(1)
-        && (0..p.bounds.len()).all(|d| d == r || !last.uses_dim(d))
-        && !front.iter().any(|x| x.uses_dim(r))
-        && identity_layout(a_mem);
+/// Where A's contiguous run starts among the reductions, and the elements
+/// per vector when A is packed by vectors along it: the run is the
+/// innermost reductions that walk A's memory contiguously (a channels-last
+/// convolution's input channels, with the window's columns too when the
+/// channels are A's whole last dimension); vectors of 64, 32 or 16 bytes
+/// that divide it, or one vector of the whole run when it is shorter; 1
+/// (element by element) otherwise.
+fn a_pack_lanes(p: &Product, a_index: &[Aff], a_mem: Value) -> (usize, i64) {
+    let shape = melior::ir::r#type::MemRefType::try_from(a_mem.r#type()).ok().and_then(|t| {
+        (0..t.rank())
+            .map(|d| match t.dim_size(d) {
+                Ok(melior::ir::r#type::DimSize::Static(n)) => Some(n as i64),
+                _ => None,
+            })
+            .collect::<Option<Vec<i64>>>()
+    });
+    let Some(shape) = shape.filter(|_| identity_layout(a_mem)) else {
+        return (p.reductions.len(), 1);
+    };
+    if shape.len() != a_index.len() {
+        return (p.reductions.len(), 1);
+    }
+    // A's address as one expression (row-major strides).
+    let mut address = Aff::Const(0);
+    let mut stride = 1;
+    for (index, n) in a_index.iter().zip(&shape).rev() {
+        address = address.plus(index.clone().scale(stride));
+        stride *= n;
+    }
+    // The run: the innermost reductions whose steps move A's address by
+    // exactly the length of the run inside them (1 for the innermost).
+    let mut run_from = p.reductions.len();
+    let mut run = 1;
+    for (q, &r) in p.reductions.iter().enumerate().rev() {
+        if address.coefficient(r) != Some(run) {
+            break;
+        }
+        run_from = q;
+        run *= p.trip(r);
+    }
     let bytes = if p.kind == Kind::Bf16 { 2 } else { 1 };
-    [64, 32, 16].into_iter().map(|b| b / bytes).find(|lanes| contiguous && p.trip(r) % lanes == 0).unwrap_or(1)
+    let lanes = [64, 32, 16].into_iter().map(|b| b / bytes).find(|lanes| run % lanes == 0);
+    match lanes {
+        Some(lanes) => (run_from, lanes),
+        // A short run (a first layer's 3 channels times a window row: 21
+        // bytes) is one vector of its own length.
+        None if run > 1 && run * bytes <= 64 => (run_from, run),
+        None => (p.reductions.len(), 1),
+    }
 }
 
 /// Stores `zero` into `memref` at `to(row, column)` for the rows and
