@@ -172,11 +172,12 @@ struct Product {
     c: usize,
     bounds: Vec<(i64, i64)>,
     i: usize,
-    /// A C loop just outside `i` flattened with it into the rows (a
-    /// convolution's output rows and columns, `h * W + w`): rows that
-    /// `i` alone would leave short of whole blocks (a 7 x 7 or 56 x 56
-    /// feature map) run as one `M = H * W`.
-    i_outer: Option<usize>,
+    /// C loops just outside `i` flattened with it into the rows,
+    /// outermost first (a convolution's batch and output rows with its
+    /// output columns, `(n * H + h) * W + w`): rows that `i` alone would
+    /// leave short of whole blocks (a 7 x 7 or 56 x 56 feature map) run as
+    /// one `M = N * H * W`.
+    i_outer: Vec<usize>,
     j: usize,
     reductions: Vec<usize>,
     /// C loops other than `i` and `j`, outermost first (loops of one
@@ -188,19 +189,20 @@ impl Product {
     fn trip(&self, d: usize) -> i64 {
         self.bounds[d].1 - self.bounds[d].0
     }
-    /// Rows: `i`, times `i_outer` when flattened.
+    /// Rows: `i`, times the loops flattened with it.
     fn m(&self) -> i64 {
-        self.trip(self.i) * self.i_outer.map_or(1, |d| self.trip(d))
+        self.trip(self.i) * self.i_outer.iter().map(|d| self.trip(*d)).product::<i64>()
     }
-    /// Sets the row loops' values in `dims` from flattened row `row` (from 0).
+    /// Sets the row loops' values in `dims` from flattened row `row` (from
+    /// 0): the innermost by remainder, the outermost by division.
     fn set_row(&self, row: Aff, dims: &mut [Option<Aff>]) {
-        match self.i_outer {
-            None => dims[self.i] = Some(row.plus(Aff::Const(self.bounds[self.i].0))),
-            Some(h) => {
-                let w = self.trip(self.i);
-                dims[self.i] = Some(Aff::Mod(Box::new(row.clone()), w).plus(Aff::Const(self.bounds[self.i].0)));
-                dims[h] = Some(Aff::FloorDiv(Box::new(row), w).plus(Aff::Const(self.bounds[h].0)));
-            }
+        let loops: Vec<usize> = self.i_outer.iter().copied().chain(std::iter::once(self.i)).collect();
+        let mut stride = 1;
+        for (q, &d) in loops.iter().enumerate().rev() {
+            let above = if stride == 1 { row.clone() } else { Aff::FloorDiv(Box::new(row.clone()), stride) };
+            let value = if q == 0 { above } else { Aff::Mod(Box::new(above), self.trip(d)) };
+            dims[d] = Some(value.plus(Aff::Const(self.bounds[d].0)));
+            stride *= self.trip(d);
         }
     }
     fn k(&self) -> i64 {
@@ -252,7 +254,12 @@ padded to {mp}x{np}x{kp}; {how}{}{}",
             p.kind.narrow(),
             p.reductions.len(),
             if p.outer.is_empty() { String::new() } else { format!(", per iteration of {} outer loops", p.outer.len()) },
-            if p.i_outer.is_some() { format!(", rows: {} x {} flattened", m / p.trip(p.i), p.trip(p.i)) } else { String::new() }
+            if p.i_outer.is_empty() {
+                String::new()
+            } else {
+                let loops: Vec<String> = p.i_outer.iter().chain(std::iter::once(&p.i)).map(|d| p.trip(*d).to_string()).collect();
+                format!(", rows: {} flattened", loops.join(" x "))
+            }
         )))
     }
 }
@@ -327,16 +334,26 @@ fn recognize<'c, 'a>(s: &Statement<'c, 'a>) -> Option<Product> {
         return None;
     }
     let reductions: Vec<usize> = (0..bounds.len()).filter(|d| !written.contains(d) && !once(*d)).collect();
-    // The C index before `i`'s, a loop alone that A uses and B does not,
-    // joins the rows when `i`'s rows are not whole blocks.
-    let i_outer = front
-        .iter()
-        .position(|e| *e == Aff::Dim(i))
-        .filter(|q| *q > 0 && (bounds[i].1 - bounds[i].0) % BLOCK != 0)
-        .and_then(|q| row(&front[q - 1]))
-        .filter(|h| front.iter().filter(|e| e.uses_dim(*h)).count() == 1);
+    // The C indices before `i`'s, loops alone that A uses and B does not,
+    // join the rows when `i`'s rows are not whole blocks: the one just
+    // before it, and each before that in turn (loops of one iteration are
+    // passed over: they index as their one value).
+    let mut i_outer = Vec::new();
+    if let Some(q) = front.iter().position(|e| *e == Aff::Dim(i)).filter(|_| (bounds[i].1 - bounds[i].0) % BLOCK != 0) {
+        for e in front[..q].iter().rev() {
+            if let Aff::Dim(d) = e {
+                if once(*d) {
+                    continue;
+                }
+            }
+            match row(e).filter(|h| front.iter().filter(|x| x.uses_dim(*h)).count() == 1) {
+                Some(h) => i_outer.insert(0, h),
+                None => break,
+            }
+        }
+    }
     let outer: Vec<usize> =
-        written.iter().copied().filter(|d| *d != i && *d != j && Some(*d) != i_outer && !once(*d)).collect();
+        written.iter().copied().filter(|d| *d != i && *d != j && !i_outer.contains(d) && !once(*d)).collect();
     if reductions.is_empty() {
         return None;
     }
@@ -558,9 +575,9 @@ fn emit_kernel<'c>(
         && m % BLOCK == 0
         && k % depth == 0
         && identity_layout(a_mem)
-        && p.i_outer.is_none()
+        && p.i_outer.is_empty()
         && tile_shaped(a_index, p.i, p.reductions[0], &p.outer);
-    let c_in_place = whole_blocks && p.i_outer.is_none() && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);
+    let c_in_place = whole_blocks && p.i_outer.is_empty() && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);
     let b_vectors = n >= TILE
         && k % g == 0
         && identity_layout(b_mem)
@@ -607,6 +624,13 @@ fn emit_kernel<'c>(
     // each core streams half of the weights instead of all of them).
     let col_blocks = np / BLOCK;
     let by_columns = cores > 1 && !parallel_outer && col_blocks > row_blocks;
+    // With the row blocks outermost, each packs its own rows of A just
+    // before its products, into a block-sized buffer of its own: the rows
+    // stay in cache for every column block (a batch of feature maps packed
+    // whole was megabytes written and read back from memory). Not for an
+    // A the outer loops do not change (packed once, before them).
+    let a_per_block = !a_in_place && !by_columns && !parallel_outer && (p.outer.is_empty() || !hoist_a);
+    let a_how = if a_per_block { format!("{a_how} a row block at a time") } else { a_how };
     let c_how = if c_zero { "C's zero fill absorbed (sums stored), " } else { "" };
     let b_when = match (b_once, by_columns) {
         (true, true) => ", once per version of the weights, its column blocks shared by the cores",
@@ -619,7 +643,7 @@ fn emit_kernel<'c>(
     // written per outer iteration (then, with the outer loop parallel,
     // each iteration allocates its own).
     let buffers = [
-        (!a_in_place, format!("memref<{mp}x{kp}x{narrow}>"), !hoist_a),
+        (!a_in_place && !a_per_block, format!("memref<{mp}x{kp}x{narrow}>"), !hoist_a),
         (!b_once, format!("memref<{}x{}x{}x{narrow}>", np / TILE, kp / g, TILE * g), !hoist_b),
         (!c_in_place, format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", if by_columns { col_blocks } else { row_blocks }), true),
     ];
@@ -710,57 +734,10 @@ fn emit_kernel<'c>(
         }
     };
 
-    // Pack A: Ap[row][flat k] = A, zero-padded.
-    if let Some(ap) = ap {
-        let mut env = a_env.clone();
-        let mut dims = a_dims.clone();
-        let (row, _, end, _) = e.for_loop(a_at, (0, &full(m)), 1, &env, &[]);
-        p.set_row(Aff::Dim(env.len()), &mut dims);
-        env.push(row);
-        let first = env.len();
-        let (run_from, lanes) = a_pack_lanes(p, a_index, a_mem);
-        let (inner, to) = if lanes > 1 {
-            // Loops over the reductions before the run, then one loop
-            // along the run (its reductions' values by floordiv and mod).
-            let mut inner = end;
-            for &r in &p.reductions[..run_from] {
-                let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &[Aff::Const(p.bounds[r].1)]), 1, &env, &[]);
-                dims[r] = Some(Aff::Dim(env.len()));
-                env.push(iv);
-                inner = end;
-            }
-            let run: i64 = p.reductions[run_from..].iter().map(|r| p.trip(*r)).product();
-            let (iv, _, end, _) = e.for_loop(inner, (0, &[Aff::Const(run)]), lanes, &env, &[]);
-            let position = Aff::Dim(env.len());
-            env.push(iv);
-            let mut stride = 1;
-            for &r in p.reductions[run_from..].iter().rev() {
-                let value = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(position.clone()), stride)), p.trip(r));
-                dims[r] = Some(value.plus(Aff::Const(p.bounds[r].0)));
-                stride *= p.trip(r);
-            }
-            // The flat reduction index: the loops before the run, then
-            // the position along it (the run is the innermost `run` of K).
-            let mut flat_k = position;
-            for (q, &r) in p.reductions[..run_from].iter().enumerate().rev() {
-                flat_k = flat_k.plus(Aff::Dim(first + q).plus(Aff::Const(-p.bounds[r].0)).scale(stride));
-                stride *= p.trip(r);
-            }
-            (end, [Aff::Dim(first - 1), flat_k])
-        } else {
-            (reduction_loops(&e, end, p, &mut env, &mut dims, 1), [Aff::Dim(first - 1), flat(first)])
-        };
-        let from = rewrite(a_index, &dims, &p.bounds);
-        if lanes > 1 {
-            let vector = e.ty(&format!("vector<{lanes}x{narrow}>"));
-            let operands: Vec<Value> = std::iter::once(a_mem).chain(env.iter().copied()).collect();
-            let value = e.value(inner, "affine.vector_load", &operands, vector, &[("map", e.attr(&mlir_map(env.len(), 0, &from)))]);
-            let operands: Vec<Value> = [value, ap].into_iter().chain(env.iter().copied()).collect();
-            e.op(inner, "affine.vector_store", &operands, &[], &[("map", e.attr(&mlir_map(env.len(), 0, &to)))]);
-        } else {
-            let value = e.load(inner, a_mem, &from, &env);
-            e.store(inner, value, ap, &to, &env);
-        }
+    // Pack A: Ap[row][flat k] = A, zero-padded (whole, here; or a block
+    // of rows at a time inside the row-block loop, below).
+    if let (Some(ap), false) = (ap, a_per_block) {
+        pack_a(&e, p, (a_index, a_mem), (a_at, &a_env, &a_dims), (&full(m), Aff::Const(0)), ap);
         for (rows, columns) in [((0, m), (k, kp)), ((m, mp), (0, kp))] {
             zero_fill(&e, a_at, (zero, ap), (rows, columns), &a_env, |r, c| vec![r, c]);
         }
@@ -863,6 +840,27 @@ fn emit_kernel<'c>(
         (iv, end)
     };
     env.push(first);
+    let first_end = end;
+    // A's rows of this row block, packed into a buffer of the iteration.
+    let a_block = if a_per_block {
+        let block = e.alloc(end, "memref.alloc", &format!("memref<{BLOCK}x{kp}x{narrow}>"));
+        let ibd = env.len() - 1;
+        if m % BLOCK != 0 {
+            // The last block's missing rows read as zeros.
+            zero_fill(&e, end, (zero, block), ((0, BLOCK), (0, kp)), &env, |r, c| vec![r, c]);
+        } else {
+            zero_fill(&e, end, (zero, block), ((0, BLOCK), (k, kp)), &env, |r, c| vec![r, c]);
+        }
+        let rows = if m % BLOCK == 0 {
+            vec![Aff::Const(BLOCK)]
+        } else {
+            vec![Aff::Const(BLOCK), Aff::Const(m).plus(Aff::Dim(ibd).scale(-BLOCK))]
+        };
+        pack_a(&e, p, (a_index, a_mem), (end, &env, &outer_dims), (&rows, Aff::Dim(ibd).scale(BLOCK)), block);
+        Some(block)
+    } else {
+        None
+    };
     let (second, _, end, _) = e.for_loop(end, (0, &full(second_trip)), 1, &env, &[]);
     env.push(second);
     let (ibd, jbd) = if by_columns { (env.len() - 1, env.len() - 2) } else { (env.len() - 2, env.len() - 1) };
@@ -881,16 +879,20 @@ fn emit_kernel<'c>(
     let initial: Vec<Value> = if c_in_place && !c_zero {
         corners.iter().map(|corner| e.load_tile(end, c_mem, &c_corner(*corner), &env, acc_type)).collect()
     } else {
-        vec![e.value(end, "amx.tile_zero", &[], acc_type, &[]); 4]
+        // Four zero tiles, not one used four times: a tile value shared by
+        // loop-carried accumulators is copied through the stack (there is
+        // no tile move), three kilobyte spills per block.
+        (0..4).map(|_| e.value(end, "amx.tile_zero", &[], acc_type, &[])).collect()
     };
     let (kk, acc, body_end, k_loop) = e.for_loop(end, (0, &full(kp)), depth, &env, &initial);
     let mut k_env = env.clone();
     k_env.push(kk);
     let kkd = k_env.len() - 1;
     let a_tile = |row: i64| -> Vec<Aff> {
-        match ap {
-            Some(_) => vec![Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), Aff::Dim(kkd)],
-            None => {
+        match (a_block, ap) {
+            (Some(_), _) => vec![Aff::Const(row), Aff::Dim(kkd)],
+            (None, Some(_)) => vec![Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), Aff::Dim(kkd)],
+            (None, None) => {
                 let mut dims = outer_dims.clone();
                 p.set_row(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), &mut dims);
                 dims[p.reductions[0]] = Some(shifted(kkd, p.bounds[p.reductions[0]].0));
@@ -898,7 +900,7 @@ fn emit_kernel<'c>(
             }
         }
     };
-    let a_source = ap.unwrap_or(a_mem);
+    let a_source = a_block.or(ap).unwrap_or(a_mem);
     let a0 = e.load_tile(body_end, a_source, &a_tile(0), &k_env, operand_type);
     let a1 = e.load_tile(body_end, a_source, &a_tile(TILE), &k_env, operand_type);
     let b_row = Aff::FloorDiv(Box::new(Aff::Dim(kkd)), g);
@@ -927,6 +929,9 @@ fn emit_kernel<'c>(
         // The sums (started from C) go back to C.
         for (corner, tile) in corners.iter().zip(&tiles) {
             e.store_tile(end, c_mem, &c_corner(*corner), &env, *tile);
+        }
+        if let Some(block) = a_block {
+            e.op(first_end, "memref.dealloc", &[block], &[], &[]);
         }
         return Ok(describe(&a_how, b_when, c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
     };
@@ -963,6 +968,9 @@ fn emit_kernel<'c>(
         e.value(c_end, kind.add(), &[old, sum], old.r#type(), &[])
     };
     e.store(c_end, new, c_mem, &c_at, &env);
+    if let Some(block) = a_block {
+        e.op(first_end, "memref.dealloc", &[block], &[], &[]);
+    }
     Ok(describe(&a_how, b_when, c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)))
 }
 
@@ -986,6 +994,84 @@ fn reduction_loops<'c, 'a>(
         inner = end;
     }
     inner
+}
+
+/// Packs rows `base + [0, upper)` of A (flattened rows) into rows
+/// `[0, upper)` of `ap` (`Ap[row][flat k]`), at `a_at` inside the loops of
+/// `a_env` (whose dimensions `a_dims` gives): by vectors along A's
+/// contiguous run of reductions where it has one (`a_pack_lanes`), else
+/// element by element. Padding is the caller's.
+fn pack_a<'c, 'a>(
+    e: &Emit<'c>,
+    p: &Product,
+    (a_index, a_mem): (&[Aff], Value<'c, 'a>),
+    (a_at, a_env, a_dims): (OperationRef<'c, 'a>, &[Value<'c, 'a>], &[Option<Aff>]),
+    (upper, base): (&[Aff], Aff),
+    ap: Value<'c, 'a>,
+) {
+    let mut env = a_env.to_vec();
+    let mut dims = a_dims.to_vec();
+    {
+        let (row, _, end, _) = e.for_loop(a_at, (0, upper), 1, &env, &[]);
+        p.set_row(base.plus(Aff::Dim(env.len())), &mut dims);
+        env.push(row);
+        let first = env.len();
+        let (run_from, lanes) = a_pack_lanes(p, a_index, a_mem);
+        let narrow = p.kind.narrow();
+        let (inner, to) = if lanes > 1 {
+            // Loops over the reductions before the run, then one loop
+            // along the run (its reductions' values by floordiv and mod).
+            let mut inner = end;
+            for &r in &p.reductions[..run_from] {
+                let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &[Aff::Const(p.bounds[r].1)]), 1, &env, &[]);
+                dims[r] = Some(Aff::Dim(env.len()));
+                env.push(iv);
+                inner = end;
+            }
+            let run: i64 = p.reductions[run_from..].iter().map(|r| p.trip(*r)).product();
+            let (iv, _, end, _) = e.for_loop(inner, (0, &[Aff::Const(run)]), lanes, &env, &[]);
+            let position = Aff::Dim(env.len());
+            env.push(iv);
+            let mut stride = 1;
+            for &r in p.reductions[run_from..].iter().rev() {
+                let value = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(position.clone()), stride)), p.trip(r));
+                dims[r] = Some(value.plus(Aff::Const(p.bounds[r].0)));
+                stride *= p.trip(r);
+            }
+            // The flat reduction index: the loops before the run, then
+            // the position along it (the run is the innermost `run` of K).
+            let mut flat_k = position;
+            for (q, &r) in p.reductions[..run_from].iter().enumerate().rev() {
+                flat_k = flat_k.plus(Aff::Dim(first + q).plus(Aff::Const(-p.bounds[r].0)).scale(stride));
+                stride *= p.trip(r);
+            }
+            (end, [Aff::Dim(first - 1), flat_k])
+        } else {
+            (reduction_loops(e, end, p, &mut env, &mut dims, 1), [Aff::Dim(first - 1), flat_index(p, first)])
+        };
+        let from = rewrite(a_index, &dims, &p.bounds);
+        if lanes > 1 {
+            let vector = e.ty(&format!("vector<{lanes}x{narrow}>"));
+            let operands: Vec<Value> = std::iter::once(a_mem).chain(env.iter().copied()).collect();
+            let value = e.value(inner, "affine.vector_load", &operands, vector, &[("map", e.attr(&mlir_map(env.len(), 0, &from)))]);
+            let operands: Vec<Value> = [value, ap].into_iter().chain(env.iter().copied()).collect();
+            e.op(inner, "affine.vector_store", &operands, &[], &[("map", e.attr(&mlir_map(env.len(), 0, &to)))]);
+        } else {
+            let value = e.load(inner, a_mem, &from, &env);
+            e.store(inner, value, ap, &to, &env);
+        }
+    }
+}
+
+/// The flattened reduction index over the reduction loops at `env[first..]`.
+fn flat_index(p: &Product, first: usize) -> Aff {
+    let mut expr = Aff::Const(0);
+    let mut stride = 1;
+    for (q, r) in p.reductions.iter().enumerate().rev() {
+        expr = expr.plus(Aff::Dim(first + q).plus(Aff::Const(-p.bounds[*r].0)).scale(stride));
+        stride *= p.trip(*r);
+    }
+    expr
 }
 
 /// Where A's contiguous run starts among the reductions, and the elements

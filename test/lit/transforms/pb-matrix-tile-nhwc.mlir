@@ -6,34 +6,36 @@
 // columns would each be padded to a 32-row block, so the output rows and
 // columns are flattened into M = 49 (row = oh * 7 + ow, the loops' values
 // by floordiv and mod). The reductions run window first, channels
-// innermost: A's rows are packed 64 channels at a time by vectors. The
+// innermost: A's rows are packed 64 bytes at a time by vectors. The
 // weights are a static argument: packed once into a buffer kept between
 // calls (pb.persistent), under the prepared flag; without `prepacked`,
 // on every call.
-// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors, B packed by vector shuffles, once per version of the weights, C added from a block buffer, rows: 7 x 7 flattened
-// EVERYCALL: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors, B packed by vector shuffles, C added from a block buffer, rows: 7 x 7 flattened
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors a row block at a time, B packed by vector shuffles, once per version of the weights, C added from a block buffer, rows: 7 x 7 flattened
+// EVERYCALL: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors a row block at a time, B packed by vector shuffles, C added from a block buffer, rows: 7 x 7 flattened
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<2x144x64xi8>
 // CHECK: %[[FLAG:.*]] = memref.alloc() {pb.prepared_flag} : memref<i32>
 // CHECK: %[[STALE:.*]] = arith.cmpi eq
-// CHECK: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x576xi8>
 // CHECK: scf.if %[[STALE]] {
 // CHECK: vector.shuffle
 // CHECK: affine.vector_store %{{.*}}, %[[BP]]
 // CHECK: }
-// CHECK: affine.for %[[ROW:.*]] = 0 to 49 {
+// Each row block packs its own 32 rows (window columns and channels: one
+// run of 192 bytes, by 64-byte vectors) into a buffer of its own.
+// CHECK: affine.parallel (%[[IB:.*]]) = (0) to (2) {
+// CHECK-NEXT: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x576xi8>
+// CHECK: affine.for %[[ROW:.*]] = #{{.*}}(%[[IB]]) to min
 // CHECK: step 64 {
-// CHECK: %[[V:.*]] = affine.vector_load %arg0[0, %[[ROW]] floordiv 7 + {{.*}}, %[[ROW]] mod 7 + {{.*}}, %{{.*}}] : memref<1x9x9x64xi8>, vector<64xi8>
+// CHECK: %[[V:.*]] = affine.vector_load %arg0[0, (%[[IB]] * 32 + %[[ROW]]) floordiv 7 + {{.*}}, (%[[IB]] * 32 + %[[ROW]]) mod 7 + {{.*}}] : memref<1x9x9x64xi8>, vector<64xi8>
 // CHECK: affine.vector_store %[[V]], %[[AP]]
-// CHECK: affine.parallel
 // CHECK: amx.tile_muli
 // Whole 32-column blocks: the column loop adding the sums into C has
 // constant bounds (no operands), so pb-vectorize takes it.
 // CHECK: affine.for %{{.*}} = 0 to 32 {
 // CHECK: affine.store %{{.*}}, %arg2[0, (%{{.*}} * 32 + %{{.*}}) floordiv 7, (%{{.*}} * 32 + %{{.*}}) mod 7, %{{.*}}] : memref<1x7x7x32xi32>
-// CHECK: memref.store %{{.*}}, %[[FLAG]][]
-// CHECK-NOT: memref.dealloc %[[BP]]
 // CHECK: memref.dealloc %[[AP]]
+// CHECK: memref.store %{{.*}}, %[[FLAG]][]
+// CHECK-NOT: memref.dealloc %[[BP]] :
 func.func @conv_nhwc(%x: memref<1x9x9x64xi8>, %w: memref<3x3x64x32xi8> {pb.static}, %y: memref<1x7x7x32xi32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : memref<1x9x9x64xi8>, memref<3x3x64x32xi8>) outs(%y : memref<1x7x7x32xi32>)
   return
@@ -41,7 +43,7 @@ func.func @conv_nhwc(%x: memref<1x9x9x64xi8>, %w: memref<3x3x64x32xi8> {pb.stati
 
 // C zero-filled just before: the fill is absorbed, the sums are stored
 // into C (no add, no read of C, no fill loop left).
-// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors, B packed by vector shuffles, C's zero fill absorbed (sums stored), C added from a block buffer, rows: 7 x 7 flattened
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 49x32 over 576 reductions (3 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x576; A packed by 64-element vectors a row block at a time, B packed by vector shuffles, C's zero fill absorbed (sums stored), C added from a block buffer, rows: 7 x 7 flattened
 // CHECK-LABEL: func.func @filled
 // CHECK-NOT: affine.store %c0_i32
 // CHECK: amx.tile_muli

@@ -4,19 +4,22 @@
 // RUN: FileCheck %s --check-prefix=REFUSED < %t.int8
 
 // bf16 x bf16 summed in f32, 37x29 over 50: no dimension fills whole
-// tiles, so A is packed (rows and reductions zero-padded to 64x64), B is
-// packed into pairs in 16-column panels (Bp[n/16][k/2][2(n%16) + k%2]), its first 16 columns by vector
-// shuffles and the other 13 element by element, and each
-// 32x32 block's four tiles go through a block buffer into C, only where C
-// exists.
-// REPORT-DAG: remark: [pb-matrix-tile] matrix unit: bf16 products, 37x29 over 50 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A packed, B packed by vector shuffles (16 columns) and element by element (13), C added from a block buffer
+// tiles, so A is packed (each 32-row block's rows, just before its
+// products, into a 32x64 buffer of its own: zeroed first, the last block's
+// missing rows and the reductions past 50 read as zeros), B is packed into
+// pairs in 16-column panels (Bp[n/16][k/2][2(n%16) + k%2]), its first 16
+// columns by vector shuffles and the other 13 element by element, and
+// each 32x32 block's four tiles go through a block buffer into C, only
+// where C exists.
+// REPORT-DAG: remark: [pb-matrix-tile] matrix unit: bf16 products, 37x29 over 50 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A packed a row block at a time, B packed by vector shuffles (16 columns) and element by element (13), C added from a block buffer
 // CHECK-LABEL: func.func @bf16
-// CHECK-DAG: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x64xbf16>
 // CHECK-DAG: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x32x32xbf16>
 // CHECK-DAG: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x32x32xf32>
-// CHECK: affine.store %{{.*}}, %[[AP]][%{{.*}}, %{{.*}}] : memref<64x64xbf16>
 // CHECK: affine.store %{{.*}}, %[[BP]][%[[N:.*]] floordiv 16, %[[K:.*]] floordiv 2, (%[[N]] mod 16) * 2 + %[[K]] mod 2] : memref<2x32x32xbf16>
 // CHECK: affine.parallel (%[[IB:.*]]) = (0) to (2) {
+// CHECK-NEXT: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x64xbf16>
+// CHECK: affine.store %cst{{.*}}, %[[AP]][%{{.*}}, %{{.*}}] : memref<32x64xbf16>
+// CHECK: affine.store %{{.*}}, %[[AP]][%{{.*}}, %{{.*}}] : memref<32x64xbf16>
 // CHECK: amx.tile_zero : !amx.tile<16x16xf32>
 // CHECK: affine.for {{.*}} step 32 iter_args
 // CHECK-COUNT-2: amx.tile_load %[[AP]]{{.*}} into !amx.tile<16x32xbf16>
@@ -27,7 +30,8 @@
 // CHECK: affine.for %[[C:.*]] = {{.*}} to min
 // CHECK: arith.addf
 // CHECK: affine.store %{{.*}}, %arg2[%[[IB]] * 32 + %[[R]], %{{.*}} * 32 + %[[C]]] : memref<37x29xf32>
-// CHECK-DAG: memref.dealloc %[[AP]]
+// CHECK: memref.dealloc %[[AP]]
+// CHECK: }
 // CHECK-DAG: memref.dealloc %[[BP]]
 // CHECK-DAG: memref.dealloc %[[S]]
 // A target with int8 tiles only leaves the bf16 product alone, and says why.
@@ -113,7 +117,7 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
 
 // Seven columns (a 7x7 feature map's row) are fewer than a tile's 16: they
 // are padded with zeros as any edge, not left to scalar 8-bit arithmetic.
-// REPORT-DAG: remark: [pb-matrix-tile] matrix unit: i8 products, 40x7 over 96 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x128; A packed by 32-element vectors, B packed element by element, C added from a block buffer
+// REPORT-DAG: remark: [pb-matrix-tile] matrix unit: i8 products, 40x7 over 96 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x128; A packed by 32-element vectors a row block at a time, B packed element by element, C added from a block buffer
 // CHECK-LABEL: func.func @narrow_int8
 // CHECK: amx.tile_muli
 func.func @narrow_int8(%a: memref<40x96xi8>, %b: memref<96x7xi8>, %c: memref<40x7xi32>) {
