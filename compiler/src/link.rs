@@ -107,15 +107,21 @@ pub fn write_shared_library(compiled: &Compiled, library: &Path, openmp: Option<
     } else {
         openmp_link_args(&openmp_dir(openmp)?)
     };
+    // An output that exists and is not a regular file (`-o /dev/null`, a
+    // pipe) is written through at the end, not replaced: renaming over it
+    // would turn /dev/null into a library file. The intermediate files then
+    // go to the temporary folder, and there is no place for a manifest.
+    let special = std::fs::metadata(library).is_ok_and(|m| !m.is_file());
+    let base = if special { std::env::temp_dir().join("pb-compile-output.so") } else { library.to_path_buf() };
     let mut objects = Vec::new();
     for (index, bytes) in compiled.objects.iter().enumerate() {
-        let object = library.with_extension(format!("{}.{index}.o", std::process::id()));
+        let object = base.with_extension(format!("{}.{index}.o", std::process::id()));
         std::fs::write(&object, bytes).map_err(|e| io(&object, e))?;
         objects.push(object);
     }
     // Link to a temporary name, then rename: a concurrent reader never sees
     // a half-written library.
-    let partial = library.with_extension(format!("so.{}.tmp", std::process::id()));
+    let partial = base.with_extension(format!("so.{}.tmp", std::process::id()));
     let output = Command::new(&linker)
         .arg("-shared")
         .arg("-o")
@@ -132,6 +138,12 @@ pub fn write_shared_library(compiled: &Compiled, library: &Path, openmp: Option<
     if !output.status.success() {
         let _ = std::fs::remove_file(&partial);
         return Err(CompileError::Link(String::from_utf8_lossy(&output.stderr).into_owned()));
+    }
+    if special {
+        let copied = std::fs::copy(&partial, library).map(|_| ());
+        let _ = std::fs::remove_file(&partial);
+        copied.map_err(|e| io(library, e))?;
+        return Ok(linker);
     }
     std::fs::rename(&partial, library).map_err(|e| io(library, e))?;
     write_manifest(compiled, &library.with_extension("json"))?;

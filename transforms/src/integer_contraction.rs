@@ -29,7 +29,9 @@
 //! a dequantization (an elementwise `linalg.generic` computing
 //! `(ext(q) - z) * s` or `(tofp(q) - z) * s` of an 8-bit `q`, with `s` and
 //! `z` constants or tensors indexed by `q`'s dimensions), seen through
-//! `linalg.transpose`s and one `tensor.pad` of zeros (the integers are then
+//! `linalg.transpose`s, reshapes (`tensor.collapse_shape`/`expand_shape`:
+//! the integers are read at the reshaped indices) and one `tensor.pad` of
+//! zeros (the integers are then
 //! padded with their zero point, which must be a constant). Anything else,
 //! and scales or zero points that vary along the reduction, is left as it
 //! is.
@@ -71,8 +73,8 @@ pub static INFO: PassInfo = PassInfo {
     argument: "pb-integer-contraction",
     summary: "Contractions of dequantized 8-bit operands as i8 x i8 -> i32 products, scales applied to the sums",
     description: "A matmul, batch matmul, convolution or multiply-accumulate `linalg.generic` on \
-tensors whose two f32 inputs are dequantized 8-bit tensors (`(q - z) * s`, through transposes \
-and a zero padding) becomes an integer product of the stored integers, the operand sums its \
+tensors whose two f32 inputs are dequantized 8-bit tensors (`(q - z) * s`, through transposes, \
+reshapes and a zero padding) becomes an integer product of the stored integers, the operand sums its \
 zero points need, and an elementwise epilogue `sitofp(corrected sum) * sa * sb`. Requires scales \
 and zero points constant along the reduction (per tensor or per output channel).",
     anchor: "func.func",
@@ -259,7 +261,7 @@ fn contraction<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Contraction<'c, 'a>> 
 }
 
 /// `value` as an 8-bit operand read at `map`, if it is a dequantization
-/// (through transposes and one zero padding).
+/// (through transposes, reshapes and one zero padding).
 fn operand<'c: 'a, 'a>(value: Value<'c, 'a>, map: &[Aff]) -> Option<Operand<'c, 'a>> {
     let mut value = value;
     let read = map.to_vec();

@@ -714,16 +714,6 @@ fn emit_kernel<'c>(
         let region = branch.region(0).map_err(|_| "scf.if without its region")?;
         b_at = region.first_block().and_then(|b| b.terminator()).ok_or("scf.if without its yield")?;
     }
-    // The flattened reduction index over the reduction loops at env[first..].
-    let flat = |first: usize| -> Aff {
-        let mut expr = Aff::Const(0);
-        let mut stride = 1;
-        for (q, r) in p.reductions.iter().enumerate().rev() {
-            expr = expr.plus(Aff::Dim(first + q).plus(Aff::Const(-p.bounds[*r].0)).scale(stride));
-            stride *= p.trip(*r);
-        }
-        expr
-    };
     // Each reduction loop's value at flattened index `kf`.
     let unflatten = |kf: &Aff, dims: &mut Vec<Option<Aff>>| {
         let mut stride = 1;
@@ -822,7 +812,7 @@ fn emit_kernel<'c>(
         dims[p.j] = Some(shifted(env.len(), p.bounds[p.j].0));
         env.push(column);
         let value = e.load(end, b_mem, &rewrite(b_index, &dims, &p.bounds), &env);
-        e.store(end, value, bp, &grouped(flat(first), Aff::Dim(env.len() - 1), g), &env);
+        e.store(end, value, bp, &grouped(flat_index(p, first), Aff::Dim(env.len() - 1), g), &env);
     }
     // Zero the padding of Bp: reductions k..kp of every column, columns n..np.
     zero_fill(&e, b_at, (zero, bp), ((k, kp), (0, n)), &b_env, |kf, column| grouped(kf, column, g));
