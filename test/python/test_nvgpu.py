@@ -55,6 +55,10 @@ def kernels_ptx(text: str, chip: str, tmp_path: pathlib.Path) -> list[str]:
     source = tmp_path / "input.mlir"
     source.write_text(text)
     pb_opt = polyblocks.engine.engine_binary().parent / "pb-opt"
+    if not pb_opt.exists():
+        # A release pb-compile built alone (`cargo build --release -p
+        # pb-compile`) is newer than the dev build but has no pb-opt beside it.
+        pb_opt = pathlib.Path(__file__).resolve().parents[2] / "target" / "debug" / "pb-opt"
     lowered = subprocess.run(
         [str(pb_opt), str(source), "--pb-pipeline=nvgpu", f"--pb-gpu={chip}", "--pb-stop-after=gpu-lower"],
         capture_output=True,
