@@ -9,22 +9,35 @@
 //! roles from the accesses as in `pb-register-tile`: `j` is C's last index
 //! (unit stride), `i` a C index that A uses and B does not, the reductions
 //! `k` the loops in no C index (any number of them: a convolution's
-//! channels and window), the other C loops stay outer loops around the
-//! kernel. The output, per outer iteration:
+//! channels and window, the one A reads contiguously innermost). When
+//! `i`'s rows are not whole 32-row blocks, the C loops just outside it
+//! that A uses and B does not join the rows (`M = N * H * W` for a
+//! channels-last convolution, the loops' values back by floordiv and mod).
+//! The other C loops stay outer loops around the kernel. The output, per
+//! outer iteration:
 //!
 //! ```text
-//! pack A: Ap[m][k] (M x K rows of the flattened reductions, zero-padded to
-//!         multiples of 32 rows and of one tile's K: 32 bf16 or 64 i8)
 //! pack B: Bp[n / 16][k / g][n % 16 * g + k % g] (the tile unit's pair/quad
 //!         layout, g = 4 bytes / element size, in panels of 16 columns so
 //!         that each B tile is one contiguous kilobyte; zero-padded to 32
-//!         columns)
+//!         columns; once per version of the weights when B is a static
+//!         argument and `prepacked`)
 //! for ib (32-row blocks; parallel):             S[ib]: 32x32 sums
+//!   pack A: Ap[32][k] (this block's rows of the flattened reductions,
+//!           zero-padded to one tile's K: 32 bf16 or 64 i8; by vectors
+//!           along A's contiguous run of reductions)
 //!   for jb (32-column blocks):
 //!     c00, c01, c10, c11 = 0                      (4 accumulator tiles)
 //!     for k by one tile's K: two A tiles, two B tiles, four products
 //!     S[ib] = the four tiles; C[rows, columns that exist] += S[ib]
 //! ```
+//!
+//! Variants: A read in place (one contiguous reduction, whole tiles); A
+//! packed whole before the blocks when the column blocks are shared by the
+//! cores instead (more column than row blocks: each core then reads a
+//! share of B) or when A does not change with the outer loops; C's tiles
+//! loaded and stored in place for whole blocks; a zero fill of C just
+//! before absorbed (sums stored, not added).
 //!
 //! The register tile is 2 x 2 accumulator tiles because the unit has eight
 //! tile registers: four accumulators, two A and two B tiles. Packing both
