@@ -345,14 +345,12 @@ fn through_reshape(map: &[Aff], groups: &[Vec<usize>], wide: &[i64], collapse: b
             let first = group.iter().position(|d| wide[*d] != 1);
             for (t, d) in group.iter().enumerate() {
                 let stride: i64 = group[t + 1..].iter().map(|m| wide[*m]).product();
-                out[*d] = match (wide[*d], Some(t) == first) {
-                    (1, _) => Aff::Const(0),
-                    (_, true) => Aff::FloorDiv(Box::new(e.clone()), stride),
-                    (n, false) => Aff::Mod(Box::new(Aff::FloorDiv(Box::new(e.clone()), stride)), n),
+                let above = if stride == 1 { e.clone() } else { Aff::FloorDiv(Box::new(e.clone()), stride) };
+                out[*d] = match wide[*d] {
+                    1 => Aff::Const(0),
+                    _ if Some(t) == first => above,
+                    n => Aff::Mod(Box::new(above), n),
                 };
-                if stride == 1 && Some(t) == first {
-                    out[*d] = e.clone();
-                }
             }
         }
         Some(out)

@@ -727,16 +727,6 @@ fn emit_kernel<'c>(
         let region = branch.region(0).map_err(|_| "scf.if without its region")?;
         b_at = region.first_block().and_then(|b| b.terminator()).ok_or("scf.if without its yield")?;
     }
-    // Each reduction loop's value at flattened index `kf`.
-    let unflatten = |kf: &Aff, dims: &mut Vec<Option<Aff>>| {
-        let mut stride = 1;
-        for r in p.reductions.iter().rev() {
-            let value = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(kf.clone()), stride)), p.trip(*r)).plus(Aff::Const(p.bounds[*r].0));
-            dims[*r] = Some(value);
-            stride *= p.trip(*r);
-        }
-    };
-
     // Pack A: Ap[row][flat k] = A, zero-padded (whole, here; or a block
     // of rows at a time inside the row-block loop, below).
     if let (Some(ap), false) = (ap, a_per_block) {
@@ -760,7 +750,7 @@ fn emit_kernel<'c>(
         let rows: Vec<Value> = (0..g)
             .map(|t| {
                 let mut dims = b_dims.clone();
-                unflatten(&Aff::Dim(qd).scale(g).plus(Aff::Const(t)), &mut dims);
+                unflatten(p, &p.reductions, &Aff::Dim(qd).scale(g).plus(Aff::Const(t)), &mut dims);
                 dims[p.j] = Some(shifted(nd, p.bounds[p.j].0));
                 let map = e.attr(&mlir_map(env.len(), 0, &rewrite(b_index, &dims, &p.bounds)));
                 let operands: Vec<Value> = std::iter::once(b_mem).chain(env.iter().copied()).collect();
@@ -820,12 +810,12 @@ fn emit_kernel<'c>(
         let mut env = b_env.clone();
         let mut dims = b_dims.clone();
         let first = env.len();
-        let inner = reduction_loops(&e, b_at, p, &mut env, &mut dims, 1);
+        let inner = reduction_loops(&e, b_at, p, &p.reductions, &mut env, &mut dims);
         let (column, _, end, _) = e.for_loop(inner, (vector_columns, &full(n)), 1, &env, &[]);
         dims[p.j] = Some(shifted(env.len(), p.bounds[p.j].0));
         env.push(column);
         let value = e.load(end, b_mem, &rewrite(b_index, &dims, &p.bounds), &env);
-        e.store(end, value, bp, &grouped(flat_index(p, first), Aff::Dim(env.len() - 1), g), &env);
+        e.store(end, value, bp, &grouped(flat_index(p, &p.reductions, first), Aff::Dim(env.len() - 1), g), &env);
     }
     // Zero the padding of Bp: reductions k..kp of every column, columns n..np.
     zero_fill(&e, b_at, (zero, bp), ((k, kp), (0, n)), &b_env, |kf, column| grouped(kf, column, g));
@@ -833,6 +823,16 @@ fn emit_kernel<'c>(
         vec![Aff::FloorDiv(Box::new(c.clone()), TILE * g), q, Aff::Mod(Box::new(c), TILE * g)]
     });
 
+    // Rows or columns of a block that exist: bounds that are constants
+    // where every block is whole in that dimension (a constant column loop
+    // is one the vectorizer takes: C's add runs 16 lanes at a time).
+    let left = |size: i64, block: usize| -> Vec<Aff> {
+        if size % BLOCK == 0 {
+            vec![Aff::Const(BLOCK)]
+        } else {
+            vec![Aff::Const(BLOCK), Aff::Const(size).plus(Aff::Dim(block).scale(-BLOCK))]
+        }
+    };
     // The blocks of C: parallel over 32-row blocks when there are cores to share them.
     let mut env = outer_env.clone();
     let (first_trip, second_trip) = if by_columns { (col_blocks, row_blocks) } else { (row_blocks, col_blocks) };
@@ -848,18 +848,11 @@ fn emit_kernel<'c>(
     let a_block = if a_per_block {
         let block = e.alloc(end, "memref.alloc", &format!("memref<{BLOCK}x{kp}x{narrow}>"));
         let ibd = env.len() - 1;
-        if m % BLOCK != 0 {
-            // The last block's missing rows read as zeros.
-            zero_fill(&e, end, (zero, block), ((0, BLOCK), (0, kp)), &env, |r, c| vec![r, c]);
-        } else {
-            zero_fill(&e, end, (zero, block), ((0, BLOCK), (k, kp)), &env, |r, c| vec![r, c]);
-        }
-        let rows = if m % BLOCK == 0 {
-            vec![Aff::Const(BLOCK)]
-        } else {
-            vec![Aff::Const(BLOCK), Aff::Const(m).plus(Aff::Dim(ibd).scale(-BLOCK))]
-        };
-        pack_a(&e, p, (a_index, a_mem), (end, &env, &outer_dims), (&rows, Aff::Dim(ibd).scale(BLOCK)), block);
+        // The reductions past K read as zeros, and so do the last block's
+        // missing rows.
+        let zeroed_from = if m % BLOCK == 0 { k } else { 0 };
+        zero_fill(&e, end, (zero, block), ((0, BLOCK), (zeroed_from, kp)), &env, |r, c| vec![r, c]);
+        pack_a(&e, p, (a_index, a_mem), (end, &env, &outer_dims), (&left(m, ibd), Aff::Dim(ibd).scale(BLOCK)), block);
         Some(block)
     } else {
         None
@@ -942,16 +935,6 @@ fn emit_kernel<'c>(
     for ((row, column), tile) in corners.iter().zip(&tiles) {
         e.store_tile(end, scratch, &[Aff::Dim(sd), Aff::Const(*row), Aff::Const(*column)], &env, *tile);
     }
-    // Bounds that are constants where every block is whole in that
-    // dimension: a constant column loop is one the vectorizer takes (the
-    // add runs 16 lanes at a time, not element by element).
-    let left = |size: i64, block: usize| -> Vec<Aff> {
-        if size % BLOCK == 0 {
-            vec![Aff::Const(BLOCK)]
-        } else {
-            vec![Aff::Const(BLOCK), Aff::Const(size).plus(Aff::Dim(block).scale(-BLOCK))]
-        }
-    };
     let rows_left = left(m, ibd);
     let (r, _, r_end, _) = e.for_loop(end, (0, &rows_left), 1, &env, &[]);
     env.push(r);
@@ -977,26 +960,36 @@ fn emit_kernel<'c>(
     Ok(describe(&a_how, b_when, c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)))
 }
 
-/// The loops of `p`'s reductions over their original ranges, nested at
-/// `at` (their variables pushed on `env`, each reduction's dimension set in
-/// `dims`); the innermost body's end.
+/// Loops over `reductions` (some of `p`'s) over their original ranges,
+/// nested at `at` (their variables pushed on `env`, each reduction's
+/// dimension set in `dims`); returns the innermost body's end.
 fn reduction_loops<'c, 'a>(
     e: &Emit<'c>,
     at: OperationRef<'c, 'a>,
     p: &Product,
+    reductions: &[usize],
     env: &mut Vec<Value<'c, 'a>>,
     dims: &mut [Option<Aff>],
-    innermost_step: i64,
 ) -> OperationRef<'c, 'a> {
     let mut inner = at;
-    for (q, &r) in p.reductions.iter().enumerate() {
-        let step = if q + 1 == p.reductions.len() { innermost_step } else { 1 };
-        let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &[Aff::Const(p.bounds[r].1)]), step, env, &[]);
+    for &r in reductions {
+        let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &[Aff::Const(p.bounds[r].1)]), 1, env, &[]);
         dims[r] = Some(Aff::Dim(env.len()));
         env.push(iv);
         inner = end;
     }
     inner
+}
+
+/// Sets each of `reductions` (some of `p`'s, outermost first) in `dims` to
+/// its value at index `kf` of their row-major flattening.
+fn unflatten(p: &Product, reductions: &[usize], kf: &Aff, dims: &mut [Option<Aff>]) {
+    let mut stride = 1;
+    for &r in reductions.iter().rev() {
+        let value = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(kf.clone()), stride)), p.trip(r));
+        dims[r] = Some(value.plus(Aff::Const(p.bounds[r].0)));
+        stride *= p.trip(r);
+    }
 }
 
 /// Packs rows `base + [0, upper)` of A (flattened rows) into rows
@@ -1014,63 +1007,45 @@ fn pack_a<'c, 'a>(
 ) {
     let mut env = a_env.to_vec();
     let mut dims = a_dims.to_vec();
-    {
-        let (row, _, end, _) = e.for_loop(a_at, (0, upper), 1, &env, &[]);
-        p.set_row(base.plus(Aff::Dim(env.len())), &mut dims);
-        env.push(row);
-        let first = env.len();
-        let (run_from, lanes) = a_pack_lanes(p, a_index, a_mem);
-        let narrow = p.kind.narrow();
-        let (inner, to) = if lanes > 1 {
-            // Loops over the reductions before the run, then one loop
-            // along the run (its reductions' values by floordiv and mod).
-            let mut inner = end;
-            for &r in &p.reductions[..run_from] {
-                let (iv, _, end, _) = e.for_loop(inner, (p.bounds[r].0, &[Aff::Const(p.bounds[r].1)]), 1, &env, &[]);
-                dims[r] = Some(Aff::Dim(env.len()));
-                env.push(iv);
-                inner = end;
-            }
-            let run: i64 = p.reductions[run_from..].iter().map(|r| p.trip(*r)).product();
-            let (iv, _, end, _) = e.for_loop(inner, (0, &[Aff::Const(run)]), lanes, &env, &[]);
-            let position = Aff::Dim(env.len());
-            env.push(iv);
-            let mut stride = 1;
-            for &r in p.reductions[run_from..].iter().rev() {
-                let value = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(position.clone()), stride)), p.trip(r));
-                dims[r] = Some(value.plus(Aff::Const(p.bounds[r].0)));
-                stride *= p.trip(r);
-            }
-            // The flat reduction index: the loops before the run, then
-            // the position along it (the run is the innermost `run` of K).
-            let mut flat_k = position;
-            for (q, &r) in p.reductions[..run_from].iter().enumerate().rev() {
-                flat_k = flat_k.plus(Aff::Dim(first + q).plus(Aff::Const(-p.bounds[r].0)).scale(stride));
-                stride *= p.trip(r);
-            }
-            (end, [Aff::Dim(first - 1), flat_k])
-        } else {
-            (reduction_loops(e, end, p, &mut env, &mut dims, 1), [Aff::Dim(first - 1), flat_index(p, first)])
-        };
-        let from = rewrite(a_index, &dims, &p.bounds);
-        if lanes > 1 {
-            let vector = e.ty(&format!("vector<{lanes}x{narrow}>"));
-            let operands: Vec<Value> = std::iter::once(a_mem).chain(env.iter().copied()).collect();
-            let value = e.value(inner, "affine.vector_load", &operands, vector, &[("map", e.attr(&mlir_map(env.len(), 0, &from)))]);
-            let operands: Vec<Value> = [value, ap].into_iter().chain(env.iter().copied()).collect();
-            e.op(inner, "affine.vector_store", &operands, &[], &[("map", e.attr(&mlir_map(env.len(), 0, &to)))]);
-        } else {
-            let value = e.load(inner, a_mem, &from, &env);
-            e.store(inner, value, ap, &to, &env);
-        }
+    let (row, _, end, _) = e.for_loop(a_at, (0, upper), 1, &env, &[]);
+    p.set_row(base.plus(Aff::Dim(env.len())), &mut dims);
+    env.push(row);
+    let first = env.len();
+    let (run_from, lanes) = a_pack_lanes(p, a_index, a_mem);
+    let (inner, to) = if lanes > 1 {
+        // Loops over the reductions before the run, then one loop along
+        // the run (its reductions' values by floordiv and mod); the run is
+        // the innermost `run` elements of the flat reduction index.
+        let (before, along) = p.reductions.split_at(run_from);
+        let inner = reduction_loops(e, end, p, before, &mut env, &mut dims);
+        let run: i64 = along.iter().map(|r| p.trip(*r)).product();
+        let (iv, _, end, _) = e.for_loop(inner, (0, &[Aff::Const(run)]), lanes, &env, &[]);
+        let position = Aff::Dim(env.len());
+        env.push(iv);
+        unflatten(p, along, &position, &mut dims);
+        (end, [Aff::Dim(first - 1), flat_index(p, before, first).scale(run).plus(position)])
+    } else {
+        (reduction_loops(e, end, p, &p.reductions, &mut env, &mut dims), [Aff::Dim(first - 1), flat_index(p, &p.reductions, first)])
+    };
+    let from = rewrite(a_index, &dims, &p.bounds);
+    if lanes > 1 {
+        let vector = e.ty(&format!("vector<{lanes}x{}>", p.kind.narrow()));
+        let operands: Vec<Value> = std::iter::once(a_mem).chain(env.iter().copied()).collect();
+        let value = e.value(inner, "affine.vector_load", &operands, vector, &[("map", e.attr(&mlir_map(env.len(), 0, &from)))]);
+        let operands: Vec<Value> = [value, ap].into_iter().chain(env.iter().copied()).collect();
+        e.op(inner, "affine.vector_store", &operands, &[], &[("map", e.attr(&mlir_map(env.len(), 0, &to)))]);
+    } else {
+        let value = e.load(inner, a_mem, &from, &env);
+        e.store(inner, value, ap, &to, &env);
     }
 }
 
-/// The flattened reduction index over the reduction loops at `env[first..]`.
-fn flat_index(p: &Product, first: usize) -> Aff {
+/// The row-major flattened index of `reductions` (some of `p`'s), whose
+/// loops are at `env[first..]`.
+fn flat_index(p: &Product, reductions: &[usize], first: usize) -> Aff {
     let mut expr = Aff::Const(0);
     let mut stride = 1;
-    for (q, r) in p.reductions.iter().enumerate().rev() {
+    for (q, r) in reductions.iter().enumerate().rev() {
         expr = expr.plus(Aff::Dim(first + q).plus(Aff::Const(-p.bounds[*r].0)).scale(stride));
         stride *= p.trip(*r);
     }
