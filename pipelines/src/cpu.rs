@@ -251,7 +251,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // fused into a broadcasting consumer, a read-modify-write of
                 // it would run once per consumer iteration.
                 "func.func(pb-inits-as-inputs)".into(),
-                "func.func(linalg-fuse-elementwise-ops)".into(),
+                // Upstream's elementwise fusion, except into a contraction's
+                // operands (an integer product's requantized input would be
+                // computed again for every output column).
+                "func.func(pb-fuse-elementwise)".into(),
                 "canonicalize".into(),
                 "cse".into(),
                 // Transposes read by reductions (`A.t() @ y` as a multiply
@@ -266,7 +269,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // at several offsets (a stencil's products) are recomputed
                 // per reader: a copy each, fused into it.
                 "func.func(pb-inline-pointwise)".into(),
-                "func.func(linalg-fuse-elementwise-ops)".into(),
+                "func.func(pb-fuse-elementwise)".into(),
                 "canonicalize".into(),
                 "cse".into(),
             ]);

@@ -48,6 +48,23 @@ class ConvBlock(torch.nn.Module):
         return self.head(y.mean((2, 3)))
 
 
+class Bottleneck(torch.nn.Module):
+    """ResNet-50's block shape: 1x1, 3x3, 1x1 convolutions with ReLUs. With
+    the weights' zero points compiled as zeros, each requantized activation
+    has one reader, the next convolution."""
+
+    def __init__(self):
+        super().__init__()
+        self.reduce = torch.nn.Conv2d(64, 32, 1)
+        self.conv = torch.nn.Conv2d(32, 32, 3, padding=1)
+        self.expand = torch.nn.Conv2d(32, 64, 1)
+
+    def forward(self, x):
+        y = torch.relu(self.reduce(x))
+        y = torch.relu(self.conv(y))
+        return torch.relu(self.expand(y) + x)
+
+
 def quantized(model, example):
     exported = torch.export.export(model, (example,)).module()
     quantizer = x86.X86InductorQuantizer()
@@ -60,6 +77,7 @@ def quantized(model, example):
 CASES = {
     "linear relu linear 64x96x160x80": (Mlp, (64, 96)),
     "conv block 2x16x20x20": (ConvBlock, (2, 16, 20, 20)),
+    "bottleneck 1x64x14x14": (Bottleneck, (1, 64, 14, 14)),
 }
 
 
@@ -91,3 +109,40 @@ def test_pt2e_model_matches_quantized_reference(case, tmp_path):
     float_contractions = any(op in legalized for op in ("linalg.matmul", "linalg.conv_2d"))
     # AMX-INT8 hosts compute every contraction on the integers; others keep floats.
     assert integer_products == AMX and float_contractions == (not AMX), legalized[:2000]
+
+
+def _generic_bodies(text: str):
+    """(iterator types line, body) of each `linalg.generic` in `text`."""
+    for piece in text.split("linalg.generic")[1:]:
+        head, _, rest = piece.partition("\n")
+        yield head, rest.split("linalg.yield")[0]
+
+
+def test_zero_points_compiled_as_zeros_then_guarded(tmp_path):
+    """The weights' zero points (all zero: symmetric per-channel weights)
+    compile as constants: no integer product takes the requantization of
+    its input in (one reader left once the zero points' row sums are
+    gone). Made non-zero in place after compiling, the model runs in eager
+    PyTorch, with a warning, and matches the reference again."""
+    torch.manual_seed(0)
+    model = Bottleneck().eval()
+    x = torch.randn(1, 64, 14, 14)
+    q = quantized(model, x)
+    options = {"target": "cpu", "fallback": False, "cache": False, "debug": True, "debug_dir": str(tmp_path)}
+    compiled = polyblocks_jit_torch(compile_options=options)(q)
+    with torch.no_grad():
+        reference = q(x)
+        assert (compiled(x) - reference).abs().max().item() <= 0.5 * (model(x) - reference).abs().max().item()
+        graph = "\n".join(p.read_text() for p in pathlib.Path(tmp_path).rglob("2-graph.mlir"))
+        assert graph, "no debug dump"
+        products = [body for head, body in _generic_bodies(graph) if "reduction" in head and "arith.muli" in body]
+        if AMX:
+            assert products, graph[:2000]
+        for body in products:
+            assert "fptoui" not in body and "roundeven" not in body, body
+        zero_points = [b for name, b in q.named_buffers() if "zero_point" in name and b.dtype == torch.int64 and b.numel() > 1]
+        assert zero_points and all(not z.any() for z in zero_points)
+        zero_points[0].add_(1)
+        with pytest.warns(UserWarning, match="zero points"):
+            result = compiled(x)
+        torch.testing.assert_close(result, q(x), rtol=0, atol=0)

@@ -30,6 +30,7 @@ pub mod forward_copies;
 pub mod fold_transposes;
 pub mod fp_contract;
 pub mod fuse;
+pub mod fuse_elementwise;
 pub mod gpu_emulate;
 pub mod gpu_host_memory;
 pub mod gpu_map;
@@ -75,7 +76,7 @@ pub static PASSES: &[&PassInfo] =
     &fold_transposes::INFO,
     &forward_copies::INFO,
     &fp_contract::INFO,
-    &fuse::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &inline_pointwise::INFO, &integer_contraction::INFO, &interchange::INFO, &matrix_tile::INFO,
+    &fuse::INFO, &fuse_elementwise::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &inline_pointwise::INFO, &integer_contraction::INFO, &interchange::INFO, &matrix_tile::INFO,
     &outline_kernels::INFO,
     &packed_entry_points::INFO,
     &parallel_grain::INFO,

@@ -1,7 +1,7 @@
 // RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(pb-inits-as-inputs))' | FileCheck %s
-// With upstream elementwise fusion after it, the sum's init stays an input
+// With elementwise fusion (pb-fuse-elementwise) after it, the sum's init stays an input
 // of the fused op: no output is written through a broadcast map.
-// RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(pb-inits-as-inputs,linalg-fuse-elementwise-ops))' | FileCheck %s --check-prefix=FUSED
+// RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(pb-inits-as-inputs,pb-fuse-elementwise))' | FileCheck %s --check-prefix=FUSED
 
 // torch-mlir's sum over a 0-d tensor (from `x.var()` of a 0-d x): no loops,
 // the value added to its zero init; the result broadcast by its consumer.

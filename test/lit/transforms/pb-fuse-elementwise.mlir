@@ -1,0 +1,99 @@
+// RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(pb-fuse-elementwise))' | FileCheck %s
+// Upstream's pass on the same input fuses the requantization into the
+// integer product (the recomputation this pass refuses):
+// RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(linalg-fuse-elementwise-ops))' | FileCheck %s --check-prefix=UPSTREAM
+
+#id2 = affine_map<(i, k) -> (i, k)>
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// A quantized activation (u8) read by an integer product, as
+// pb-integer-contraction builds it when the weights' zero points are zero:
+// the requantization is computed once per element of %q, not once per
+// output column j.
+// CHECK-LABEL: func.func @requantize_into_product
+// CHECK: %[[Q:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<8x64xf32>)
+// CHECK: arith.fptoui
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[Q]], %arg1 : tensor<8x64xi8>, tensor<64x32xi8>)
+// CHECK-NOT: arith.fptoui
+// CHECK: return
+// UPSTREAM-LABEL: func.func @requantize_into_product
+// UPSTREAM: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<8x64xf32>, tensor<64x32xi8>)
+// UPSTREAM: arith.fptoui
+func.func @requantize_into_product(%x: tensor<8x64xf32>, %w: tensor<64x32xi8>) -> tensor<8x32xi32> {
+  %e = tensor.empty() : tensor<8x64xi8>
+  %q = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x64xf32>) outs(%e : tensor<8x64xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %s = arith.constant 0.125 : f32
+    %d = arith.divf %in, %s : f32
+    %r = math.roundeven %d : f32
+    %lo = arith.constant 0.0 : f32
+    %hi = arith.constant 255.0 : f32
+    %c0 = arith.maximumf %r, %lo : f32
+    %c1 = arith.minimumf %c0, %hi : f32
+    %u = arith.fptoui %c1 : f32 to i8
+    linalg.yield %u : i8
+  } -> tensor<8x64xi8>
+  %zero = arith.constant 0 : i32
+  %e2 = tensor.empty() : tensor<8x32xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e2 : tensor<8x32xi32>) -> tensor<8x32xi32>
+  %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%q, %w : tensor<8x64xi8>, tensor<64x32xi8>) outs(%init : tensor<8x32xi32>) {
+  ^bb0(%qa: i8, %qb: i8, %acc: i32):
+    %ea = arith.extui %qa : i8 to i32
+    %eb = arith.extsi %qb : i8 to i32
+    %m = arith.muli %ea, %eb : i32
+    %s = arith.addi %acc, %m : i32
+    linalg.yield %s : i32
+  } -> tensor<8x32xi32>
+  return %p : tensor<8x32xi32>
+}
+
+// A reduction reading its producer at every one of its loops (a softmax's
+// sum of exponentials) still takes it in: each element is read once.
+// CHECK-LABEL: func.func @exp_into_row_sum
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<8x64xf32>)
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @exp_into_row_sum(%x: tensor<8x64xf32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8x64xf32>
+  %ex = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<8x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8xf32>) -> tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [#id2, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<8x64xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %acc, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+
+// Elementwise chains fuse as upstream fuses them.
+// CHECK-LABEL: func.func @elementwise_chain
+// CHECK: linalg.generic
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @elementwise_chain(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %e = tensor.empty() : tensor<8x64xf32>
+  %m = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<8x64xf32>, tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %v = arith.mulf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x64xf32>
+  %e2 = tensor.empty() : tensor<8x64xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%m, %x : tensor<8x64xf32>, tensor<8x64xf32>) outs(%e2 : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x64xf32>
+  return %s : tensor<8x64xf32>
+}
