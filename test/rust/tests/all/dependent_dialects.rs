@@ -43,6 +43,9 @@ const BUILDER_HELPERS: &[(&str, &[&str])] = &[
     ("e.float(", &["arith"]),
     ("e.index(", &["arith"]),
     ("e.integer(", &["arith"]),
+    // fuse_elementwise_shim.cpp: fused generics, reshapes moved by
+    // expansion, folded constants, canonicalized affine.apply.
+    ("pbFuseElementwise(", &["linalg", "tensor", "arith", "affine"]),
 ];
 
 fn root() -> PathBuf {
