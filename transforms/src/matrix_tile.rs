@@ -518,6 +518,16 @@ impl<'c> Emit<'c> {
         let segments = self.attr(&format!("array<i32: 1, {}, 1, 0>", exprs.len()));
         self.op(at, "amx.tile_store", &operands, &[], &[("operandSegmentSizes", segments)]);
     }
+    /// `memref.alloca_scope { }` before `at`; its body's terminator (what
+    /// is emitted before it runs in the scope, its allocas freed at the end).
+    fn alloca_scope<'a>(&self, at: OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
+        let region = Region::new();
+        let body = region.append_block(Block::new(&[]));
+        body.append_operation(self.build("memref.alloca_scope.return", &[], &[], &[], vec![]));
+        let scope = self.build("memref.alloca_scope", &[], &[], &[], vec![region]);
+        let scope = at.block().expect("anchor in a block").insert_operation_before(at, scope);
+        scope.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("scope body")
+    }
     fn alloc<'a>(&self, at: OperationRef<'c, 'a>, name: &str, ty: &str) -> Value<'c, 'a> {
         let ty = self.ty(ty);
         let attributes = [("alignment", IntegerAttribute::new(Type::parse(self.context, "i64").expect("i64"), 64).into()), ("operandSegmentSizes", self.attr("array<i32: 0, 0>"))];
@@ -651,20 +661,19 @@ fn emit_kernel<'c>(
         (false, true) => ", its column blocks shared by the cores",
         (false, false) => "",
     };
-    // The buffers (packed A, packed B, and one 32x32 block of sums per
-    // row block): whether each is needed, its type, and whether it is
-    // written per outer iteration (then, with the outer loop parallel,
-    // each iteration allocates its own).
+    // The buffers (packed A, packed B): whether each is needed, its type,
+    // and whether it is written per outer iteration (then, with the outer
+    // loop parallel, each iteration allocates its own). The block of sums
+    // is on the stack of each block loop iteration (below).
     let buffers = [
         (!a_in_place && !a_per_block, format!("memref<{mp}x{kp}x{narrow}>"), !hoist_a),
         (!b_once, format!("memref<{}x{}x{}x{narrow}>", np / TILE, kp / g, TILE * g), !hoist_b),
-        (!c_in_place, format!("memref<{}x{BLOCK}x{BLOCK}x{wide}>", if by_columns { col_blocks } else { row_blocks }), true),
     ];
     let private = |(needed, _, per_iteration): &(bool, String, bool)| *needed && parallel_outer && *per_iteration;
-    let [mut ap, mut bp, mut scratch] = buffers.clone().map(|buffer| {
+    let [mut ap, mut bp] = buffers.clone().map(|buffer| {
         (buffer.0 && !private(&buffer)).then(|| e.alloc(nest, "memref.alloc", &buffer.1))
     });
-    for buffer in [ap, bp, scratch].into_iter().flatten() {
+    for buffer in [ap, bp].into_iter().flatten() {
         e.op(after, "memref.dealloc", &[buffer], &[], &[]);
     }
     let zero = e.constant(nest, narrow, if kind == Kind::Bf16 { "0.0" } else { "0" });
@@ -682,7 +691,7 @@ fn emit_kernel<'c>(
             // Buffers of this iteration, freed at its end; what follows
             // goes before the frees.
             let mut made = Vec::new();
-            for (slot, buffer) in [&mut ap, &mut bp, &mut scratch].into_iter().zip(&buffers) {
+            for (slot, buffer) in [&mut ap, &mut bp].into_iter().zip(&buffers) {
                 if private(buffer) {
                     let value = e.alloc(end, "memref.alloc", &buffer.1);
                     *slot = Some(value);
@@ -843,6 +852,17 @@ fn emit_kernel<'c>(
         (iv, end)
     };
     env.push(first);
+    // The 32x32 sums of a block, between the tiles and C: one block on the
+    // stack per iteration of the block loop (in an alloca scope, freed at
+    // the iteration's end), written and read back while in L1. (One block
+    // per row block of a buffer as large as C had each block's tile
+    // stores miss the cache: as much traffic again as C's.)
+    let (end, scratch) = if c_in_place {
+        (end, None)
+    } else {
+        let end = e.alloca_scope(end);
+        (end, Some(e.alloc(end, "memref.alloca", &format!("memref<{BLOCK}x{BLOCK}x{wide}>"))))
+    };
     let first_end = end;
     // A's rows of this row block, packed into a buffer of the iteration.
     let a_block = if a_per_block {
@@ -860,8 +880,6 @@ fn emit_kernel<'c>(
     let (second, _, end, _) = e.for_loop(end, (0, &full(second_trip)), 1, &env, &[]);
     env.push(second);
     let (ibd, jbd) = if by_columns { (env.len() - 1, env.len() - 2) } else { (env.len() - 2, env.len() - 1) };
-    // The scratch block of the shared loop's iteration.
-    let sd = if by_columns { jbd } else { ibd };
     let acc_type = e.ty(&format!("!amx.tile<{TILE}x{TILE}x{wide}>"));
     let operand_type = e.ty(&format!("!amx.tile<{TILE}x{depth}x{narrow}>"));
     let corners = [(0, 0), (0, TILE), (TILE, 0), (TILE, TILE)];
@@ -933,7 +951,7 @@ fn emit_kernel<'c>(
     };
     // The four tiles into the scratch block, then into C where it exists.
     for ((row, column), tile) in corners.iter().zip(&tiles) {
-        e.store_tile(end, scratch, &[Aff::Dim(sd), Aff::Const(*row), Aff::Const(*column)], &env, *tile);
+        e.store_tile(end, scratch, &[Aff::Const(*row), Aff::Const(*column)], &env, *tile);
     }
     let rows_left = left(m, ibd);
     let (r, _, r_end, _) = e.for_loop(end, (0, &rows_left), 1, &env, &[]);
@@ -946,7 +964,7 @@ fn emit_kernel<'c>(
     p.set_row(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Dim(rd)), &mut dims);
     dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Dim(cd)).plus(Aff::Const(p.bounds[p.j].0)));
     let c_at = rewrite(c_index, &dims, &p.bounds);
-    let sum = e.load(c_end, scratch, &[Aff::Dim(sd), Aff::Dim(rd), Aff::Dim(cd)], &env);
+    let sum = e.load(c_end, scratch, &[Aff::Dim(rd), Aff::Dim(cd)], &env);
     let new = if c_zero {
         sum
     } else {

@@ -14,18 +14,18 @@
 // CHECK: affine.vector_store %{{.*}}, %[[AP]]{{.*}} vector<16xi8>
 // CHECK: affine.parallel (%[[ROW:.*]]) = (0) to (6) {
 // CHECK-NEXT: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x48x64xi8>
-// CHECK-NEXT: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x32x32xi32>
 // CHECK: vector.shuffle
 // CHECK: affine.vector_store %{{.*}}, %[[BP]]
 // The last two columns, one element at a time.
 // CHECK: affine.store %{{.*}}, %[[BP]][{{.*}} floordiv 16, {{.*}} floordiv 4, {{.*}}]
+// CHECK: memref.alloca_scope {
+// CHECK-NEXT: %[[S:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32x32xi32>
 // CHECK: amx.tile_load %[[AP]]
 // CHECK: amx.tile_load %[[BP]]
 // CHECK: amx.tile_muli
 // CHECK: amx.tile_store %[[S]]
 // CHECK: affine.store %{{.*}}, %arg2[0, %{{.*}}, %[[ROW]], %{{.*}}] : memref<1x32x6x18xi32>
 // CHECK: memref.dealloc %[[BP]]
-// CHECK-NEXT: memref.dealloc %[[S]]
 // CHECK-NEXT: }
 // CHECK-NEXT: memref.dealloc %[[AP]]
 func.func @conv(%x: memref<1x16x8x20xi8>, %w: memref<32x16x3x3xi8>, %y: memref<1x32x6x18xi32>) {
