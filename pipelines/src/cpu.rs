@@ -326,6 +326,21 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             // Temporaries copied into a part of another buffer (slice
             // assignments) are computed there directly.
             passes.push(format!("func.func(pb-forward-copies{{report={} deadline-ms={}}})", options.report, options.deadline_ms));
+            // bf16 and int8 products on the matrix unit (AMX), where the
+            // target has one for their element type; the rest go on.
+            // Before pb-fuse: the nests reading a product's result are
+            // still the plain elementwise nests the kernel can take in.
+            let units = amx_units(&options.target);
+            if !units.is_empty() {
+                passes.push("canonicalize".into());
+                passes.push(format!(
+                    "func.func(pb-matrix-tile{{units={units} cores={} prepacked={} report={}}})",
+                    options.target.cores.max(1),
+                    // Weights' packs kept in the pool, as pb-register-tile's.
+                    options.pool || options.user_memory,
+                    options.report
+                ));
+            }
             if options.fuse {
                 let cache = options.target.cache_bytes(2).map_or(0, |b| b / 2);
                 // 1 = no such cache (0 would probe the host).
@@ -349,18 +364,6 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // maps, where the loop passes read it.
                 "canonicalize".into(),
             ]);
-            // bf16 and int8 products on the matrix unit (AMX), where the
-            // target has one for their element type; the rest go on.
-            let units = amx_units(&options.target);
-            if !units.is_empty() {
-                passes.push(format!(
-                    "func.func(pb-matrix-tile{{units={units} cores={} prepacked={} report={}}})",
-                    options.target.cores.max(1),
-                    // Weights' packs kept in the pool, as pb-register-tile's.
-                    options.pool || options.user_memory,
-                    options.report
-                ));
-            }
             if options.vectorize && lanes > 1 {
                 let target = &options.target;
                 // Transposing copies (Linear weights, head permutes) move

@@ -67,7 +67,7 @@ use melior::{
 use pb_polyhedral::{aff::mlir_map, scop::Statement, Aff, Scop};
 use pb_support::{builder, ffi, ir::{is_named, is_static_argument}, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
-use crate::text_kernel;
+use crate::{contraction_epilogue, text_kernel};
 
 static ID: PassId = PassId::new();
 
@@ -128,10 +128,19 @@ impl RustPass for MatrixTile {
         if !self.bf16 && !self.int8 {
             return Ok(());
         }
+        // Epilogues applied by a kernel: erased once every nest is visited
+        // (the walk holds the list of nests).
+        let mut applied = Vec::new();
         // A refusal's reason is reported as a decision is.
         text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| {
-            self.tile(context, nest).unwrap_or_else(Some)
+            self.tile(context, nest, &mut applied).unwrap_or_else(Some)
         });
+        for (epilogue, copies) in applied {
+            // SAFETY: a top-level SCoP nest (no results) whose statement the
+            // kernel now computes; nothing reads what it wrote in between.
+            unsafe { ffi::erase(epilogue) };
+            contraction_epilogue::erase_dead_copies(&copies);
+        }
         Ok(())
     }
 }
@@ -228,7 +237,12 @@ impl Product {
 }
 
 impl MatrixTile {
-    fn tile<'c>(&self, context: &'c Context, nest: OperationRef<'c, '_>) -> Result<Option<String>, String> {
+    fn tile<'c, 'a>(
+        &self,
+        context: &'c Context,
+        nest: OperationRef<'c, 'a>,
+        applied: &mut Vec<(OperationRef<'c, 'a>, Vec<(OperationRef<'c, 'a>, Value<'c, 'a>)>)>,
+    ) -> Result<Option<String>, String> {
         let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
         let [statement] = scop.statements.as_slice() else { return Ok(None) };
         let Some(p) = recognize(statement) else { return Ok(None) };
@@ -251,7 +265,24 @@ impl MatrixTile {
         // A zero fill of all of C just before is absorbed: the sums are
         // stored, not added (no fill pass over C, no read of it).
         let fill = crate::register_tile::zero_fill_before(nest, statement, p.c, &p.bounds);
-        let how = emit_kernel(context, nest, statement, &p, (self.cores, self.prepacked, fill.is_some()))?;
+        // The elementwise nest reading C once per element (a
+        // requantization) applied to each block of sums in cache: C is
+        // neither stored nor read back. Only from a zero fill (the sums
+        // are then all of C's value).
+        let memref = |k: usize, operand: usize| statement.accesses[k].op.operand(operand).map_err(|_| "access without its memref");
+        let epilogue = match fill {
+            Some(_) => contraction_epilogue::find(nest, memref(p.c, 1)?, [memref(p.a, 0)?, memref(p.b, 0)?]),
+            None => None,
+        };
+        if let Some(epilogue) = &epilogue {
+            for op in &epilogue.moved {
+                ffi::move_before(*op, nest);
+            }
+        }
+        let how = emit_kernel(context, nest, statement, &p, (self.cores, self.prepacked, fill.is_some()), epilogue.as_ref())?;
+        if let Some(epilogue) = epilogue {
+            applied.push((epilogue.nest, epilogue.copies));
+        }
         // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined
         // inside it is used outside it; the SCoP's handles are not used after this point.
         unsafe { ffi::erase(nest) };
@@ -583,6 +614,7 @@ fn emit_kernel<'c>(
     s: &Statement<'c, '_>,
     p: &Product,
     (cores, prepacked, c_zero): (i64, bool, bool),
+    epilogue: Option<&contraction_epilogue::Epilogue<'c, '_>>,
 ) -> Result<String, String> {
     let e = Emit { context, location: nest.location() };
     let kind = p.kind;
@@ -600,7 +632,8 @@ fn emit_kernel<'c>(
         && identity_layout(a_mem)
         && p.i_outer.is_empty()
         && tile_shaped(a_index, p.i, p.reductions[0], &p.outer);
-    let c_in_place = whole_blocks && p.i_outer.is_empty() && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);
+    let c_in_place =
+        epilogue.is_none() && whole_blocks && p.i_outer.is_empty() && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);
     let b_vectors = n >= TILE
         && k % g == 0
         && identity_layout(b_mem)
@@ -654,7 +687,11 @@ fn emit_kernel<'c>(
     // A the outer loops do not change (packed once, before them).
     let a_per_block = !a_in_place && !by_columns && !parallel_outer && (p.outer.is_empty() || !hoist_a);
     let a_how = if a_per_block { format!("{a_how} a row block at a time") } else { a_how };
-    let c_how = if c_zero { "C's zero fill absorbed (sums stored), " } else { "" };
+    let c_how = match (epilogue, c_zero) {
+        (Some(epilogue), _) => format!("its epilogue ({} ops) applied to each block of sums in cache (C not stored)", epilogue.ops.len()),
+        (None, true) => "C's zero fill absorbed (sums stored), ".to_string(),
+        (None, false) => String::new(),
+    };
     let b_when = match (b_once, by_columns) {
         (true, true) => ", once per version of the weights, its column blocks shared by the cores",
         (true, false) => ", once per version of the weights",
@@ -947,7 +984,7 @@ fn emit_kernel<'c>(
         if let Some(block) = a_block {
             e.op(first_end, "memref.dealloc", &[block], &[], &[]);
         }
-        return Ok(describe(&a_how, b_when, c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
+        return Ok(describe(&a_how, b_when, &c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
     };
     // The four tiles into the scratch block, then into C where it exists.
     for ((row, column), tile) in corners.iter().zip(&tiles) {
@@ -965,6 +1002,13 @@ fn emit_kernel<'c>(
     dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Dim(cd)).plus(Aff::Const(p.bounds[p.j].0)));
     let c_at = rewrite(c_index, &dims, &p.bounds);
     let sum = e.load(c_end, scratch, &[Aff::Dim(rd), Aff::Dim(cd)], &env);
+    if let Some(epilogue) = epilogue {
+        apply_epilogue(&e, c_end, epilogue, sum, &c_at, &env);
+        if let Some(block) = a_block {
+            e.op(first_end, "memref.dealloc", &[block], &[], &[]);
+        }
+        return Ok(describe(&a_how, b_when, &c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
+    }
     let new = if c_zero {
         sum
     } else {
@@ -975,7 +1019,58 @@ fn emit_kernel<'c>(
     if let Some(block) = a_block {
         e.op(first_end, "memref.dealloc", &[block], &[], &[]);
     }
-    Ok(describe(&a_how, b_when, c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)))
+    Ok(describe(&a_how, b_when, &c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)))
+}
+
+/// The epilogue's statement at the element of C whose indices are `c_at`
+/// (over `env`), before `at`: its loads (the sum for C's), a copy of each
+/// arithmetic op, its store.
+fn apply_epilogue<'c, 'a>(
+    e: &Emit<'c>,
+    at: OperationRef<'c, 'a>,
+    epilogue: &contraction_epilogue::Epilogue<'c, '_>,
+    sum: Value<'c, 'a>,
+    c_at: &[Aff],
+    env: &[Value<'c, 'a>],
+) {
+    // The epilogue's loops, as C's indices here.
+    let dims: Vec<Aff> = epilogue.to_c.iter().map(|q| c_at[*q].clone()).collect();
+    let raw = |v: Value| v.to_raw().ptr;
+    let mut values: Vec<(*const std::ffi::c_void, Value<'c, 'a>)> = Vec::new();
+    if let Ok(loaded) = epilogue.c_load.result(0) {
+        values.push((raw(loaded.into()), sum));
+    }
+    let lookup = |values: &[(*const std::ffi::c_void, Value<'c, 'a>)], v: Value| values.iter().find(|(old, _)| *old == raw(v)).map(|(_, new)| *new);
+    for op in &epilogue.ops {
+        if *op == epilogue.c_load {
+            continue;
+        }
+        if let Some((_, memref, indices)) = epilogue.accesses.iter().find(|(access, _, _)| access == op) {
+            let indices: Vec<Aff> = indices.iter().map(|x| x.substitute(&dims)).collect();
+            // SAFETY (lifetimes only): the memref is a value of the same function, alive throughout.
+            let memref: Value<'c, 'a> = unsafe { Value::from_raw(memref.to_raw()) };
+            if is_named(*op, "affine.store") {
+                let stored = op.operand(0).expect("stored value");
+                let value = lookup(&values, stored).unwrap_or_else(|| unsafe { Value::from_raw(stored.to_raw()) });
+                e.store(at, value, memref, &indices, env);
+            } else if let Ok(result) = op.result(0) {
+                let loaded = e.load(at, memref, &indices, env);
+                values.push((raw(result.into()), loaded));
+            }
+            continue;
+        }
+        let copy = at.block().expect("anchor in a block").insert_operation_before(at, ffi::clone_operation(*op));
+        for k in 0..copy.operand_count() {
+            if let Some(new) = copy.operand(k).ok().and_then(|v| lookup(&values, v)) {
+                ffi::set_operand(copy, k, new);
+            }
+        }
+        for r in 0..op.result_count() {
+            if let (Ok(old), Ok(new)) = (op.result(r), copy.result(r)) {
+                values.push((raw(old.into()), new.into()));
+            }
+        }
+    }
 }
 
 /// Loops over `reductions` (some of `p`'s) over their original ranges,
@@ -1172,9 +1267,13 @@ fn describe(a: &str, b_when: &str, c_how: &str, c_in_place: bool, b_vectors: boo
         _ if vectors == n => how.to_string(),
         _ => format!("{how} ({vectors} columns) and element by element ({})", n - vectors),
     };
-    format!(
-        "A {}, B packed {b}{b_when}, {c_how}C {}",
-        a,
-        if c_in_place { "tiles loaded and stored in place" } else { "added from a block buffer" }
-    )
+    // An epilogue's description says where the sums go.
+    let c = if c_how.contains("epilogue") {
+        c_how.trim_end_matches(", ").to_string()
+    } else if c_in_place {
+        format!("{c_how}C tiles loaded and stored in place")
+    } else {
+        format!("{c_how}C added from a block buffer")
+    };
+    format!("A {a}, B packed {b}{b_when}, {c}")
 }

@@ -1,0 +1,88 @@
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-matrix-tile{units=amx-int8 cores=2 report=true}))' %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+
+// A quantized linear layer as pb-integer-contraction leaves it, lowered to
+// loops: the i32 sums C (zero-filled), a bias broadcast into a temporary,
+// the zero fill of a padded output, and the requantizing epilogue reading
+// C once per element. The kernel applies the epilogue to each 32x32 block
+// of sums on the stack: C is neither stored nor read back, the bias is
+// read where the broadcast read it (its copy is gone), and the output's
+// fill, which the epilogue's writes must follow, runs before the kernel.
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 64x32 over 64 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A read in place, B packed by vector shuffles, its epilogue (11 ops) applied to each block of sums in cache (C not stored)
+// CHECK-LABEL: func.func @requantize
+// CHECK: %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x32xi32>
+// CHECK-NOT: memref<64x32xf32>
+// CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<66x32xi8>
+// CHECK: affine.for
+// CHECK: affine.store %c0_i8, %[[OUT]]
+// CHECK: affine.parallel
+// CHECK: amx.tile_muli
+// CHECK: amx.tile_store %[[S:.*]][
+// CHECK: %[[SUM:.*]] = affine.load %[[S]]
+// CHECK: affine.load %arg2[
+// CHECK: arith.sitofp %[[SUM]] : i32 to f32
+// CHECK: math.roundeven
+// CHECK: arith.fptoui
+// CHECK: affine.store %{{.*}}, %[[OUT]][{{.*}} + 1, {{.*}}] : memref<66x32xi8>
+// CHECK-NOT: affine.store {{.*}} %[[C]]
+// CHECK-NOT: affine.load {{.*}} %[[C]]
+// CHECK: return %[[OUT]]
+func.func @requantize(%a: memref<64x64xi8>, %b: memref<64x32xi8>, %bias: memref<32xf32>) -> memref<66x32xi8> {
+  %zero = arith.constant 0 : i32
+  %c = memref.alloc() {alignment = 64 : i64} : memref<64x32xi32>
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c[%i, %j] : memref<64x32xi32>
+    }
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<64x64xi8>
+        %y = affine.load %b[%k, %j] : memref<64x32xi8>
+        %z = affine.load %c[%i, %j] : memref<64x32xi32>
+        %xi = arith.extui %x : i8 to i32
+        %yi = arith.extsi %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<64x32xi32>
+      }
+    }
+  }
+  %broadcast = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %bias[%j] : memref<32xf32>
+      affine.store %v, %broadcast[%i, %j] : memref<64x32xf32>
+    }
+  }
+  %c0_i8 = arith.constant 0 : i8
+  %out = memref.alloc() {alignment = 64 : i64} : memref<66x32xi8>
+  affine.for %i = 0 to 66 {
+    affine.for %j = 0 to 32 {
+      affine.store %c0_i8, %out[%i, %j] : memref<66x32xi8>
+    }
+  }
+  %scale = arith.constant 0.0125 : f32
+  %inverse = arith.constant 0.05 : f32
+  %lo = arith.constant 0.0 : f32
+  %hi = arith.constant 255.0 : f32
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      %sum = affine.load %c[%i, %j] : memref<64x32xi32>
+      %bv = affine.load %broadcast[%i, %j] : memref<64x32xf32>
+      %f = arith.sitofp %sum : i32 to f32
+      %m = arith.mulf %f, %scale : f32
+      %y = arith.addf %m, %bv : f32
+      %d = arith.divf %y, %inverse : f32
+      %r = math.roundeven %d : f32
+      %l = arith.maximumf %r, %lo : f32
+      %h = arith.minimumf %l, %hi : f32
+      %q = arith.fptoui %h : f32 to i8
+      affine.store %q, %out[%i + 1, %j] : memref<66x32xi8>
+    }
+  }
+  memref.dealloc %broadcast : memref<64x32xf32>
+  memref.dealloc %c : memref<64x32xi32>
+  return %out : memref<66x32xi8>
+}

@@ -1,0 +1,273 @@
+//! The elementwise nest that reads a contraction's result once per element
+//! and writes something else (a quantized convolution's requantization:
+//! scale, bias, activation, rounding, clamping, the cast to 8 bits), found
+//! so that `pb-matrix-tile` can apply it to each block of sums while they
+//! are in cache, instead of storing the sums in a temporary and reading
+//! them back in a pass of their own.
+//!
+//! The contraction `P` writes the temporary `C` (fully, from a zero fill
+//! that `P` absorbs); the epilogue `E` is a later top-level perfect nest of
+//! one statement that reads `C` at exactly its own loops (one loop per
+//! dimension of `C`, over all of it: each sum read once), writes one
+//! other array, and reads any others. Nothing else uses `C`. The
+//! top-level ops between `P` and `E` (the output's allocation and zero
+//! fill when it is a padded buffer, a bias broadcast) move before `P`,
+//! which is legal when none of them touches `C`, reads what `E` writes, or
+//! writes what `P` reads. A read of a temporary written by a copy nest
+//! (`T[i..] = S[f(i..)]`: a broadcast of a per-channel bias) reads `S`
+//! instead; the copy is erased with `E` when nothing else reads `T`.
+
+use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
+use pb_polyhedral::{Aff, Scop};
+use pb_support::{ffi, ir::is_named};
+
+/// The sizes of a memref type whose every size is static.
+fn static_shape(ty: melior::ir::Type) -> Option<Vec<i64>> {
+    use melior::ir::r#type::{DimSize, MemRefType, ShapedTypeLike};
+    let memref = MemRefType::try_from(ty).ok()?;
+    (0..memref.rank())
+        .map(|q| match memref.dim_size(q) {
+            Ok(DimSize::Static(n)) => Some(n as i64),
+            _ => None,
+        })
+        .collect()
+}
+
+/// An epilogue to apply per element of the contraction's result.
+pub(crate) struct Epilogue<'c, 'a> {
+    /// `E`'s top-level op, erased once the kernel applies it.
+    pub nest: OperationRef<'c, 'a>,
+    /// For each of `E`'s loops, the position in `C`'s index it runs along.
+    pub to_c: Vec<usize>,
+    /// The ops of `E`'s statement in order (loads, arithmetic, the store).
+    pub ops: Vec<OperationRef<'c, 'a>>,
+    /// The load of `C`: its value is the sum.
+    pub c_load: OperationRef<'c, 'a>,
+    /// Per load other than `C`'s and per the store: the memref and the
+    /// indices over `E`'s loops to use (copies seen through).
+    pub accesses: Vec<(OperationRef<'c, 'a>, Value<'c, 'a>, Vec<Aff>)>,
+    /// Ops between `P` and `E`, to move before `P`.
+    pub moved: Vec<OperationRef<'c, 'a>>,
+    /// Temporaries read through their copy nest: (nest, temporary).
+    pub copies: Vec<(OperationRef<'c, 'a>, Value<'c, 'a>)>,
+}
+
+fn block_ops<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        ops.push(op);
+        next = op.next_in_block();
+    }
+    ops
+}
+
+/// The top-level op of `block` holding `op`.
+fn top_level<'c, 'a>(mut op: OperationRef<'c, 'a>, block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    loop {
+        if op.block()? == block {
+            return Some(op);
+        }
+        op = op.block()?.parent_operation()?;
+    }
+}
+
+/// Memrefs that `op` (and what it holds) reads and writes, as (value, write).
+fn memory_accesses<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Vec<(Value<'c, 'a>, bool)>> {
+    let mut accesses = Vec::new();
+    let mut ok = true;
+    for inner in ffi::collect_ops(op, melior::ir::operation::WalkOrder::PreOrder, |_| true) {
+        let name = inner.name().as_string_ref().as_str().unwrap_or("").to_string();
+        match name.as_str() {
+            "affine.load" | "memref.load" | "affine.vector_load" => accesses.push((inner.operand(0).ok()?, false)),
+            "affine.store" | "memref.store" | "affine.vector_store" => accesses.push((inner.operand(1).ok()?, true)),
+            "memref.alloc" | "memref.alloca" | "memref.dealloc" => {}
+            _ if name.starts_with("arith.") || name.starts_with("math.") => {}
+            "affine.for" | "affine.yield" | "affine.apply" | "affine.if" | "affine.min" | "affine.max" => {}
+            _ => ok = false,
+        }
+    }
+    ok.then_some(accesses)
+}
+
+/// A copy nest `T[i..] = S[f(i..)]` writing all of `t` (one loop per
+/// dimension, in order, over all of it): `S` and `f`.
+fn copy_source<'c, 'a>(nest: OperationRef<'c, 'a>, t: Value<'c, 'a>) -> Option<(Value<'c, 'a>, Vec<Aff>)> {
+    let scop = Scop::extract(&[nest]).ok()?;
+    let [s] = scop.statements.as_slice() else { return None };
+    let [read, write] = s.accesses.as_slice() else { return None };
+    if read.write || !write.write || !read.exact || !write.exact || write.op.operand(1).ok()? != t {
+        return None;
+    }
+    let counted = s.ops.iter().filter(|op| !is_named(**op, "affine.apply")).count();
+    if counted != 2 || write.op.operand(0).ok()? != read.op.result(0).ok()?.into() {
+        return None;
+    }
+    let shape = static_shape(t.r#type())?;
+    if write.indices.len() != shape.len() || s.bounds.len() != shape.len() {
+        return None;
+    }
+    for (q, index) in write.indices.iter().enumerate() {
+        let size = shape[q];
+        if *index != Aff::Dim(q) || s.bounds[q].constant()? != (0, size) || s.bounds[q].step != 1 {
+            return None;
+        }
+    }
+    let source = read.op.operand(0).ok()?;
+    if source == t {
+        return None;
+    }
+    Some((source, read.indices.clone()))
+}
+
+/// The epilogue of the contraction nest `nest` writing `c` (its read of
+/// `A` and `B` in `inputs`), if there is one to take in.
+pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs: [Value<'c, 'a>; 2]) -> Option<Epilogue<'c, 'a>> {
+    let block = nest.block()?;
+    // C: a temporary of this block.
+    let alloc = ffi::defining_op(c).filter(|op| is_named(*op, "memref.alloc") && op.block() == Some(block))?;
+    let _ = alloc;
+    let c_shape = static_shape(c.r#type())?;
+    let rank = c_shape.len();
+    let order = block_ops(block);
+    let position = |op: OperationRef<'c, 'a>| order.iter().position(|o| *o == op);
+    let here = position(nest)?;
+    // C's readers after P: one load in one nest; deallocs aside.
+    let mut e_nest = None;
+    let mut c_loads = Vec::new();
+    for user in ffi::users(c) {
+        if is_named(user, "memref.dealloc") {
+            continue;
+        }
+        let top = top_level(user, block)?;
+        let at = position(top)?;
+        if at < here {
+            continue; // the fill P absorbs (checked by the caller), or refused below
+        }
+        if top == nest {
+            continue;
+        }
+        if !is_named(user, "affine.load") {
+            return None;
+        }
+        match e_nest {
+            None => e_nest = Some(top),
+            Some(e) if e == top => {}
+            Some(_) => return None,
+        }
+        c_loads.push(user);
+    }
+    let e_nest = e_nest?;
+    let [c_load] = c_loads.as_slice() else { return None };
+    if !is_named(e_nest, "affine.for") {
+        return None;
+    }
+    let scop = Scop::extract(&[e_nest]).ok()?;
+    let [s] = scop.statements.as_slice() else { return None };
+    if s.accesses.iter().any(|a| !a.exact || a.lanes != 1 || a.indices.iter().any(Aff::uses_symbols)) {
+        return None;
+    }
+    let bounds: Vec<(i64, i64)> = s.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect::<Option<_>>()?;
+    // One statement directly in the innermost loop: its ops, in order.
+    let innermost = *s.loops.last()?;
+    let body = innermost.region(0).ok()?.first_block()?;
+    let ops: Vec<OperationRef> = block_ops(body).into_iter().filter(|op| !is_named(*op, "affine.yield")).collect();
+    if ops.len() != s.ops.len() {
+        return None;
+    }
+    for op in &ops {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let arithmetic = name.starts_with("arith.") || name.starts_with("math.");
+        if !(arithmetic || name == "affine.load" || name == "affine.store") || op.region_count() > 0 {
+            return None;
+        }
+    }
+    // C read at E's loops, each once, over all of C.
+    let c_access = s.accesses.iter().find(|a| a.op == *c_load)?;
+    if c_access.indices.len() != rank || bounds.len() != rank {
+        return None;
+    }
+    let mut to_c = vec![usize::MAX; rank];
+    for (q, index) in c_access.indices.iter().enumerate() {
+        let Aff::Dim(d) = index else { return None };
+        let size = c_shape[q];
+        if to_c[*d] != usize::MAX || bounds[*d] != (0, size) {
+            return None;
+        }
+        to_c[*d] = q;
+    }
+    let writes: Vec<_> = s.accesses.iter().filter(|a| a.write).collect();
+    let [write] = writes.as_slice() else { return None };
+    let out = write.op.operand(1).ok()?;
+    if out == c || inputs.contains(&out) || s.accesses.iter().any(|a| !a.write && a.op.operand(0).ok() == Some(out)) {
+        return None;
+    }
+    // The ops between P and E move before P.
+    let e_at = position(e_nest)?;
+    let moved: Vec<OperationRef> = order[here + 1..e_at].to_vec();
+    for op in &moved {
+        if op.operands().any(|v| v == c) {
+            return None;
+        }
+        let accesses = memory_accesses(*op)?;
+        if accesses.iter().any(|(v, write)| *v == c || (!write && *v == out) || (*write && inputs.contains(v))) {
+            return None;
+        }
+        // Results used only after: nothing in P uses them (P is before).
+    }
+    // Reads through copy nests among the moved ops.
+    let mut accesses = Vec::new();
+    let mut copies = Vec::new();
+    for a in &s.accesses {
+        if a.op == *c_load {
+            continue;
+        }
+        let memref = if a.write { a.op.operand(1).ok()? } else { a.op.operand(0).ok()? };
+        let writers: Vec<OperationRef> = ffi::users(memref)
+            .into_iter()
+            .filter(|u| is_named(*u, "affine.store"))
+            .filter_map(|u| top_level(u, block))
+            .collect();
+        let copy = (!a.write)
+            .then(|| writers.as_slice())
+            .and_then(|w| match w {
+                [single] if moved.contains(single) => Some(*single),
+                _ => None,
+            })
+            .and_then(|w| copy_source(w, memref).map(|source| (w, source)));
+        match copy {
+            Some((w, (source, map))) => {
+                let indices: Vec<Aff> = map.iter().map(|x| x.substitute(&a.indices)).collect();
+                accesses.push((a.op, source, indices));
+                copies.push((w, memref));
+            }
+            None => accesses.push((a.op, memref, a.indices.clone())),
+        }
+    }
+    Some(Epilogue { nest: e_nest, to_c, ops, c_load: *c_load, accesses, moved, copies })
+}
+
+/// Erases `copy` nests whose temporary nothing reads any more (its own
+/// store and deallocations aside), and the temporary.
+pub(crate) fn erase_dead_copies<'c, 'a>(copies: &[(OperationRef<'c, 'a>, Value<'c, 'a>)]) {
+    for (nest, temporary) in copies {
+        let users = ffi::users(*temporary);
+        let readers = users.iter().filter(|u| !is_named(**u, "memref.dealloc") && !is_named(**u, "affine.store")).count();
+        let stores_elsewhere = users
+            .iter()
+            .filter(|u| is_named(**u, "affine.store"))
+            .any(|u| nest.block().and_then(|b| top_level(*u, b)) != Some(*nest));
+        if readers > 0 || stores_elsewhere {
+            continue;
+        }
+        // SAFETY: the copy nest has no results and nothing reads what it
+        // writes; the temporary's deallocations go with it.
+        unsafe { ffi::erase(*nest) };
+        for user in ffi::users(*temporary) {
+            unsafe { ffi::erase(user) };
+        }
+        if let Some(alloc) = ffi::defining_op(*temporary) {
+            unsafe { ffi::erase(alloc) };
+        }
+    }
+}
