@@ -326,6 +326,13 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             // Temporaries copied into a part of another buffer (slice
             // assignments) are computed there directly.
             passes.push(format!("func.func(pb-forward-copies{{report={} deadline-ms={}}})", options.report, options.deadline_ms));
+            if options.pool || options.user_memory {
+                // Work on static arguments alone (a quantized layer's
+                // weight column sums) once per version of them, into
+                // buffers the pool keeps; the packs of the contraction
+                // passes below do the same for their weights.
+                passes.push("func.func(pb-static-once)".into());
+            }
             // bf16 and int8 products on the matrix unit (AMX), where the
             // target has one for their element type; the rest go on.
             // Before pb-fuse: the nests reading a product's result are

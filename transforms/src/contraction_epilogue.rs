@@ -7,9 +7,10 @@
 //!
 //! The contraction `P` writes the temporary `C` (fully, from a zero fill
 //! that `P` absorbs); the epilogue `E` is a later top-level perfect nest of
-//! one statement that reads `C` at exactly its own loops (one loop per
-//! dimension of `C`, over all of it: each sum read once), writes one
-//! other array, and reads any others. Nothing else uses `C`. The
+//! one statement that reads each element of `C` once (each index of `C` a
+//! mixed-radix combination of `E`'s loops over all of its extent: a loop,
+//! or `d0 * 128 + d2` where a linear layer's result is read as `[batch,
+//! tokens, heads, 64]`), writes one other array, and reads any others. Nothing else uses `C`. The
 //! top-level ops between `P` and `E` (the output's allocation and zero
 //! fill when it is a padded buffer, a bias broadcast) move before `P`,
 //! which is legal when none of them touches `C`, reads what `E` writes, or
@@ -37,8 +38,14 @@ fn static_shape(ty: melior::ir::Type) -> Option<Vec<i64>> {
 pub(crate) struct Epilogue<'c, 'a> {
     /// `E`'s top-level op, erased once the kernel applies it.
     pub nest: OperationRef<'c, 'a>,
-    /// For each of `E`'s loops, the position in `C`'s index it runs along.
-    pub to_c: Vec<usize>,
+    /// For each of `E`'s loops, how its value follows from C's index:
+    /// `(position, stride, trip, outermost)` when C's index at `position`
+    /// is a mixed-radix combination of loops (`d0 * 128 + d2`: a linear
+    /// layer's rows read as `[batch, tokens]`, its columns as `[heads,
+    /// 64]`), the loop's value being that index divided by `stride`
+    /// (modulo `trip` unless it is the combination's outermost loop);
+    /// `None` for a loop of one iteration.
+    pub to_c: Vec<Option<(usize, i64, i64, bool)>>,
     /// The ops of `E`'s statement in order (loads, arithmetic, the store).
     pub ops: Vec<OperationRef<'c, 'a>>,
     /// The load of `C`: its value is the sum.
@@ -73,7 +80,7 @@ fn top_level<'c, 'a>(mut op: OperationRef<'c, 'a>, block: BlockRef<'c, 'a>) -> O
 }
 
 /// Memrefs that `op` (and what it holds) reads and writes, as (value, write).
-fn memory_accesses<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Vec<(Value<'c, 'a>, bool)>> {
+pub(crate) fn memory_accesses<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Vec<(Value<'c, 'a>, bool)>> {
     let mut accesses = Vec::new();
     let mut ok = true;
     for inner in ffi::collect_ops(op, melior::ir::operation::WalkOrder::PreOrder, |_| true) {
@@ -83,7 +90,7 @@ fn memory_accesses<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Vec<(Value<'c, 'a
             "affine.store" | "memref.store" | "affine.vector_store" => accesses.push((inner.operand(1).ok()?, true)),
             "memref.alloc" | "memref.alloca" | "memref.dealloc" => {}
             _ if name.starts_with("arith.") || name.starts_with("math.") => {}
-            "affine.for" | "affine.yield" | "affine.apply" | "affine.if" | "affine.min" | "affine.max" => {}
+            "affine.for" | "affine.yield" | "affine.apply" | "affine.if" | "affine.min" | "affine.max" | "scf.if" | "scf.yield" => {}
             _ => ok = false,
         }
     }
@@ -182,19 +189,49 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
             return None;
         }
     }
-    // C read at E's loops, each once, over all of C.
+    // C read at E's loops, each once, over all of C (other loops of E run
+    // once: a reshape's unit dimensions, as a linear layer's `[1, 128,
+    // 768]` result read through a view of its `[128, 768]` product).
     let c_access = s.accesses.iter().find(|a| a.op == *c_load)?;
-    if c_access.indices.len() != rank || bounds.len() != rank {
+    if c_access.indices.len() != rank {
         return None;
     }
-    let mut to_c = vec![usize::MAX; rank];
+    let trip = |d: usize| bounds[d].1 - bounds[d].0;
+    if bounds.iter().any(|b| b.0 != 0) {
+        return None;
+    }
+    let mut to_c: Vec<Option<(usize, i64, i64, bool)>> = vec![None; bounds.len()];
     for (q, index) in c_access.indices.iter().enumerate() {
-        let Aff::Dim(d) = index else { return None };
-        let size = c_shape[q];
-        if to_c[*d] != usize::MAX || bounds[*d] != (0, size) {
+        // index = sum of stride * loop, strides the products of the trips
+        // of the loops after (loops of one iteration aside), over all of
+        // C's extent at q.
+        let mut terms: Vec<(usize, i64)> = Vec::new();
+        let mut linear = Aff::Const(0);
+        for d in (0..bounds.len()).filter(|d| index.uses_dim(*d)) {
+            let stride = index.coefficient(d).filter(|c| *c > 0)?;
+            linear = linear.plus(Aff::Dim(d).scale(stride));
+            if trip(d) > 1 {
+                terms.push((d, stride));
+            }
+        }
+        if index.constant_difference(&linear) != Some(0) {
             return None;
         }
-        to_c[*d] = q;
+        terms.sort_by_key(|(_, stride)| std::cmp::Reverse(*stride));
+        let mut expected = c_shape[q];
+        for (n, (d, stride)) in terms.iter().enumerate() {
+            if to_c[*d].is_some() || expected % trip(*d) != 0 || *stride != expected / trip(*d) {
+                return None;
+            }
+            expected = *stride;
+            to_c[*d] = Some((q, *stride, trip(*d), n == 0));
+        }
+        if expected != 1 {
+            return None;
+        }
+    }
+    if (0..bounds.len()).any(|d| to_c[d].is_none() && trip(d) != 1) {
+        return None;
     }
     let writes: Vec<_> = s.accesses.iter().filter(|a| a.write).collect();
     let [write] = writes.as_slice() else { return None };
@@ -229,7 +266,7 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
             .filter_map(|u| top_level(u, block))
             .collect();
         let copy = (!a.write)
-            .then(|| writers.as_slice())
+            .then_some(writers.as_slice())
             .and_then(|w| match w {
                 [single] if moved.contains(single) => Some(*single),
                 _ => None,
@@ -264,9 +301,11 @@ pub(crate) fn erase_dead_copies<'c, 'a>(copies: &[(OperationRef<'c, 'a>, Value<'
         // writes; the temporary's deallocations go with it.
         unsafe { ffi::erase(*nest) };
         for user in ffi::users(*temporary) {
+            // SAFETY: what is left using the temporary: its deallocations.
             unsafe { ffi::erase(user) };
         }
         if let Some(alloc) = ffi::defining_op(*temporary) {
+            // SAFETY: the allocation has no uses left.
             unsafe { ffi::erase(alloc) };
         }
     }

@@ -56,6 +56,7 @@ mod report;
 mod text_kernel;
 pub mod simplify_quant;
 pub mod split_empty_tensors;
+pub mod static_once;
 pub mod strict_half_rounding;
 pub mod transpose_tile;
 pub mod unit_transposes;
@@ -89,6 +90,7 @@ pub static PASSES: &[&PassInfo] =
     &result_in_place::INFO,
     &simplify_quant::INFO,
     &split_empty_tensors::INFO,
+    &static_once::INFO,
     &strict_half_rounding::INFO,
     &transpose_tile::INFO,
     &unit_transposes::INFO, &unroll_filters::INFO, &vectorize::INFO];

@@ -32,6 +32,14 @@
 //!     S[ib] = the four tiles; C[rows, columns that exist] += S[ib]
 //! ```
 //!
+//! The block of sums `S` is on the stack of its block's iteration (in an
+//! alloca scope), written and read back while in L1. When C is a
+//! temporary, zero-filled just before, whose one reader is an elementwise
+//! nest reading each element once (a quantized layer's requantization),
+//! that nest's statement runs on each element of `S` in place of the
+//! store into C (`contraction_epilogue`): C is neither stored nor read
+//! back, and the epilogue's loop is the one `pb-vectorize` takes.
+//!
 //! Variants: A read in place (one contiguous reduction, whole tiles); A
 //! packed whole before the blocks when the column blocks are shared by the
 //! cores instead (more column than row blocks: each core then reads a
@@ -77,8 +85,10 @@ pub static INFO: PassInfo = PassInfo {
     description: "Rewrites perfect nests computing C[..i..j] += ext(A[..i..k]) * ext(B[..k..j]) (bf16 -> f32 \
 or i8 -> i32) into a packing copy of A (rows x flattened reductions, zero-padded), a packing copy of B \
 in the tile unit's pair/quad layout, and a parallel loop over 32x32 blocks of C computed by 2x2 \
-accumulator tiles (amx.tile_mulf / amx.tile_muli), added into C through a tile-local buffer. Runs \
-only for the element types whose unit is in `units`; other nests are left unchanged.",
+accumulator tiles (amx.tile_mulf / amx.tile_muli), added into C through a block buffer on the stack; \
+or, when C is a zero-filled temporary read once per element by one elementwise nest (a \
+requantization), that nest applied to each block of sums instead of storing C. Runs only for the \
+element types whose unit is in `units`; other nests are left unchanged.",
     anchor: "func.func",
     options: &[
         PassOption { name: "units", kind: OptionKind::String, default: "", help: "Matrix units of the target, '+'-separated: amx-bf16, amx-int8" },
@@ -1003,7 +1013,13 @@ fn emit_kernel<'c>(
     let c_at = rewrite(c_index, &dims, &p.bounds);
     let sum = e.load(c_end, scratch, &[Aff::Dim(rd), Aff::Dim(cd)], &env);
     if let Some(epilogue) = epilogue {
-        apply_epilogue(&e, c_end, epilogue, sum, &c_at, &env);
+        // C's column index, when it is the column loop from 0: the
+        // epilogue's loops along it come from the block and the column in
+        // it without a division of their sum (`(jb * 32 + c) mod 64` is
+        // `(jb mod 2) * 32 + c`), so the column loop stays one the
+        // vectorizer takes.
+        let column = c_index.iter().position(|x| *x == Aff::Dim(p.j)).filter(|_| p.bounds[p.j].0 == 0).map(|q| (q, jbd, cd));
+        apply_epilogue(&e, c_end, epilogue, sum, (&c_at, column), &env);
         if let Some(block) = a_block {
             e.op(first_end, "memref.dealloc", &[block], &[], &[]);
         }
@@ -1030,11 +1046,37 @@ fn apply_epilogue<'c, 'a>(
     at: OperationRef<'c, 'a>,
     epilogue: &contraction_epilogue::Epilogue<'c, '_>,
     sum: Value<'c, 'a>,
-    c_at: &[Aff],
+    (c_at, column): (&[Aff], Option<(usize, usize, usize)>),
     env: &[Value<'c, 'a>],
 ) {
     // The epilogue's loops, as C's indices here.
-    let dims: Vec<Aff> = epilogue.to_c.iter().map(|q| c_at[*q].clone()).collect();
+    let dims: Vec<Aff> = epilogue
+        .to_c
+        .iter()
+        .map(|to| match *to {
+            None => Aff::Const(0),
+            // Along the column `jb * 32 + c` (c < 32): a stride that is a
+            // multiple of 32 divides the block index alone; a unit stride
+            // over a multiple of 32 columns keeps `c` whole.
+            Some((q, stride, trip, outermost)) if column.is_some_and(|(cq, _, _)| cq == q) && (stride % BLOCK == 0 || trip % BLOCK == 0) => {
+                let (_, jb, c) = column.expect("checked");
+                if stride % BLOCK == 0 {
+                    let divided = Aff::FloorDiv(Box::new(Aff::Dim(jb)), stride / BLOCK);
+                    if outermost { divided } else { Aff::Mod(Box::new(divided), trip) }
+                } else if stride == 1 {
+                    let block = if outermost { Aff::Dim(jb) } else { Aff::Mod(Box::new(Aff::Dim(jb)), trip / BLOCK) };
+                    block.scale(BLOCK).plus(Aff::Dim(c))
+                } else {
+                    let divided = Aff::FloorDiv(Box::new(c_at[q].clone()), stride);
+                    if outermost { divided } else { Aff::Mod(Box::new(divided), trip) }
+                }
+            }
+            Some((q, stride, trip, outermost)) => {
+                let divided = if stride == 1 { c_at[q].clone() } else { Aff::FloorDiv(Box::new(c_at[q].clone()), stride) };
+                if outermost { divided } else { Aff::Mod(Box::new(divided), trip) }
+            }
+        })
+        .collect();
     let raw = |v: Value| v.to_raw().ptr;
     let mut values: Vec<(*const std::ffi::c_void, Value<'c, 'a>)> = Vec::new();
     if let Ok(loaded) = epilogue.c_load.result(0) {
@@ -1047,10 +1089,12 @@ fn apply_epilogue<'c, 'a>(
         }
         if let Some((_, memref, indices)) = epilogue.accesses.iter().find(|(access, _, _)| access == op) {
             let indices: Vec<Aff> = indices.iter().map(|x| x.substitute(&dims)).collect();
-            // SAFETY (lifetimes only): the memref is a value of the same function, alive throughout.
+            // SAFETY: a lifetime change only: the memref is a value of the
+            // same function, alive as long as the kernel's ops are.
             let memref: Value<'c, 'a> = unsafe { Value::from_raw(memref.to_raw()) };
             if is_named(*op, "affine.store") {
                 let stored = op.operand(0).expect("stored value");
+                // SAFETY: as for the memref (a value defined before the kernel).
                 let value = lookup(&values, stored).unwrap_or_else(|| unsafe { Value::from_raw(stored.to_raw()) });
                 e.store(at, value, memref, &indices, env);
             } else if let Ok(result) = op.result(0) {

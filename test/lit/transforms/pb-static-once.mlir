@@ -1,0 +1,82 @@
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-static-once))' %s | FileCheck %s
+
+// A quantized linear layer's weight column sums (pb-integer-contraction's
+// `za * sum_k w[n][k]`), zero-filled then summed from the static weight:
+// both nests run only when the prepared flag is 0, into a buffer the pool
+// keeps (its deallocation gone). The product reads the activations, which
+// are not static: it runs on every call.
+// CHECK-LABEL: func.func @column_sums
+// CHECK: %[[FLAG:.*]] = memref.alloc() {pb.prepared_flag} : memref<i32>
+// CHECK: %[[SUM:.*]] = memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<32xi32>
+// CHECK: %[[STALE:.*]] = arith.cmpi eq
+// CHECK-NEXT: scf.if %[[STALE]] {
+// CHECK-NEXT: affine.for
+// CHECK-NEXT: affine.store %c0_i32, %[[SUM]]
+// CHECK: scf.if
+// CHECK-NEXT: affine.for
+// CHECK: affine.load %arg1
+// CHECK: affine.store %{{.*}}, %[[SUM]]
+// CHECK: }
+// The product, every call.
+// CHECK: affine.for
+// CHECK-NOT: scf.if
+// CHECK: affine.load %arg0
+// CHECK: affine.load %[[SUM]]
+// CHECK-NOT: memref.dealloc %[[SUM]]
+// CHECK: memref.store %{{.*}}, %[[FLAG]][]
+// CHECK-NEXT: return
+func.func @column_sums(%x: memref<4x64xi8>, %w: memref<32x64xi8> {pb.static}, %y: memref<4x32xi32>) {
+  %c0_i32 = arith.constant 0 : i32
+  %sum = memref.alloc() {alignment = 64 : i64} : memref<32xi32>
+  affine.for %n = 0 to 32 {
+    affine.store %c0_i32, %sum[%n] : memref<32xi32>
+  }
+  affine.for %n = 0 to 32 {
+    affine.for %k = 0 to 64 {
+      %v = affine.load %w[%n, %k] : memref<32x64xi8>
+      %s = affine.load %sum[%n] : memref<32xi32>
+      %e = arith.extsi %v : i8 to i32
+      %t = arith.addi %s, %e : i32
+      affine.store %t, %sum[%n] : memref<32xi32>
+    }
+  }
+  affine.for %i = 0 to 4 {
+    affine.for %n = 0 to 32 {
+      %a = affine.load %x[%i, 0] : memref<4x64xi8>
+      %s = affine.load %sum[%n] : memref<32xi32>
+      %e = arith.extui %a : i8 to i32
+      %t = arith.muli %e, %s : i32
+      affine.store %t, %y[%i, %n] : memref<4x32xi32>
+    }
+  }
+  memref.dealloc %sum : memref<32xi32>
+  return
+}
+
+// Nothing static: left as it is.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: scf.if
+// CHECK-NOT: pb.persistent
+// CHECK: return
+func.func @dynamic(%w: memref<32x64xi8>, %y: memref<32xi32>) {
+  %c0_i32 = arith.constant 0 : i32
+  %sum = memref.alloc() {alignment = 64 : i64} : memref<32xi32>
+  affine.for %n = 0 to 32 {
+    affine.store %c0_i32, %sum[%n] : memref<32xi32>
+  }
+  affine.for %n = 0 to 32 {
+    affine.for %k = 0 to 64 {
+      %v = affine.load %w[%n, %k] : memref<32x64xi8>
+      %s = affine.load %sum[%n] : memref<32xi32>
+      %e = arith.extsi %v : i8 to i32
+      %t = arith.addi %s, %e : i32
+      affine.store %t, %sum[%n] : memref<32xi32>
+    }
+  }
+  affine.for %n = 0 to 32 {
+    %s = affine.load %sum[%n] : memref<32xi32>
+    affine.store %s, %y[%n] : memref<32xi32>
+  }
+  memref.dealloc %sum : memref<32xi32>
+  return
+}

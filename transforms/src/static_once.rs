@@ -1,0 +1,204 @@
+//! `pb-static-once`: loop nests that compute only from static arguments (a
+//! model's weights) run once per version of those arguments, into buffers
+//! kept between calls, instead of on every call.
+//!
+//! Why: the engine itself derives values from weights. A quantized linear
+//! layer whose activations have a non-zero zero point needs the sum of
+//! each weight column (`pb-integer-contraction`: `za * sum_k b`); that sum
+//! was computed on every call, 72 times in a BERT-base (every weight read
+//! once more, a fifth of the model's time). The torch front moves such work
+//! on parameters out of the graph when it sees it (`torch_parameters.py`),
+//! but this work appears in the engine, after the front.
+//!
+//! What: in program order, a top-level `affine.for` nest is *static* when
+//! every memref it reads is a static argument (`pb.static`: the caller
+//! changes it only between versions, and says so by zeroing the prepared
+//! flag) or a temporary written only by static nests, and every memref it
+//! writes is such a temporary (a `memref.alloc` of the function, used by
+//! nothing but loads, stores and deallocations). Each such temporary
+//! becomes a buffer the pool keeps (`pb.persistent`, as the packed weights
+//! of `pb-register-tile` and `pb-matrix-tile`), and each static nest runs
+//! under `scf.if` on the prepared flag being 0 (the first call, and the
+//! first after the caller's static arguments changed). Nests that read
+//! anything else, and temporaries that anything else writes, are left as
+//! they are.
+//!
+//! ```mlir
+//! %sum = memref.alloc() : memref<768xi32>
+//! affine.for %j = 0 to 768 { affine.store %c0, %sum[%j] }
+//! affine.for %j = 0 to 768 { affine.for %k ... %sum[%j] += %w[%j, %k] }   // %w {pb.static}
+//! // becomes
+//! %sum = memref.alloc() {pb.persistent} : memref<768xi32>      (at the top)
+//! %stale = arith.cmpi eq, (memref.load %flag[]), %c0
+//! scf.if %stale { affine.for ... }    (each static nest)
+//! ```
+//!
+//! Runs where static arguments exist: the cpu pipeline with the pool (the
+//! JIT) or the caller's memory (AOT), before the contraction passes.
+
+use melior::ir::{block::BlockLike, operation::OperationLike, Block, OperationRef, Region, RegionLike, Value, ValueLike};
+use pb_support::{builder, ffi, ir, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
+
+use crate::contraction_epilogue::memory_accesses;
+
+static ID: PassId = PassId::new();
+
+pub static INFO: PassInfo = PassInfo {
+    argument: "pb-static-once",
+    summary: "Loop nests computing only from static arguments run once per version of them",
+    description: "A top-level affine.for nest that reads only static arguments (pb.static) and \
+temporaries written only by such nests, and writes only such temporaries, runs under scf.if on the \
+function's prepared flag being 0; the temporaries become pb.persistent buffers kept between calls. \
+Other nests are left unchanged.",
+    anchor: "func.func",
+    options: &[],
+    id: &ID,
+    create: pb_support::create_default::<StaticOnce>,
+};
+
+#[derive(Clone, Default)]
+struct StaticOnce;
+
+impl RustPass for StaticOnce {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["scf", "memref", "arith"]
+    }
+
+    fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        if !is_named(func, "func.func") {
+            return Ok(());
+        }
+        ffi::with_context(func, |context| {
+            let (nests, temporaries) = static_nests(func);
+            if nests.is_empty() {
+                return Ok(());
+            }
+            for temporary in temporaries {
+                keep(context, func, temporary)?;
+            }
+            for nest in nests {
+                run_when_stale(context, nest)?;
+            }
+            Ok::<(), String>(())
+        })
+        .map_err(|message| {
+            ffi::emit_warning(func.location(), &format!("pb-static-once: {message}"));
+            PassFailed
+        })
+    }
+}
+
+/// A temporary of the function: a `memref.alloc` in its body whose every
+/// use is a load, a store or a deallocation.
+fn plain_temporary(value: Value, body: melior::ir::BlockRef) -> bool {
+    let Some(alloc) = ffi::defining_op(value) else { return false };
+    if !is_named(alloc, "memref.alloc") || alloc.block() != Some(body) || alloc.operand_count() > 0 {
+        return false;
+    }
+    ffi::users(value).iter().all(|user| {
+        ["affine.load", "affine.store", "memref.dealloc"].iter().any(|name| is_named(*user, name))
+            && (!is_named(*user, "affine.store") || user.operand(1).ok() == Some(value))
+    })
+}
+
+/// The static nests of `func` and the temporaries they compute.
+fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>>, Vec<Value<'c, 'a>>) {
+    let Some(body) = func.region(0).ok().and_then(|r| r.first_block()) else { return (Vec::new(), Vec::new()) };
+    let ops = ir::body_ops(func);
+    let same = |a: Value, b: Value| a.to_raw().ptr == b.to_raw().ptr;
+    // (nest, reads, writes) of each candidate; refined until stable.
+    let mut candidates: Vec<(OperationRef, Vec<Value>, Vec<Value>)> = Vec::new();
+    for op in ops.iter().filter(|op| is_named(**op, "affine.for")) {
+        let Some(accesses) = memory_accesses(*op) else { continue };
+        let reads: Vec<Value> = accesses.iter().filter(|(_, write)| !write).map(|(v, _)| *v).collect();
+        let writes: Vec<Value> = accesses.iter().filter(|(_, write)| *write).map(|(v, _)| *v).collect();
+        if writes.is_empty() || !writes.iter().all(|w| plain_temporary(*w, body)) {
+            continue;
+        }
+        if reads.iter().all(|r| ir::is_static_argument(*r) || plain_temporary(*r, body)) {
+            candidates.push((*op, reads, writes));
+        }
+    }
+    loop {
+        let written: Vec<Value> = candidates.iter().flat_map(|(_, _, w)| w.iter().copied()).collect();
+        let keep: Vec<bool> = candidates
+            .iter()
+            .map(|(nest, reads, writes)| {
+                // Every temporary read is computed by candidates, and every
+                // writer of what it writes is a candidate.
+                let reads_ok = reads.iter().all(|r| ir::is_static_argument(*r) || written.iter().any(|w| same(*w, *r)));
+                let writes_ok = writes.iter().all(|w| {
+                    ffi::users(*w).iter().filter(|u| is_named(**u, "affine.store")).all(|store| {
+                        let top = ir::ancestor_in(*store, body);
+                        top.is_some_and(|top| candidates.iter().any(|(c, _, _)| *c == top))
+                    })
+                });
+                reads_ok && writes_ok && *nest != func
+            })
+            .collect();
+        if keep.iter().all(|k| *k) {
+            break;
+        }
+        let mut k = keep.into_iter();
+        candidates.retain(|_| k.next().unwrap_or(false));
+    }
+    // Kept: what a candidate computes from a static argument or from what
+    // is kept; and then everything a nest writing something kept writes
+    // (its zero fill comes with a column sum). Nests writing nothing kept
+    // (a fill of a buffer that no static nest reads) stay.
+    let mut kept: Vec<Value> = Vec::new();
+    let mut hoisted = vec![false; candidates.len()];
+    loop {
+        let mut changed = false;
+        for (k, (_, reads, writes)) in candidates.iter().enumerate() {
+            let from_static = reads.iter().any(|r| ir::is_static_argument(*r) || kept.iter().any(|t| same(*t, *r)));
+            let writes_kept = writes.iter().any(|w| kept.iter().any(|t| same(*t, *w)));
+            if !hoisted[k] && (from_static || writes_kept) {
+                hoisted[k] = true;
+                changed = true;
+                for w in writes {
+                    if !kept.iter().any(|t| same(*t, *w)) {
+                        kept.push(*w);
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let nests = candidates.into_iter().zip(hoisted).filter(|(_, h)| *h).map(|((nest, _, _), _)| nest).collect();
+    (nests, kept)
+}
+
+/// Makes `temporary` a buffer the pool keeps between calls: a
+/// `pb.persistent` allocation at the top of the body replaces it; its
+/// deallocations go.
+fn keep<'c>(context: &'c melior::Context, func: OperationRef<'c, '_>, temporary: Value<'c, '_>) -> Result<(), String> {
+    let alloc = ffi::defining_op(temporary).ok_or("a temporary without its allocation")?;
+    let first = ir::body_ops(func).into_iter().next().ok_or("empty function")?;
+    let ty = temporary.r#type().to_string();
+    let kept = crate::register_tile::persistent_buffer(context, first, &ty)?;
+    for user in ffi::users(temporary) {
+        if is_named(user, "memref.dealloc") {
+            // SAFETY: a deallocation of the temporary, which the pool now owns.
+            unsafe { ffi::erase(user) };
+        }
+    }
+    ffi::replace_all_uses(temporary, kept);
+    // SAFETY: the allocation has no uses left.
+    unsafe { ffi::erase(alloc) };
+    Ok(())
+}
+
+/// Moves `nest` into `scf.if %stale { }` on the prepared flag.
+fn run_when_stale<'c>(context: &'c melior::Context, nest: OperationRef<'c, '_>) -> Result<(), String> {
+    let stale = crate::register_tile::stale_flag(context, nest)?;
+    let then = Region::new();
+    let block = then.append_block(Block::new(&[]));
+    let terminator = block.append_operation(builder::build_operation(context, nest.location(), "scf.yield", &[], &[], &[], vec![]));
+    let branch = builder::build_operation(context, nest.location(), "scf.if", &[stale], &[], &[], vec![then, Region::new()]);
+    nest.block().ok_or("nest outside a block")?.insert_operation_before(nest, branch);
+    ffi::move_before(nest, terminator);
+    Ok(())
+}
