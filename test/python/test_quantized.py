@@ -146,3 +146,26 @@ def test_zero_points_compiled_as_zeros_then_guarded(tmp_path):
         with pytest.warns(UserWarning, match="zero points"):
             result = compiled(x)
         torch.testing.assert_close(result, q(x), rtol=0, atol=0)
+
+
+def test_weights_changed_in_place_are_seen(tmp_path):
+    """Work on the weights alone (packed copies, the column sums a non-zero
+    activation zero point needs: `pb-static-once`) is kept between calls
+    and redone when a weight changes in place (its version counter)."""
+    torch.manual_seed(0)
+    model = Mlp().eval()
+    x = torch.randn(64, 96)
+    q = quantized(model, x)
+    compiled = polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False, "cache": False})(q)
+    with torch.no_grad():
+        bound = 0.5 * (model(x) - q(x)).abs().max().item()
+        assert (compiled(x) - q(x)).abs().max().item() <= bound
+        weights = [b for _, b in q.named_buffers() if b.dtype == torch.int8 and b.dim() == 2]
+        weights += [p for _, p in q.named_parameters() if p.dtype == torch.int8 and p.dim() == 2]
+        assert weights, [(n, b.dtype) for n, b in q.named_buffers()]
+        before = compiled(x).clone()
+        weights[0].copy_(torch.roll(weights[0], 1, 0))  # a different weight, same scales
+        reference = q(x)
+        result = compiled(x)
+        assert (reference - before).abs().max().item() > 0
+        assert (result - reference).abs().max().item() <= bound

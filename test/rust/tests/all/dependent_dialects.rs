@@ -46,6 +46,10 @@ const BUILDER_HELPERS: &[(&str, &[&str])] = &[
     // fuse_elementwise_shim.cpp: fused generics, reshapes moved by
     // expansion, folded constants, canonicalized affine.apply.
     ("pbFuseElementwise(", &["linalg", "tensor", "arith", "affine"]),
+    // register_tile.rs: the prepared flag's load and comparison (and the
+    // flag's allocation and setting), buffers the pool keeps.
+    ("stale_flag(", &["memref", "arith"]),
+    ("persistent_buffer(", &["memref"]),
 ];
 
 fn root() -> PathBuf {
