@@ -148,6 +148,28 @@ def var_correction(x, dim=None, *, correction=None, keepdim=False):
 M_SQRT1_2 = 0.70710678118654752440
 
 
+_NARROW_INTEGERS = (torch.uint8, torch.int8, torch.int16)
+
+
+def to_copy_narrow(x, *, dtype=None, **kwargs):
+    """Floats to 8- or 16-bit integers through int32, as PyTorch converts
+    them on x86 (`static_cast` compiles to a 32-bit conversion, then the
+    low bits: 300.0 -> 44 as uint8). torch-mlir converts to the narrow
+    type directly with a signed conversion, which for uint8 makes 128..255
+    out of range: vectorized, 200.0 became 127."""
+    if dtype not in _NARROW_INTEGERS or not x.dtype.is_floating_point:
+        return NotImplemented
+    wide = aten._to_copy.default(x, dtype=torch.int32, **kwargs)
+    return aten._to_copy.default(wide, dtype=dtype, **kwargs)
+
+
+def convert_element_type_narrow(x, dtype):
+    """`prims.convert_element_type` as `to_copy_narrow`."""
+    if dtype not in _NARROW_INTEGERS or not x.dtype.is_floating_point:
+        return NotImplemented
+    return torch.ops.prims.convert_element_type.default(torch.ops.prims.convert_element_type.default(x, torch.int32), dtype)
+
+
 def gelu(x, approximate="none"):
     if x.dtype in (torch.float16, torch.bfloat16):
         # PyTorch's kernel computes in float32 and rounds once.
@@ -623,6 +645,8 @@ def table() -> dict:
         for `op` (if any), else the op is traced as it is."""
         decompositions[op] = _before(decomposition, decompositions.get(op))
 
+    override(aten._to_copy.default, to_copy_narrow)
+    override(torch.ops.prims.convert_element_type.default, convert_element_type_narrow)
     override(aten.var_mean.correction, var_mean_correction)
     override(aten.var.correction, var_correction)
     override(aten.gelu.default, gelu)

@@ -506,3 +506,13 @@ def test_where_of_one_value_is_contiguous_so_updates_through_its_reshape_stay():
     x = (torch.arange(30, dtype=torch.float64).reshape(2, 3, 5) - 15) / 8
     c = torch.arange(30).reshape(5, 2, 3) % 3 == 0
     same(f, x, c, torch.tensor(-2.5, dtype=torch.float64), torch.linspace(-1, 1, 5 * 3 * 31, dtype=torch.float64).reshape(5, 3, 31))
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8, torch.int16])
+def test_floats_to_narrow_integers_as_pytorch_converts_them(dtype):
+    # torch-mlir converted floats to uint8 with a signed conversion to i8:
+    # vectorized, 200.0 became 127 (an image written back as bytes). As
+    # PyTorch on x86: through int32, then the low bits (300.0 -> 44).
+    x = torch.linspace(-300.0, 300.0, 4099)
+    same(lambda v: (v * 1.0).to(dtype), x)
+    same(lambda v: torch.clamp(torch.round(v), 0, 255).to(dtype), x)
