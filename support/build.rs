@@ -1,7 +1,9 @@
 //! Generates the catalogue of upstream MLIR passes (name, summary, anchor op)
 //! from the `mlir-opt` of the LLVM installation we link against, and
-//! compiles `src/diagnostics_shim.cpp` (remarks and warnings, which the C API
-//! cannot emit) against its headers.
+//! compiles the C++ shims (`src/diagnostics_shim.cpp`: remarks and warnings,
+//! which the C API cannot emit; `src/fusion_shim.cpp`: upstream fusion
+//! patterns with a control function, which it cannot pass) against its
+//! headers.
 //!
 //! MLIR 22's C API can neither list registered passes nor tell a pass's anchor
 //! op; `mlir-opt --help` gives names and summaries, and `mlir-opt --<every
@@ -44,10 +46,11 @@ fn main() {
     fs::write(path, out).unwrap();
 }
 
-/// `src/diagnostics_shim.cpp`, compiled as LLVM is (C++17, no RTTI, no
-/// exceptions) against the headers of the MLIR we link.
+/// The C++ shims, compiled as LLVM is (C++17, no RTTI, no exceptions)
+/// against the headers of the MLIR we link.
 fn compile_shim(prefix: &str) {
     println!("cargo:rerun-if-changed=src/diagnostics_shim.cpp");
+    println!("cargo:rerun-if-changed=src/fusion_shim.cpp");
     let include = Command::new(format!("{prefix}/bin/llvm-config"))
         .arg("--includedir")
         .output()
@@ -58,12 +61,13 @@ fn compile_shim(prefix: &str) {
     cc::Build::new()
         .cpp(true)
         .file("src/diagnostics_shim.cpp")
+        .file("src/fusion_shim.cpp")
         .include(include)
         .std("c++17")
         .flag("-fno-rtti")
         .flag("-fno-exceptions")
         .warnings(false)
-        .compile("pb_diagnostics_shim");
+        .compile("pb_support_shims");
 }
 
 fn run(program: &str, args: &[&str], may_fail: bool) -> String {

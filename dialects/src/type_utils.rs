@@ -26,6 +26,18 @@ pub fn static_shape(ty: Type) -> Option<Vec<i64>> {
     shape_and_element(ty).0?.into_iter().map(|d| d.map(|n| n as i64)).collect()
 }
 
+/// The sizes of a memref type whose every size is static (`None` for any
+/// other type: `static_shape` is for tensors).
+pub fn memref_static_shape(ty: Type) -> Option<Vec<i64>> {
+    let memref = melior::ir::r#type::MemRefType::try_from(ty).ok()?;
+    (0..memref.rank())
+        .map(|d| match memref.dim_size(d) {
+            Ok(melior::ir::r#type::DimSize::Static(n)) => Some(n as i64),
+            _ => None,
+        })
+        .collect()
+}
+
 /// `ty` with its element type replaced by `element` (a scalar stays scalar).
 pub fn with_element<'c>(ty: Type<'c>, element: Type<'c>) -> Type<'c> {
     match RankedTensorType::try_from(ty) {

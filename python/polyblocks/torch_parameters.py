@@ -173,6 +173,16 @@ def _main_graph(gm, placeholders, hoisted):
     return main
 
 
+def unchanged(held, positions, args) -> bool:
+    """Whether `args` at `positions` are the tensors of `held` (pairs of
+    tensor and version counter, in the same order), at the same versions."""
+    for position, (tensor, version) in zip(positions, held):
+        arg = args[position]
+        if arg is not tensor or arg._version != version:
+            return False
+    return True
+
+
 class WithPreparedParameters:
     """Calls `call(*args, *prepared)`, running `prepare` (if any) on the
     parameters in `args` at `positions` again only when one of them is
@@ -192,14 +202,7 @@ class WithPreparedParameters:
         self.lock = threading.Lock()
 
     def _current(self, args) -> bool:
-        held = self.held
-        if held is None:
-            return False
-        for position, (tensor, version) in zip(self.watched, held):
-            arg = args[position]
-            if arg is not tensor or arg._version != version:
-                return False
-        return True
+        return self.held is not None and unchanged(self.held, self.watched, args)
 
     def __call__(self, *args):
         if not self._current(args):

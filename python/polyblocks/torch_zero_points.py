@@ -29,6 +29,8 @@ import warnings
 
 import torch
 
+from .torch_parameters import unchanged
+
 # Largest zero-point tensor specialized: a weight's output channels.
 _MAX_ELEMENTS = 1 << 16
 
@@ -129,11 +131,7 @@ class ZeroPointGuard:
         self.lock = threading.Lock()
 
     def _current(self, args) -> bool:
-        for position, (tensor, version) in zip(self.positions, self.held):
-            arg = args[position]
-            if arg is not tensor or arg._version != version:
-                return False
-        return True
+        return unchanged(self.held, self.positions, args)
 
     def _check(self, args) -> None:
         with self.lock:

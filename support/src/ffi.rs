@@ -431,6 +431,20 @@ extern "C" {
     fn pbEmitRemark(location: mlir_sys::MlirLocation, message: *const c_char);
     /// From `diagnostics_shim.cpp`: `mlir::emitWarning(unwrap(location), message)`.
     fn pbEmitWarning(location: mlir_sys::MlirLocation, message: *const c_char);
+    /// From `fusion_shim.cpp`: upstream's elementwise fusion patterns on
+    /// `op`, refusing producers read by a contraction.
+    fn pbFuseElementwise(op: mlir_sys::MlirOperation) -> bool;
+}
+
+/// Upstream's elementwise fusion (`linalg-fuse-elementwise-ops`: its
+/// patterns, greedily, top-down) on the ops nested in `op`, except that no
+/// producer is fused into an operand that a consumer with reduction loops
+/// reads without one of its loops. False when the driver did not converge
+/// (upstream's pass ignores that too).
+pub fn fuse_elementwise(op: OperationRef) -> bool {
+    // SAFETY: `op` is alive; the shim rewrites only ops nested in it, as a
+    // pass anchored on it may.
+    unsafe { pbFuseElementwise(op.to_raw()) }
 }
 
 /// Emits a remark diagnostic at `location` through the context's handlers

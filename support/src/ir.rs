@@ -65,8 +65,13 @@ pub fn is_public_definition(func: OperationRef) -> bool {
 /// or a function's body), in order; collected first, so callers may
 /// rewrite or replace them one by one.
 pub fn body_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    op.region(0).ok().and_then(|r| r.first_block()).map(block_ops).unwrap_or_default()
+}
+
+/// The ops directly in `block`, in order (the C API has no "previous op":
+/// positions come from this list).
+pub fn block_ops<'c, 'a>(block: melior::ir::BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut result = Vec::new();
-    let Some(block) = op.region(0).ok().and_then(|r| r.first_block()) else { return result };
     let mut next = block.first_operation();
     while let Some(inner) = next {
         result.push(inner);

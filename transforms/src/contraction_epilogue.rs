@@ -18,21 +18,13 @@
 //! (`T[i..] = S[f(i..)]`: a broadcast of a per-channel bias) reads `S`
 //! instead; the copy is erased with `E` when nothing else reads `T`.
 
-use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{operation::OperationLike, OperationRef, RegionLike, Value, ValueLike};
 use pb_polyhedral::{Aff, Scop};
-use pb_support::{ffi, ir::is_named};
-
-/// The sizes of a memref type whose every size is static.
-fn static_shape(ty: melior::ir::Type) -> Option<Vec<i64>> {
-    use melior::ir::r#type::{DimSize, MemRefType, ShapedTypeLike};
-    let memref = MemRefType::try_from(ty).ok()?;
-    (0..memref.rank())
-        .map(|q| match memref.dim_size(q) {
-            Ok(DimSize::Static(n)) => Some(n as i64),
-            _ => None,
-        })
-        .collect()
-}
+use pb_dialects::type_utils::memref_static_shape as static_shape;
+use pb_support::{
+    ffi,
+    ir::{ancestor_in, block_ops, erase_dead_buffer, is_named},
+};
 
 /// An epilogue to apply per element of the contraction's result.
 pub(crate) struct Epilogue<'c, 'a> {
@@ -57,26 +49,6 @@ pub(crate) struct Epilogue<'c, 'a> {
     pub moved: Vec<OperationRef<'c, 'a>>,
     /// Temporaries read through their copy nest: (nest, temporary).
     pub copies: Vec<(OperationRef<'c, 'a>, Value<'c, 'a>)>,
-}
-
-fn block_ops<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut ops = Vec::new();
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        ops.push(op);
-        next = op.next_in_block();
-    }
-    ops
-}
-
-/// The top-level op of `block` holding `op`.
-fn top_level<'c, 'a>(mut op: OperationRef<'c, 'a>, block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    loop {
-        if op.block()? == block {
-            return Some(op);
-        }
-        op = op.block()?.parent_operation()?;
-    }
 }
 
 /// Memrefs that `op` (and what it holds) reads and writes, as (value, write).
@@ -132,8 +104,7 @@ fn copy_source<'c, 'a>(nest: OperationRef<'c, 'a>, t: Value<'c, 'a>) -> Option<(
 pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs: [Value<'c, 'a>; 2]) -> Option<Epilogue<'c, 'a>> {
     let block = nest.block()?;
     // C: a temporary of this block.
-    let alloc = ffi::defining_op(c).filter(|op| is_named(*op, "memref.alloc") && op.block() == Some(block))?;
-    let _ = alloc;
+    ffi::defining_op(c).filter(|op| is_named(*op, "memref.alloc") && op.block() == Some(block))?;
     let c_shape = static_shape(c.r#type())?;
     let rank = c_shape.len();
     let order = block_ops(block);
@@ -146,7 +117,7 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
         if is_named(user, "memref.dealloc") {
             continue;
         }
-        let top = top_level(user, block)?;
+        let top = ancestor_in(user, block)?;
         let at = position(top)?;
         if at < here {
             continue; // the fill P absorbs (checked by the caller), or refused below
@@ -263,7 +234,7 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
         let writers: Vec<OperationRef> = ffi::users(memref)
             .into_iter()
             .filter(|u| is_named(*u, "affine.store"))
-            .filter_map(|u| top_level(u, block))
+            .filter_map(|u| ancestor_in(u, block))
             .collect();
         let copy = (!a.write)
             .then_some(writers.as_slice())
@@ -293,20 +264,16 @@ pub(crate) fn erase_dead_copies<'c, 'a>(copies: &[(OperationRef<'c, 'a>, Value<'
         let stores_elsewhere = users
             .iter()
             .filter(|u| is_named(**u, "affine.store"))
-            .any(|u| nest.block().and_then(|b| top_level(*u, b)) != Some(*nest));
+            .any(|u| nest.block().and_then(|b| ancestor_in(*u, b)) != Some(*nest));
         if readers > 0 || stores_elsewhere {
             continue;
         }
         // SAFETY: the copy nest has no results and nothing reads what it
-        // writes; the temporary's deallocations go with it.
-        unsafe { ffi::erase(*nest) };
-        for user in ffi::users(*temporary) {
-            // SAFETY: what is left using the temporary: its deallocations.
-            unsafe { ffi::erase(user) };
-        }
-        if let Some(alloc) = ffi::defining_op(*temporary) {
-            // SAFETY: the allocation has no uses left.
-            unsafe { ffi::erase(alloc) };
+        // writes; then only deallocations use the temporary, and no handle
+        // to it or them is used after.
+        unsafe {
+            ffi::erase(*nest);
+            erase_dead_buffer(*temporary);
         }
     }
 }

@@ -25,7 +25,8 @@
 //! reduction reading its producer through a map using every loop (a sum of
 //! `exp(x - max)`, a dot product written as a multiply and a sum) still
 //! fuses: each produced element is read once. The body is C++
-//! (`fuse_elementwise_shim.cpp`): the C API cannot pass a control function.
+//! (`pb_support`'s `fusion_shim.cpp`, through `ffi::fuse_elementwise`): the
+//! C API cannot pass a control function.
 //!
 //! ```mlir
 //! %q = linalg.generic {iterator_types = ["parallel", "parallel"]} ins(%x) { requantize }
@@ -35,7 +36,7 @@
 //! ```
 
 use melior::ir::OperationRef;
-use pb_support::{PassFailed, PassId, PassInfo, RustPass};
+use pb_support::{ffi, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -53,12 +54,6 @@ for each value of the missing loop).",
     create: pb_support::create_default::<FuseElementwise>,
 };
 
-extern "C" {
-    /// From `fuse_elementwise_shim.cpp`: the patterns applied greedily to
-    /// `op`; false when the driver did not converge.
-    fn pbFuseElementwise(op: mlir_sys::MlirOperation) -> bool;
-}
-
 #[derive(Clone, Default)]
 struct FuseElementwise;
 
@@ -68,10 +63,8 @@ impl RustPass for FuseElementwise {
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        // SAFETY: `root` is the live function this pass instance runs on;
-        // the shim rewrites only ops nested in it, as a pass may.
         // Non-convergence is not a failure: upstream's pass ignores it too.
-        let _converged = unsafe { pbFuseElementwise(root.to_raw()) };
+        let _converged = ffi::fuse_elementwise(root);
         Ok(())
     }
 }

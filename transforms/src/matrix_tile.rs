@@ -775,13 +775,7 @@ fn emit_kernel<'c>(
     let (mut b_at, b_env, b_dims) = if hoist_b { top } else { inner };
     if let Some(stale) = stale {
         // Under `scf.if` on the prepared flag: B's pack and its padding.
-        let then = Region::new();
-        let block = then.append_block(Block::new(&[]));
-        block.append_operation(e.build("scf.yield", &[], &[], &[], vec![]));
-        let branch = e.build("scf.if", &[stale], &[], &[], vec![then, Region::new()]);
-        let branch = b_at.block().expect("anchor in a block").insert_operation_before(b_at, branch);
-        let region = branch.region(0).map_err(|_| "scf.if without its region")?;
-        b_at = region.first_block().and_then(|b| b.terminator()).ok_or("scf.if without its yield")?;
+        b_at = crate::register_tile::when_stale(context, b_at, stale)?;
     }
     // Pack A: Ap[row][flat k] = A, zero-padded (whole, here; or a block
     // of rows at a time inside the row-block loop, below).
@@ -1217,14 +1211,7 @@ fn flat_index(p: &Product, reductions: &[usize], first: usize) -> Aff {
 /// that divide it, or one vector of the whole run when it is shorter; 1
 /// (element by element) otherwise.
 fn a_pack_lanes(p: &Product, a_index: &[Aff], a_mem: Value) -> (usize, i64) {
-    let shape = melior::ir::r#type::MemRefType::try_from(a_mem.r#type()).ok().and_then(|t| {
-        (0..t.rank())
-            .map(|d| match t.dim_size(d) {
-                Ok(melior::ir::r#type::DimSize::Static(n)) => Some(n as i64),
-                _ => None,
-            })
-            .collect::<Option<Vec<i64>>>()
-    });
+    let shape = pb_dialects::type_utils::memref_static_shape(a_mem.r#type());
     let Some(shape) = shape.filter(|_| identity_layout(a_mem)) else {
         return (p.reductions.len(), 1);
     };

@@ -47,7 +47,7 @@ use melior::{
         attribute::{FlatSymbolRefAttribute, StringAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, WalkOrder},
-        r#type::{FunctionType, MemRefType, ShapedTypeLike},
+        r#type::{FunctionType, MemRefType},
         Attribute, Block, Identifier, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -136,12 +136,7 @@ fn passable(value: Value) -> bool {
     let ty = value.r#type();
     match MemRefType::try_from(ty) {
         Ok(memref) => {
-            let shape: Option<Vec<i64>> = (0..memref.rank())
-                .map(|i| match memref.dim_size(i) {
-                    Ok(melior::ir::r#type::DimSize::Static(n)) => Some(n as i64),
-                    _ => None,
-                })
-                .collect();
+            let shape = pb_dialects::type_utils::memref_static_shape(ty);
             shape.is_some_and(|s| s.iter().all(|n| *n > 0)) && ffi::has_identity_layout(memref)
         }
         Err(_) => {

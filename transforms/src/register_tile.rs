@@ -1498,13 +1498,7 @@ pub(crate) fn zero_fill_before<'c, 'a>(
     let c_access = &s.accesses[c_write];
     let c_memref = c_access.op.operand(1).ok()?;
     let block = nest.block()?;
-    // Top-level ops in order (the C API has no "previous op").
-    let mut order = Vec::new();
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        order.push(op);
-        next = op.next_in_block();
-    }
+    let order = pb_support::ir::block_ops(block);
     let position = |op: OperationRef| order.iter().position(|o| *o == op);
     let here = position(nest)?;
     // Each user of C, as the top-level op holding it.
@@ -1645,6 +1639,20 @@ pub(crate) fn persistent_buffer<'c, 'a>(context: &'c Context, nest: OperationRef
     let alloc = pb_support::builder::build_operation(context, nest.location(), "memref.alloc", &[], &[memref_type], &attributes, vec![]);
     let buffer = body.insert_operation_before(body.first_operation().ok_or("empty function")?, alloc);
     Ok(buffer.result(0).map_err(|e| e.to_string())?.into())
+}
+
+/// An empty `scf.if %stale { }` inserted before `at`; the terminator of
+/// its region, before which what runs only on stale calls goes.
+pub(crate) fn when_stale<'c, 'a>(context: &'c Context, at: OperationRef<'c, 'a>, stale: Value<'c, 'a>) -> Result<OperationRef<'c, 'a>, String> {
+    use melior::ir::{Block, Region, RegionLike};
+    use pb_support::builder::build_operation;
+    let then = Region::new();
+    let block = then.append_block(Block::new(&[]));
+    block.append_operation(build_operation(context, at.location(), "scf.yield", &[], &[], &[], vec![]));
+    let branch = build_operation(context, at.location(), "scf.if", &[stale], &[], &[], vec![then, Region::new()]);
+    let branch = at.block().ok_or("anchor outside a block")?.insert_operation_before(at, branch);
+    let region = branch.region(0).map_err(|_| "scf.if without its region")?;
+    region.first_block().and_then(|b| b.terminator()).ok_or_else(|| "scf.if without its yield".to_string())
 }
 
 /// An `i1` read just before `nest`, true when the function's prepared flag

@@ -188,13 +188,7 @@ fn inverse_view<'c, 'a>(
         ("memref.collapse_shape", vec![("reassociation", reassociation)])
     };
     if name == "memref.expand_shape" {
-        use melior::ir::r#type::{DimSize, MemRefType, ShapedTypeLike};
-        let memref = MemRefType::try_from(ty).ok()?;
-        let static_size = |d| match memref.dim_size(d) {
-            Ok(DimSize::Static(n)) => Some(n),
-            _ => None,
-        };
-        let shape = (0..memref.rank()).map(static_size).collect::<Option<Vec<_>>>()?;
+        let shape = pb_dialects::type_utils::memref_static_shape(ty)?;
         let list = shape.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
         attributes.push(("static_output_shape", melior::ir::Attribute::parse(context, &format!("array<i64: {list}>"))?));
     }

@@ -36,8 +36,8 @@
 //! Runs where static arguments exist: the cpu pipeline with the pool (the
 //! JIT) or the caller's memory (AOT), before the contraction passes.
 
-use melior::ir::{block::BlockLike, operation::OperationLike, Block, OperationRef, Region, RegionLike, Value, ValueLike};
-use pb_support::{builder, ffi, ir, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
+use melior::ir::{operation::OperationLike, OperationRef, RegionLike, Value, ValueLike};
+use pb_support::{ffi, ir, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
 
 use crate::contraction_epilogue::memory_accesses;
 
@@ -105,7 +105,6 @@ fn plain_temporary(value: Value, body: melior::ir::BlockRef) -> bool {
 fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>>, Vec<Value<'c, 'a>>) {
     let Some(body) = func.region(0).ok().and_then(|r| r.first_block()) else { return (Vec::new(), Vec::new()) };
     let ops = ir::body_ops(func);
-    let same = |a: Value, b: Value| a.to_raw().ptr == b.to_raw().ptr;
     // (nest, reads, writes) of each candidate; refined until stable.
     let mut candidates: Vec<(OperationRef, Vec<Value>, Vec<Value>)> = Vec::new();
     for op in ops.iter().filter(|op| is_named(**op, "affine.for")) {
@@ -123,17 +122,17 @@ fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>
         let written: Vec<Value> = candidates.iter().flat_map(|(_, _, w)| w.iter().copied()).collect();
         let keep: Vec<bool> = candidates
             .iter()
-            .map(|(nest, reads, writes)| {
+            .map(|(_, reads, writes)| {
                 // Every temporary read is computed by candidates, and every
                 // writer of what it writes is a candidate.
-                let reads_ok = reads.iter().all(|r| ir::is_static_argument(*r) || written.iter().any(|w| same(*w, *r)));
+                let reads_ok = reads.iter().all(|r| ir::is_static_argument(*r) || written.contains(r));
                 let writes_ok = writes.iter().all(|w| {
                     ffi::users(*w).iter().filter(|u| is_named(**u, "affine.store")).all(|store| {
                         let top = ir::ancestor_in(*store, body);
                         top.is_some_and(|top| candidates.iter().any(|(c, _, _)| *c == top))
                     })
                 });
-                reads_ok && writes_ok && *nest != func
+                reads_ok && writes_ok
             })
             .collect();
         if keep.iter().all(|k| *k) {
@@ -151,13 +150,13 @@ fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>
     loop {
         let mut changed = false;
         for (k, (_, reads, writes)) in candidates.iter().enumerate() {
-            let from_static = reads.iter().any(|r| ir::is_static_argument(*r) || kept.iter().any(|t| same(*t, *r)));
-            let writes_kept = writes.iter().any(|w| kept.iter().any(|t| same(*t, *w)));
+            let from_static = reads.iter().any(|r| ir::is_static_argument(*r) || kept.contains(r));
+            let writes_kept = writes.iter().any(|w| kept.contains(w));
             if !hoisted[k] && (from_static || writes_kept) {
                 hoisted[k] = true;
                 changed = true;
                 for w in writes {
-                    if !kept.iter().any(|t| same(*t, *w)) {
+                    if !kept.contains(w) {
                         kept.push(*w);
                     }
                 }
@@ -193,12 +192,8 @@ fn keep<'c>(context: &'c melior::Context, func: OperationRef<'c, '_>, temporary:
 
 /// Moves `nest` into `scf.if %stale { }` on the prepared flag.
 fn run_when_stale<'c>(context: &'c melior::Context, nest: OperationRef<'c, '_>) -> Result<(), String> {
-    let stale = crate::register_tile::stale_flag(context, nest)?;
-    let then = Region::new();
-    let block = then.append_block(Block::new(&[]));
-    let terminator = block.append_operation(builder::build_operation(context, nest.location(), "scf.yield", &[], &[], &[], vec![]));
-    let branch = builder::build_operation(context, nest.location(), "scf.if", &[stale], &[], &[], vec![then, Region::new()]);
-    nest.block().ok_or("nest outside a block")?.insert_operation_before(nest, branch);
+    use crate::register_tile::{stale_flag, when_stale};
+    let terminator = when_stale(context, nest, stale_flag(context, nest)?)?;
     ffi::move_before(nest, terminator);
     Ok(())
 }

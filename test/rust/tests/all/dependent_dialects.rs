@@ -43,13 +43,15 @@ const BUILDER_HELPERS: &[(&str, &[&str])] = &[
     ("e.float(", &["arith"]),
     ("e.index(", &["arith"]),
     ("e.integer(", &["arith"]),
-    // fuse_elementwise_shim.cpp: fused generics, reshapes moved by
+    // support's fusion_shim.cpp: fused generics, reshapes moved by
     // expansion, folded constants, canonicalized affine.apply.
-    ("pbFuseElementwise(", &["linalg", "tensor", "arith", "affine"]),
+    ("ffi::fuse_elementwise(", &["linalg", "tensor", "arith", "affine"]),
     // register_tile.rs: the prepared flag's load and comparison (and the
     // flag's allocation and setting), buffers the pool keeps.
     ("stale_flag(", &["memref", "arith"]),
     ("persistent_buffer(", &["memref"]),
+    // register_tile.rs: `scf.if` on the prepared flag.
+    ("when_stale(", &["scf"]),
 ];
 
 fn root() -> PathBuf {

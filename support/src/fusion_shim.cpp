@@ -2,8 +2,8 @@
 // upstream's elementwise fusion patterns, run as upstream's
 // `linalg-fuse-elementwise-ops` runs them, with one more refusal in the
 // control function. MLIR 22's C API has no way to give a fusion pattern a
-// control function; compiled by transforms/build.rs against the headers of
-// the MLIR we link.
+// control function. Wrapped by the safe `pb_support::ffi::fuse_elementwise`;
+// compiled by build.rs.
 
 #include "mlir-c/IR.h"
 #include "mlir/CAPI/IR.h"
