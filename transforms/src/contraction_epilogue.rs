@@ -10,7 +10,8 @@
 //! one statement that reads each element of `C` once (each index of `C` a
 //! mixed-radix combination of `E`'s loops over all of its extent: a loop,
 //! or `d0 * 128 + d2` where a linear layer's result is read as `[batch,
-//! tokens, heads, 64]`), writes one other array, and reads any others. Nothing else uses `C`. The
+//! tokens, heads, 64]`), writes one other array (and reads it, if at all,
+//! at the element it writes), and reads any others. Nothing else uses `C`. The
 //! top-level ops between `P` and `E` (the output's allocation and zero
 //! fill when it is a padded buffer, a bias broadcast) move before `P`,
 //! which is legal when none of them touches `C`, reads what `E` writes, or
@@ -71,7 +72,7 @@ pub(crate) fn memory_accesses<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Vec<(V
 
 /// A copy nest `T[i..] = S[f(i..)]` writing all of `t` (one loop per
 /// dimension, in order, over all of it): `S` and `f`.
-fn copy_source<'c, 'a>(nest: OperationRef<'c, 'a>, t: Value<'c, 'a>) -> Option<(Value<'c, 'a>, Vec<Aff>)> {
+pub(crate) fn copy_source<'c, 'a>(nest: OperationRef<'c, 'a>, t: Value<'c, 'a>) -> Option<(Value<'c, 'a>, Vec<Aff>)> {
     let scop = Scop::extract(&[nest]).ok()?;
     let [s] = scop.statements.as_slice() else { return None };
     let [read, write] = s.accesses.as_slice() else { return None };
@@ -207,7 +208,11 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
     let writes: Vec<_> = s.accesses.iter().filter(|a| a.write).collect();
     let [write] = writes.as_slice() else { return None };
     let out = write.op.operand(1).ok()?;
-    if out == c || inputs.contains(&out) || s.accesses.iter().any(|a| !a.write && a.op.operand(0).ok() == Some(out)) {
+    // E may read what it writes at the element it writes (a residual
+    // block's sum computed in place of its shortcut): per element, read
+    // then written by the one statement instance, in any order of blocks.
+    let reads_other_element = |a: &&pb_polyhedral::scop::Access| !a.write && a.op.operand(0).ok() == Some(out) && a.indices != write.indices;
+    if out == c || inputs.contains(&out) || s.accesses.iter().any(|a| reads_other_element(&a)) {
         return None;
     }
     // The ops between P and E move before P.

@@ -39,7 +39,8 @@
 use melior::ir::{operation::OperationLike, OperationRef, RegionLike, Value, ValueLike};
 use pb_support::{ffi, ir, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
 
-use crate::contraction_epilogue::memory_accesses;
+use crate::contraction_epilogue::{copy_source, memory_accesses};
+use pb_dialects::type_utils::memref_static_shape;
 
 static ID: PassId = PassId::new();
 
@@ -141,6 +142,25 @@ fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>
         let mut k = keep.into_iter();
         candidates.retain(|_| k.next().unwrap_or(false));
     }
+    // A copy that expands its source (a per-channel bias broadcast over
+    // every pixel) is no work to save: kept, it would be a buffer as large
+    // as an activation read on every call, where its readers read the
+    // source through it (pb-matrix-tile's epilogues, pb-fuse). It stays
+    // per call unless another static nest reads or writes what it writes.
+    let expanding: Vec<bool> = candidates.iter().map(|(nest, _, writes)| expanding_copy(*nest, writes)).collect();
+    let used_by_static: Vec<bool> = candidates
+        .iter()
+        .map(|(nest, _, writes)| {
+            candidates.iter().any(|(other, reads, other_writes)| {
+                other != nest && reads.iter().chain(other_writes).any(|v| writes.contains(v))
+            })
+        })
+        .collect();
+    let mut k = 0;
+    candidates.retain(|_| {
+        k += 1;
+        !expanding[k - 1] || used_by_static[k - 1]
+    });
     // Kept: what a candidate computes from a static argument or from what
     // is kept; and then everything a nest writing something kept writes
     // (its zero fill comes with a column sum). Nests writing nothing kept
@@ -168,6 +188,15 @@ fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>
     }
     let nests = candidates.into_iter().zip(hoisted).filter(|(_, h)| *h).map(|((nest, _, _), _)| nest).collect();
     (nests, kept)
+}
+
+/// `nest` copies a source into its one written temporary, which has more
+/// elements than the source.
+fn expanding_copy(nest: OperationRef, writes: &[Value]) -> bool {
+    let [t] = writes else { return false };
+    let Some((source, _)) = copy_source(nest, *t) else { return false };
+    let elements = |v: Value| memref_static_shape(v.r#type()).map(|shape| shape.iter().product::<i64>());
+    matches!((elements(*t), elements(source)), (Some(t), Some(s)) if t > s)
 }
 
 /// Makes `temporary` a buffer the pool keeps between calls: a

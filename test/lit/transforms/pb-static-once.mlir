@@ -80,3 +80,75 @@ func.func @dynamic(%w: memref<32x64xi8>, %y: memref<32xi32>) {
   memref.dealloc %sum : memref<32xi32>
   return
 }
+
+// A per-channel bias broadcast over every pixel reads only a static
+// argument, but saves no work: kept, it would be a buffer as large as an
+// activation, read on every call. It stays per call (its readers read the
+// bias through it), and its buffer is not made persistent.
+// CHECK-LABEL: func.func @bias_broadcast
+// CHECK-NOT: pb.persistent
+// CHECK-NOT: scf.if
+// CHECK: affine.load %arg0
+// CHECK: return
+func.func @bias_broadcast(%bias: memref<16xf32> {pb.static}, %x: memref<8x8x16xf32>, %y: memref<8x8x16xf32>) {
+  %b = memref.alloc() {alignment = 64 : i64} : memref<8x8x16xf32>
+  affine.for %h = 0 to 8 {
+    affine.for %w = 0 to 8 {
+      affine.for %c = 0 to 16 {
+        %v = affine.load %bias[%c] : memref<16xf32>
+        affine.store %v, %b[%h, %w, %c] : memref<8x8x16xf32>
+      }
+    }
+  }
+  affine.for %h = 0 to 8 {
+    affine.for %w = 0 to 8 {
+      affine.for %c = 0 to 16 {
+        %v = affine.load %b[%h, %w, %c] : memref<8x8x16xf32>
+        %u = affine.load %x[%h, %w, %c] : memref<8x8x16xf32>
+        %s = arith.addf %u, %v : f32
+        affine.store %s, %y[%h, %w, %c] : memref<8x8x16xf32>
+      }
+    }
+  }
+  memref.dealloc %b : memref<8x8x16xf32>
+  return
+}
+
+// The same broadcast read by another static nest (a sum over the
+// broadcast weights) is part of that work: both run once, into kept
+// buffers.
+// CHECK-LABEL: func.func @broadcast_then_summed
+// CHECK-DAG: memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<4x16xf32>
+// CHECK-DAG: memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<16xf32>
+// CHECK: scf.if
+// CHECK: scf.if
+// CHECK: scf.if
+func.func @broadcast_then_summed(%bias: memref<16xf32> {pb.static}, %y: memref<16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %b = memref.alloc() {alignment = 64 : i64} : memref<4x16xf32>
+  %sum = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  affine.for %r = 0 to 4 {
+    affine.for %c = 0 to 16 {
+      %v = affine.load %bias[%c] : memref<16xf32>
+      affine.store %v, %b[%r, %c] : memref<4x16xf32>
+    }
+  }
+  affine.for %c = 0 to 16 {
+    affine.store %zero, %sum[%c] : memref<16xf32>
+  }
+  affine.for %c = 0 to 16 {
+    affine.for %r = 0 to 4 {
+      %v = affine.load %b[%r, %c] : memref<4x16xf32>
+      %s = affine.load %sum[%c] : memref<16xf32>
+      %t = arith.addf %s, %v : f32
+      affine.store %t, %sum[%c] : memref<16xf32>
+    }
+  }
+  affine.for %c = 0 to 16 {
+    %s = affine.load %sum[%c] : memref<16xf32>
+    affine.store %s, %y[%c] : memref<16xf32>
+  }
+  memref.dealloc %b : memref<4x16xf32>
+  memref.dealloc %sum : memref<16xf32>
+  return
+}
