@@ -270,6 +270,12 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // per reader: a copy each, fused into it.
                 "func.func(pb-inline-pointwise)".into(),
                 "func.func(pb-fuse-elementwise)".into(),
+                // Integer arithmetic in the narrowest of i32/i64 that its
+                // value ranges allow (torch-mlir dequantizes 8-bit values
+                // by subtracting the zero point in i64: twice the vector
+                // work of i32, and 64-bit conversions to float), once the
+                // fused bodies hold whole chains from their 8-bit loads.
+                "func.func(arith-int-range-narrowing{int-bitwidths-supported=32})".into(),
                 "canonicalize".into(),
                 "cse".into(),
             ]);

@@ -170,6 +170,20 @@ def convert_element_type_narrow(x, dtype):
     return torch.ops.prims.convert_element_type.default(torch.ops.prims.convert_element_type.default(x, torch.int32), dtype)
 
 
+def quantize_per_tensor(x, scale, zero_point, quant_min, quant_max, dtype):
+    """PT2E's `quantized_decomposed.quantize_per_tensor` as PyTorch defines
+    it: a product by the reciprocal of the scale (a float32 constant), not
+    torch-mlir's division. The results are the reference's bit for bit
+    (a division can round a product on a .5 boundary the other way), and a
+    product costs a fraction of a division in every requantizing epilogue."""
+    if x.dtype != torch.float32:
+        return NotImplemented
+    inverse = 1.0 / scale
+    rounded = aten.round.default(aten.mul.Tensor(x, inverse))
+    shifted = aten.add.Tensor(rounded, zero_point)
+    return aten._to_copy.default(aten.clamp.default(shifted, quant_min, quant_max), dtype=dtype)
+
+
 def gelu(x, approximate="none"):
     if x.dtype in (torch.float16, torch.bfloat16):
         # PyTorch's kernel computes in float32 and rounds once.
@@ -646,6 +660,9 @@ def table() -> dict:
         decompositions[op] = _before(decomposition, decompositions.get(op))
 
     override(aten._to_copy.default, to_copy_narrow)
+    quantized = getattr(torch.ops, "quantized_decomposed", None)
+    if quantized is not None and hasattr(quantized, "quantize_per_tensor"):
+        override(quantized.quantize_per_tensor.default, quantize_per_tensor)
     override(torch.ops.prims.convert_element_type.default, convert_element_type_narrow)
     override(aten.var_mean.correction, var_mean_correction)
     override(aten.var.correction, var_correction)

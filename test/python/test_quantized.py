@@ -169,3 +169,21 @@ def test_weights_changed_in_place_are_seen(tmp_path):
         result = compiled(x)
         assert (reference - before).abs().max().item() > 0
         assert (result - reference).abs().max().item() <= bound
+
+
+def test_quantize_matches_pytorch_on_rounding_ties():
+    """`quantize_per_tensor` is PyTorch's product by the reciprocal of the
+    scale, then rounding: values on a .5 boundary of `x / scale` (where a
+    division and a product by the reciprocal round apart) quantize to the
+    reference's integers, every one of them."""
+    from torch.ao.quantization.fx import _decomposed  # noqa: F401  registers quantized_decomposed
+
+    def quantize(x):
+        return torch.ops.quantized_decomposed.quantize_per_tensor.default(x, 0.0123, 3, 0, 255, torch.uint8)
+
+    x = ((torch.arange(1 << 14) % 250) + 0.5).float() * 0.0123
+    compiled = polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False, "cache": False})(quantize)
+    reference = quantize(x)
+    result = compiled(x)
+    assert result.dtype == torch.uint8
+    assert torch.equal(result, reference), (result.int() - reference.int()).abs().gt(0).sum().item()
