@@ -25,6 +25,7 @@ pub mod compose_insert_slices;
 pub mod concat_empty_operands;
 pub mod concat_prefixes;
 pub(crate) mod contraction_epilogue;
+pub(crate) mod epilogue_split;
 pub mod distinct_results;
 pub mod empty_args;
 pub mod forward_copies;

@@ -75,7 +75,7 @@ use melior::{
 use pb_polyhedral::{aff::mlir_map, scop::Statement, Aff, Scop};
 use pb_support::{builder, ffi, ir::{is_named, is_static_argument}, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
-use crate::{contraction_epilogue, text_kernel};
+use crate::{contraction_epilogue, epilogue_split, text_kernel};
 
 static ID: PassId = PassId::new();
 
@@ -280,6 +280,12 @@ impl MatrixTile {
         // neither stored nor read back. Only from a zero fill (the sums
         // are then all of C's value).
         let memref = |k: usize, operand: usize| statement.accesses[k].op.operand(operand).map_err(|_| "access without its memref");
+        if fill.is_some() {
+            // A nest reading this product's sums and another product's
+            // (a residual block's projection shortcut) is split first, so
+            // that each kernel takes in its own part.
+            epilogue_split::split_two_products(context, nest, memref(p.c, 1)?);
+        }
         let epilogue = match fill {
             Some(_) => contraction_epilogue::find(nest, memref(p.c, 1)?, [memref(p.a, 0)?, memref(p.b, 0)?]),
             None => None,
