@@ -337,7 +337,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // weight column sums) once per version of them, into
                 // buffers the pool keeps; the packs of the contraction
                 // passes below do the same for their weights.
-                passes.push("func.func(pb-static-once)".into());
+                // A broadcast of a source that fits in L2 is read from
+                // cache where it is read through: it is not kept.
+                let l2 = options.target.cache_bytes(2).unwrap_or(1 << 20);
+                passes.push(format!("func.func(pb-static-once{{cache-bytes={l2}}})"));
             }
             // bf16 and int8 products on the matrix unit (AMX), where the
             // target has one for their element type; the rest go on.

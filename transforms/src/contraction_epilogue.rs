@@ -209,10 +209,28 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
     let [write] = writes.as_slice() else { return None };
     let out = write.op.operand(1).ok()?;
     // E may read what it writes at the element it writes (a residual
-    // block's sum computed in place of its shortcut): per element, read
-    // then written by the one statement instance, in any order of blocks.
+    // block's sum computed in place of its shortcut) when each instance
+    // writes an element of its own: then each element is read, then
+    // written, by one statement instance, in any order of blocks. Not a
+    // reduction into the output (a mean over pixels: many instances read
+    // and write one element).
+    let reads_out = s.accesses.iter().any(|a| !a.write && a.op.operand(0).ok() == Some(out));
     let reads_other_element = |a: &&pb_polyhedral::scop::Access| !a.write && a.op.operand(0).ok() == Some(out) && a.indices != write.indices;
-    if out == c || inputs.contains(&out) || s.accesses.iter().any(|a| reads_other_element(&a)) {
+    let own_element = || {
+        // Each write index one loop (a stride and an offset), each loop
+        // of more than one iteration in one index.
+        let mut seen = Vec::new();
+        for index in &write.indices {
+            let dims: Vec<usize> = (0..bounds.len()).filter(|d| index.uses_dim(*d) && trip(*d) > 1).collect();
+            match dims.as_slice() {
+                [] => {}
+                [d] if index.coefficient(*d).is_some_and(|k| k != 0) && !seen.contains(d) => seen.push(*d),
+                _ => return false,
+            }
+        }
+        (0..bounds.len()).all(|d| trip(d) == 1 || seen.contains(&d))
+    };
+    if out == c || inputs.contains(&out) || s.accesses.iter().any(|a| reads_other_element(&a)) || (reads_out && !own_element()) {
         return None;
     }
     // The ops between P and E move before P.

@@ -37,7 +37,7 @@
 //! JIT) or the caller's memory (AOT), before the contraction passes.
 
 use melior::ir::{operation::OperationLike, OperationRef, RegionLike, Value, ValueLike};
-use pb_support::{ffi, ir, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
+use pb_support::{ffi, ir, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 use crate::contraction_epilogue::{copy_source, memory_accesses};
 use pb_dialects::type_utils::memref_static_shape;
@@ -52,13 +52,24 @@ temporaries written only by such nests, and writes only such temporaries, runs u
 function's prepared flag being 0; the temporaries become pb.persistent buffers kept between calls. \
 Other nests are left unchanged.",
     anchor: "func.func",
-    options: &[],
+    options: &[PassOption {
+        name: "cache-bytes",
+        kind: OptionKind::UInt,
+        default: "1048576",
+        help: "A copy that expands a source of at most this many bytes (read from cache by its readers) runs per call, not once into a kept buffer",
+    }],
     id: &ID,
-    create: pb_support::create_default::<StaticOnce>,
+    create,
 };
 
-#[derive(Clone, Default)]
-struct StaticOnce;
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(StaticOnce { cache_bytes: options.uint("cache-bytes") as i64 })
+}
+
+#[derive(Clone)]
+struct StaticOnce {
+    cache_bytes: i64,
+}
 
 impl RustPass for StaticOnce {
     fn dependent_dialects(&self) -> &'static [&'static str] {
@@ -70,7 +81,7 @@ impl RustPass for StaticOnce {
             return Ok(());
         }
         ffi::with_context(func, |context| {
-            let (nests, temporaries) = static_nests(func);
+            let (nests, temporaries) = static_nests(func, self.cache_bytes);
             if nests.is_empty() {
                 return Ok(());
             }
@@ -103,12 +114,49 @@ fn plain_temporary(value: Value, body: melior::ir::BlockRef) -> bool {
 }
 
 /// The static nests of `func` and the temporaries they compute.
-fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>>, Vec<Value<'c, 'a>>) {
+///
+/// A kept temporary must hold, at each per-call read, what its static
+/// writers left in it: a buffer that bufferization reuses across layers
+/// (one `768x768` dequantized weight written by each of twelve layers in
+/// turn) read per call between two of its writers would see the last
+/// layer's value on every call after the first. Such a temporary's
+/// writers are excluded and the choice made again.
+fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>, cache_bytes: i64) -> (Vec<OperationRef<'c, 'a>>, Vec<Value<'c, 'a>>) {
     let Some(body) = func.region(0).ok().and_then(|r| r.first_block()) else { return (Vec::new(), Vec::new()) };
     let ops = ir::body_ops(func);
+    let mut excluded: Vec<OperationRef> = Vec::new();
+    loop {
+        let (nests, kept) = choose(body, &ops, &excluded, cache_bytes);
+        let position = |op: OperationRef| ops.iter().position(|o| *o == op);
+        let unsettled = kept.iter().find_map(|t| {
+            let tops = |name: &str| -> Vec<OperationRef> {
+                ffi::users(*t).into_iter().filter(|u| is_named(*u, name)).filter_map(|u| ir::ancestor_in(u, body)).collect()
+            };
+            let writers = tops("affine.store");
+            let last_write = writers.iter().filter_map(|w| position(*w)).max()?;
+            let read_before = tops("affine.load")
+                .into_iter()
+                .any(|r| !nests.contains(&r) && position(r).is_some_and(|at| at < last_write));
+            read_before.then_some(writers)
+        });
+        match unsettled {
+            None => return (nests, kept),
+            Some(writers) => excluded.extend(writers),
+        }
+    }
+}
+
+/// One choice of static nests and kept temporaries, never taking the
+/// nests in `excluded`.
+fn choose<'c, 'a>(
+    body: melior::ir::BlockRef<'c, 'a>,
+    ops: &[OperationRef<'c, 'a>],
+    excluded: &[OperationRef<'c, 'a>],
+    cache_bytes: i64,
+) -> (Vec<OperationRef<'c, 'a>>, Vec<Value<'c, 'a>>) {
     // (nest, reads, writes) of each candidate; refined until stable.
     let mut candidates: Vec<(OperationRef, Vec<Value>, Vec<Value>)> = Vec::new();
-    for op in ops.iter().filter(|op| is_named(**op, "affine.for")) {
+    for op in ops.iter().filter(|op| is_named(**op, "affine.for") && !excluded.contains(op)) {
         let Some(accesses) = memory_accesses(*op) else { continue };
         let reads: Vec<Value> = accesses.iter().filter(|(_, write)| !write).map(|(v, _)| *v).collect();
         let writes: Vec<Value> = accesses.iter().filter(|(_, write)| *write).map(|(v, _)| *v).collect();
@@ -142,12 +190,14 @@ fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>
         let mut k = keep.into_iter();
         candidates.retain(|_| k.next().unwrap_or(false));
     }
-    // A copy that expands its source (a per-channel bias broadcast over
-    // every pixel) is no work to save: kept, it would be a buffer as large
-    // as an activation read on every call, where its readers read the
-    // source through it (pb-matrix-tile's epilogues, pb-fuse). It stays
-    // per call unless another static nest reads or writes what it writes.
-    let expanding: Vec<bool> = candidates.iter().map(|(nest, _, writes)| expanding_copy(*nest, writes)).collect();
+    // A copy that expands a source small enough to stay in cache (a
+    // per-channel bias broadcast over every pixel) is no work to save:
+    // kept, it would be a buffer as large as an activation read from
+    // memory on every call, where its readers read the source through it
+    // from cache (pb-matrix-tile's epilogues, pb-fuse). It stays per call
+    // unless another static nest reads or writes what it writes.
+    let expanding: Vec<bool> =
+        candidates.iter().map(|(nest, _, writes)| expanding_copy(*nest, writes, body, cache_bytes)).collect();
     let used_by_static: Vec<bool> = candidates
         .iter()
         .map(|(nest, _, writes)| {
@@ -190,13 +240,32 @@ fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>
     (nests, kept)
 }
 
-/// `nest` copies a source into its one written temporary, which has more
-/// elements than the source.
-fn expanding_copy(nest: OperationRef, writes: &[Value]) -> bool {
+/// `nest` copies a source of at most `cache_bytes` into its one written
+/// temporary, which has more elements than the source, and the source
+/// holds its value from `nest` on: a static argument, or a temporary
+/// nothing after `nest` writes (not a buffer that later layers reuse).
+fn expanding_copy<'c, 'a>(
+    nest: OperationRef<'c, 'a>,
+    writes: &[Value<'c, 'a>],
+    body: melior::ir::BlockRef<'c, 'a>,
+    cache_bytes: i64,
+) -> bool {
     let [t] = writes else { return false };
     let Some((source, _)) = copy_source(nest, *t) else { return false };
     let elements = |v: Value| memref_static_shape(v.r#type()).map(|shape| shape.iter().product::<i64>());
-    matches!((elements(*t), elements(source)), (Some(t), Some(s)) if t > s)
+    let bytes = melior::ir::r#type::MemRefType::try_from(source.r#type())
+        .ok()
+        .and_then(|m| ffi::int_or_float_width(melior::ir::r#type::ShapedTypeLike::element(&m)))
+        .zip(elements(source))
+        .map(|(bits, n)| n * i64::from(bits) / 8);
+    let expands = matches!((elements(*t), elements(source)), (Some(t), Some(s)) if t > s) && bytes.is_some_and(|b| b <= cache_bytes);
+    let settled = ir::is_static_argument(source)
+        || ffi::users(source)
+            .into_iter()
+            .filter(|u| is_named(*u, "affine.store"))
+            .filter_map(|u| ir::ancestor_in(u, body))
+            .all(|writer| ffi::is_before_in_block(writer, nest));
+    expands && settled
 }
 
 /// Makes `temporary` a buffer the pool keeps between calls: a

@@ -285,3 +285,47 @@ func.func @two_products(%a: memref<64x64xi8>, %b: memref<64x32xi8>, %b2: memref<
   memref.dealloc %c2 : memref<64x32xi32>
   return
 }
+
+// A reduction into the output (a mean over rows after the requantizing
+// epilogue): it reads and writes each output element once per row, so the
+// blocks of sums, run in parallel, would race on it. Not taken in.
+// CHECK-LABEL: func.func @sums_rows_into_the_output
+// CHECK: amx.tile_store
+// CHECK: affine.load {{.*}} : memref<64x32xi32>
+// CHECK: return
+func.func @sums_rows_into_the_output(%a: memref<64x64xi8>, %b: memref<64x32xi8>, %sum: memref<32xf32>) {
+  %zero = arith.constant 0 : i32
+  %c = memref.alloc() {alignment = 64 : i64} : memref<64x32xi32>
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c[%i, %j] : memref<64x32xi32>
+    }
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<64x64xi8>
+        %y = affine.load %b[%k, %j] : memref<64x32xi8>
+        %z = affine.load %c[%i, %j] : memref<64x32xi32>
+        %xi = arith.extui %x : i8 to i32
+        %yi = arith.extsi %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<64x32xi32>
+      }
+    }
+  }
+  %scale = arith.constant 0.0125 : f32
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %c[%i, %j] : memref<64x32xi32>
+      %f = arith.sitofp %v : i32 to f32
+      %m = arith.mulf %f, %scale : f32
+      %acc = affine.load %sum[%j] : memref<32xf32>
+      %t = arith.addf %acc, %m : f32
+      affine.store %t, %sum[%j] : memref<32xf32>
+    }
+  }
+  memref.dealloc %c : memref<64x32xi32>
+  return
+}

@@ -152,3 +152,109 @@ func.func @broadcast_then_summed(%bias: memref<16xf32> {pb.static}, %y: memref<1
   memref.dealloc %sum : memref<16xf32>
   return
 }
+
+// One temporary reused by two layers (bufferization gives both the same
+// buffer), each computing it from its static weight and reading it per
+// call: kept, it would hold the second layer's value when the first reads
+// it on every call after the first. Its writers stay per call.
+// CHECK-LABEL: func.func @reused_by_two_layers
+// CHECK-NOT: pb.persistent
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @reused_by_two_layers(%x: memref<16xf32>, %w1: memref<16xf32> {pb.static}, %w2: memref<16xf32> {pb.static},
+                                %y1: memref<16xf32>, %y2: memref<16xf32>) {
+  %t = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  affine.for %c = 0 to 16 {
+    %v = affine.load %w1[%c] : memref<16xf32>
+    %e = math.exp %v : f32
+    affine.store %e, %t[%c] : memref<16xf32>
+  }
+  affine.for %c = 0 to 16 {
+    %a = affine.load %x[%c] : memref<16xf32>
+    %b = affine.load %t[%c] : memref<16xf32>
+    %p = arith.mulf %a, %b : f32
+    affine.store %p, %y1[%c] : memref<16xf32>
+  }
+  affine.for %c = 0 to 16 {
+    %v = affine.load %w2[%c] : memref<16xf32>
+    %e = math.exp %v : f32
+    affine.store %e, %t[%c] : memref<16xf32>
+  }
+  affine.for %c = 0 to 16 {
+    %a = affine.load %x[%c] : memref<16xf32>
+    %b = affine.load %t[%c] : memref<16xf32>
+    %p = arith.mulf %a, %b : f32
+    affine.store %p, %y2[%c] : memref<16xf32>
+  }
+  memref.dealloc %t : memref<16xf32>
+  return
+}
+
+// The same reuse with a broadcast of the temporary read per call: the
+// first layer's broadcast reads a buffer the second layer writes later,
+// so it runs once with the work it copies (into a kept buffer of its
+// own); the second's source holds its value from there on: it runs per
+// call, reading the kept temporary.
+// CHECK-LABEL: func.func @broadcast_of_a_reused_buffer
+// CHECK-DAG: %[[T:.*]] = memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<16xf32>
+// CHECK-DAG: %[[B1:.*]] = memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<4x16xf32>
+// CHECK: scf.if
+// CHECK: affine.store %{{.*}}, %[[T]]
+// CHECK: scf.if
+// CHECK: affine.store %{{.*}}, %[[B1]]
+// CHECK: affine.load %[[B1]]
+// CHECK: scf.if
+// CHECK: affine.store %{{.*}}, %[[T]]
+// The second broadcast, per call.
+// CHECK: affine.for
+// CHECK-NEXT: affine.for
+// CHECK-NEXT: affine.load %[[T]]
+// CHECK: return
+func.func @broadcast_of_a_reused_buffer(%x: memref<4x16xf32>, %w1: memref<16xf32> {pb.static}, %w2: memref<16xf32> {pb.static},
+                                        %y1: memref<4x16xf32>, %y2: memref<4x16xf32>) {
+  %t = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  affine.for %c = 0 to 16 {
+    %v = affine.load %w1[%c] : memref<16xf32>
+    %e = math.exp %v : f32
+    affine.store %e, %t[%c] : memref<16xf32>
+  }
+  %b1 = memref.alloc() {alignment = 64 : i64} : memref<4x16xf32>
+  affine.for %r = 0 to 4 {
+    affine.for %c = 0 to 16 {
+      %v = affine.load %t[%c] : memref<16xf32>
+      affine.store %v, %b1[%r, %c] : memref<4x16xf32>
+    }
+  }
+  affine.for %r = 0 to 4 {
+    affine.for %c = 0 to 16 {
+      %a = affine.load %x[%r, %c] : memref<4x16xf32>
+      %b = affine.load %b1[%r, %c] : memref<4x16xf32>
+      %p = arith.mulf %a, %b : f32
+      affine.store %p, %y1[%r, %c] : memref<4x16xf32>
+    }
+  }
+  affine.for %c = 0 to 16 {
+    %v = affine.load %w2[%c] : memref<16xf32>
+    %e = math.exp %v : f32
+    affine.store %e, %t[%c] : memref<16xf32>
+  }
+  %b2 = memref.alloc() {alignment = 64 : i64} : memref<4x16xf32>
+  affine.for %r = 0 to 4 {
+    affine.for %c = 0 to 16 {
+      %v = affine.load %t[%c] : memref<16xf32>
+      affine.store %v, %b2[%r, %c] : memref<4x16xf32>
+    }
+  }
+  affine.for %r = 0 to 4 {
+    affine.for %c = 0 to 16 {
+      %a = affine.load %x[%r, %c] : memref<4x16xf32>
+      %b = affine.load %b2[%r, %c] : memref<4x16xf32>
+      %p = arith.mulf %a, %b : f32
+      affine.store %p, %y2[%r, %c] : memref<4x16xf32>
+    }
+  }
+  memref.dealloc %b1 : memref<4x16xf32>
+  memref.dealloc %b2 : memref<4x16xf32>
+  memref.dealloc %t : memref<16xf32>
+  return
+}
