@@ -191,3 +191,44 @@ def test_quantize_matches_pytorch_on_rounding_ties():
     result = compiled(x)
     assert result.dtype == torch.uint8
     assert torch.equal(result, reference), (result.int() - reference.int()).abs().gt(0).sum().item()
+
+
+def test_bert_encoder_every_linear_on_integers(tmp_path):
+    """A small BERT encoder (Hugging Face, random weights) quantized by
+    PT2E: matches the reference, later calls repeat the first's result, and
+    every linear layer is an integer product, the attention output's too
+    (PyTorch multiplies its `[batch, tokens, features]` input by the weight
+    broadcast over the batch); only attention's two products per layer,
+    which the quantizer leaves float, stay float batch products."""
+    transformers = pytest.importorskip("transformers")
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
+    from quantized_bench import quantize
+
+    class LastHidden(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, ids):
+            return self.inner(input_ids=ids).last_hidden_state
+
+    torch.manual_seed(0)
+    layers = 2
+    config = transformers.BertConfig(hidden_size=64, num_hidden_layers=layers, num_attention_heads=4, intermediate_size=128, vocab_size=500)
+    model = LastHidden(transformers.BertModel(config).eval()).eval()
+    ids = torch.randint(0, 500, (2, 16))
+    q = quantize(model, ids)
+    options = {"target": "cpu", "fallback": False, "cache": False, "debug": True, "debug_dir": str(tmp_path)}
+    compiled = polyblocks_jit_torch(compile_options=options)(q)
+    with torch.no_grad():
+        reference = q(ids)
+        result = compiled(ids)
+        for _ in range(2):
+            assert torch.equal(compiled(ids), result)
+        bound = 0.5 * (model(ids) - reference).abs().max().item()
+    assert (result - reference).abs().max().item() <= bound
+    if AMX:
+        legalized = "\n".join(p.read_text() for p in pathlib.Path(tmp_path).rglob("1-legalize.mlir"))
+        assert legalized.count("linalg.batch_matmul") == 2 * layers, legalized.count("linalg.batch_matmul")

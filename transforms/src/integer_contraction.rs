@@ -277,16 +277,23 @@ fn operand<'c: 'a, 'a>(value: Value<'c, 'a>, map: &[Aff]) -> Option<Operand<'c, 
         pad = Some((low, high));
         value = op.operand(0).ok()?;
     }
-    // Transposes and reshapes only move elements: the dequantization is
-    // read where they read it.
+    // Transposes, reshapes and broadcasts only move elements: the
+    // dequantization is read where they read it (a linear layer on
+    // `[batch, tokens, features]` activations that PyTorch cannot flatten
+    // multiplies by its weight broadcast over the batch).
     while let Some(op) = ffi::defining_op(value).filter(|op| {
-        is_named(*op, "linalg.transpose") || is_named(*op, "tensor.collapse_shape") || is_named(*op, "tensor.expand_shape")
+        is_named(*op, "linalg.transpose")
+            || is_named(*op, "tensor.collapse_shape")
+            || is_named(*op, "tensor.expand_shape")
+            || copy_map(*op).is_some()
     }) {
         if pad.is_some() {
             return None;
         }
         let source = op.operand(0).ok()?;
-        map = if is_named(op, "linalg.transpose") {
+        map = if let Some(read) = copy_map(op) {
+            read.iter().map(|x| x.substitute(&map)).collect()
+        } else if is_named(op, "linalg.transpose") {
             let permutation = integers(op.attribute("permutation").ok()?)?;
             let mut input_map = map.clone();
             for (k, p) in permutation.iter().enumerate() {
@@ -310,6 +317,31 @@ fn operand<'c: 'a, 'a>(value: Value<'c, 'a>, map: &[Aff]) -> Option<Operand<'c, 
     // A padded operand is read in the padded integers (rebuilt from `q`).
     let read = if pad.is_some() { read } else { map.clone() };
     Some(Operand { q, map: read, unsigned, scale: scale.substitute(&map), zero: zero.substitute(&map), pad })
+}
+
+/// A `linalg.generic` copying its one input into an output it writes at
+/// its loops (identity map), all loops parallel, its body the input's
+/// value: a broadcast or a permutation. The input's map, over those loops.
+fn copy_map(op: OperationRef) -> Option<Vec<Aff>> {
+    if !is_named(op, "linalg.generic") || op.operand_count() != 2 || op.result_count() != 1 {
+        return None;
+    }
+    let maps = ArrayAttribute::try_from(op.attribute("indexing_maps").ok()?).ok()?;
+    let (dims, read) = affs(maps.element(0).ok()?)?;
+    let (_, written) = affs(maps.element(1).ok()?)?;
+    if written.len() != dims || written.iter().enumerate().any(|(d, x)| *x != Aff::Dim(d)) {
+        return None;
+    }
+    let iterators = ArrayAttribute::try_from(op.attribute("iterator_types").ok()?).ok()?;
+    if (0..iterators.len()).any(|k| !iterators.element(k).is_ok_and(|t| t.to_string().contains("parallel"))) {
+        return None;
+    }
+    let body = op.region(0).ok()?.first_block()?;
+    let yield_op = body.first_operation()?;
+    let copies = is_named(yield_op, "linalg.yield")
+        && yield_op.operand_count() == 1
+        && yield_op.operand(0).ok() == body.argument(0).ok().map(Into::into);
+    copies.then_some(read)
 }
 
 /// A reshape's groups: the dimensions of its wider side that each

@@ -175,3 +175,51 @@ func.func @linear3(%x: tensor<1x4x8xi8>, %w: tensor<6x8xi8>, %s: tensor<6xf32>, 
   %c = linalg.matmul ins(%a, %t : tensor<4x8xf32>, tensor<8x6xf32>) outs(%init : tensor<4x6xf32>) -> tensor<4x6xf32>
   return %c : tensor<4x6xf32>
 }
+// -----
+
+// A linear layer on `[batch, tokens, features]` activations that PyTorch
+// does not flatten (they come from a transpose): torch-mlir multiplies by
+// the weight broadcast over the batch. The broadcast only moves elements:
+// the integer product reads the stored weight through it.
+// CHECK-LABEL: func.func @broadcast_weight
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<2x4x8xi8>, tensor<6x8xi8>)
+// CHECK: arith.muli
+// CHECK-NOT: linalg.batch_matmul
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#batch = affine_map<(d0, d1, d2) -> (d1, d2)>
+func.func @broadcast_weight(%x: tensor<2x4x8xi8>, %w: tensor<6x8xi8>, %s: tensor<6xf32>, %z: tensor<6xi64>) -> tensor<2x4x6xf32> {
+  %e0 = tensor.empty() : tensor<2x4x8xf32>
+  %a = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<2x4x8xi8>) outs(%e0 : tensor<2x4x8xf32>) {
+  ^bb0(%q: i8, %o: f32):
+    %c128 = arith.constant 128 : i64
+    %0 = arith.extui %q : i8 to i64
+    %1 = arith.subi %0, %c128 : i64
+    %2 = arith.sitofp %1 : i64 to f32
+    %sc = arith.constant 0.5 : f32
+    %3 = arith.mulf %2, %sc : f32
+    linalg.yield %3 : f32
+  } -> tensor<2x4x8xf32>
+  %e1 = tensor.empty() : tensor<6x8xf32>
+  %b = linalg.generic {indexing_maps = [#id, #row, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%w, %s, %z : tensor<6x8xi8>, tensor<6xf32>, tensor<6xi64>) outs(%e1 : tensor<6x8xf32>) {
+  ^bb0(%q: i8, %sc: f32, %zp: i64, %o: f32):
+    %0 = arith.extsi %q : i8 to i64
+    %1 = arith.subi %0, %zp : i64
+    %2 = arith.sitofp %1 : i64 to f32
+    %3 = arith.mulf %2, %sc : f32
+    linalg.yield %3 : f32
+  } -> tensor<6x8xf32>
+  %e2 = tensor.empty() : tensor<8x6xf32>
+  %t = linalg.transpose ins(%b : tensor<6x8xf32>) outs(%e2 : tensor<8x6xf32>) permutation = [1, 0]
+  %e4 = tensor.empty() : tensor<2x8x6xf32>
+  %bt = linalg.generic {indexing_maps = [#batch, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%t : tensor<8x6xf32>) outs(%e4 : tensor<2x8x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x8x6xf32>
+  %zero = arith.constant 0.0 : f32
+  %e3 = tensor.empty() : tensor<2x4x6xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  %c = linalg.batch_matmul ins(%a, %bt : tensor<2x4x8xf32>, tensor<2x8x6xf32>) outs(%init : tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  return %c : tensor<2x4x6xf32>
+}
