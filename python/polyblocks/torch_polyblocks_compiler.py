@@ -521,7 +521,7 @@ def make_backend(compile_options: dict | None = None):
     which it would silently run eager)."""
     from torch._dynamo.backends.common import aot_autograd
 
-    from . import torch_decompositions, torch_zero_points
+    from . import torch_decompositions, torch_quantized_pooling, torch_zero_points
 
     options = option_parsing.parse(compile_options)
     # The decompositions torch-mlir's own export path applies (composite
@@ -546,6 +546,8 @@ def make_backend(compile_options: dict | None = None):
         _prims_views_as_aten(gm)
         if any(_is_symbolic(value) for value in example_inputs):
             return _Specializing(gm, specialized)
+        # Max pooling of quantized activations on their integers.
+        torch_quantized_pooling.pool_integers(gm)
         # Zero points of quantized weights that are zero compile as
         # constants (checked at each call).
         return torch_zero_points.specialize(gm, example_inputs, static)

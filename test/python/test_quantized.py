@@ -232,3 +232,38 @@ def test_bert_encoder_every_linear_on_integers(tmp_path):
     if AMX:
         legalized = "\n".join(p.read_text() for p in pathlib.Path(tmp_path).rglob("1-legalize.mlir"))
         assert legalized.count("linalg.batch_matmul") == 2 * layers, legalized.count("linalg.batch_matmul")
+
+
+class StemPool(torch.nn.Module):
+    """ResNet's stem: a strided 7x7 convolution, ReLU, 3x3 max pooling
+    (padded), then a convolution."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 16, 7, stride=2, padding=3)
+        self.pool = torch.nn.MaxPool2d(3, 2, 1)
+        self.conv = torch.nn.Conv2d(16, 16, 3, padding=1)
+
+    def forward(self, x):
+        return self.conv(self.pool(torch.relu(self.stem(x))))
+
+
+def test_max_pooling_on_integers(tmp_path):
+    """PT2E quantizes a max pooling's result; quantizing is monotone, so
+    the front pools the quantized integers instead (in int16), bit for bit
+    the same values: the result matches the reference as closely as with
+    a float pooling, and the pooling in the compiled module is on integers."""
+    torch.manual_seed(0)
+    model = StemPool().eval()
+    x = torch.randn(2, 3, 32, 32)
+    q = quantized(model, x)
+    options = {"target": "cpu", "fallback": False, "cache": False, "debug": True, "debug_dir": str(tmp_path)}
+    compiled = polyblocks_jit_torch(compile_options=options)(q)
+    with torch.no_grad():
+        reference = q(x)
+        result = compiled(x)
+        bound = 0.5 * (model(x) - reference).abs().max().item()
+    assert (result - reference).abs().max().item() <= bound
+    legalized = "\n".join(p.read_text() for p in pathlib.Path(tmp_path).rglob("1-legalize.mlir"))
+    pools = [line for line in legalized.splitlines() if "linalg.pooling_nchw_max" in line]
+    assert pools and all("xi16>" in line for line in pools), pools
