@@ -61,6 +61,17 @@ def _vision(name):
     return make
 
 
+class LastHidden(torch.nn.Module):
+    """A transformers model taking token ids, returning its last hidden state."""
+
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, ids):
+        return self.inner(input_ids=ids).last_hidden_state
+
+
 def _hf(kind):
     """A transformers model from its default config, random weights; the
     callable takes token ids and returns the last hidden state."""
@@ -76,15 +87,6 @@ def _hf(kind):
             model = transformers.GPT2Model(config)
         config.use_cache = False
         model.eval()
-
-        class LastHidden(torch.nn.Module):
-            def __init__(self, inner):
-                super().__init__()
-                self.inner = inner
-
-            def forward(self, ids):
-                return self.inner(input_ids=ids).last_hidden_state
-
         ids = torch.randint(0, config.vocab_size, (batch, SEQUENCE))
         return LastHidden(model).eval(), (ids,)
 

@@ -23,11 +23,12 @@ import torch
 _WIDE = torch.int16
 
 
-def _quantized_ops():
+def _quantize_op():
+    """PT2E's `quantize_per_tensor`, if its library is loaded."""
     ops = getattr(torch.ops, "quantized_decomposed", None)
-    if ops is None or not hasattr(ops, "quantize_per_tensor") or not hasattr(ops, "dequantize_per_tensor"):
+    if ops is None or not hasattr(ops, "quantize_per_tensor"):
         return None
-    return ops.quantize_per_tensor.default, ops.dequantize_per_tensor.default
+    return ops.quantize_per_tensor.default
 
 
 def _constant_params(node: torch.fx.Node):
@@ -42,10 +43,9 @@ def pool_integers(gm: torch.fx.GraphModule) -> int:
     """Rewrites each `quantize(max_pool2d(x))` (constant parameters, a
     positive scale, the pooling read by nothing else) as a max pooling of
     `quantize(x)`; in place. Returns how many it rewrote."""
-    ops = _quantized_ops()
-    if ops is None:
+    quantize = _quantize_op()
+    if quantize is None:
         return 0
-    quantize, _ = ops
     rewritten = 0
     for pool in list(gm.graph.nodes):
         if pool.op != "call_function" or pool.target is not torch.ops.aten.max_pool2d.default:

@@ -74,6 +74,17 @@ def quantized(model, example):
     return pt2e.convert_pt2e(prepared)
 
 
+def compiled_with_dumps(q, tmp_path):
+    """`q` through polyblocks (no fallback, no cache), its IR dumps in `tmp_path`."""
+    options = {"target": "cpu", "fallback": False, "cache": False, "debug": True, "debug_dir": str(tmp_path)}
+    return polyblocks_jit_torch(compile_options=options)(q)
+
+
+def dumps(tmp_path, stage: str) -> str:
+    """The text of every dump of `stage` (e.g. "1-legalize.mlir") under `tmp_path`."""
+    return "\n".join(p.read_text() for p in pathlib.Path(tmp_path).rglob(stage))
+
+
 CASES = {
     "linear relu linear 64x96x160x80": (Mlp, (64, 96)),
     "conv block 2x16x20x20": (ConvBlock, (2, 16, 20, 20)),
@@ -88,8 +99,7 @@ def test_pt2e_model_matches_quantized_reference(case, tmp_path):
     model = make().eval()
     example = torch.randn(*shape)
     q = quantized(model, example)
-    options = {"target": "cpu", "fallback": False, "cache": False, "debug": True, "debug_dir": str(tmp_path)}
-    compiled = polyblocks_jit_torch(compile_options=options)(q)
+    compiled = compiled_with_dumps(q, tmp_path)
     with torch.no_grad():
         x = torch.randn(*shape)
         reference = q(x)
@@ -107,7 +117,7 @@ def test_pt2e_model_matches_quantized_reference(case, tmp_path):
     # deviation from its float model (the issue's criterion), and in
     # practice it is far below it.
     assert error <= 0.5 * float_deviation, (error, float_deviation)
-    legalized = "\n".join(p.read_text() for p in pathlib.Path(tmp_path).rglob("1-legalize.mlir"))
+    legalized = dumps(tmp_path, "1-legalize.mlir")
     assert legalized, "no debug dump"
     integer_products = "arith.muli" in legalized and ": i8 to i32" in legalized
     float_contractions = any(op in legalized for op in ("linalg.matmul", "linalg.conv_2d"))
@@ -132,12 +142,11 @@ def test_zero_points_compiled_as_zeros_then_guarded(tmp_path):
     model = Bottleneck().eval()
     x = torch.randn(1, 64, 14, 14)
     q = quantized(model, x)
-    options = {"target": "cpu", "fallback": False, "cache": False, "debug": True, "debug_dir": str(tmp_path)}
-    compiled = polyblocks_jit_torch(compile_options=options)(q)
+    compiled = compiled_with_dumps(q, tmp_path)
     with torch.no_grad():
         reference = q(x)
         assert (compiled(x) - reference).abs().max().item() <= 0.5 * (model(x) - reference).abs().max().item()
-        graph = "\n".join(p.read_text() for p in pathlib.Path(tmp_path).rglob("2-graph.mlir"))
+        graph = dumps(tmp_path, "2-graph.mlir")
         assert graph, "no debug dump"
         products = [body for head, body in _generic_bodies(graph) if "reduction" in head and "arith.muli" in body]
         if AMX:
@@ -204,15 +213,8 @@ def test_bert_encoder_every_linear_on_integers(tmp_path):
     import sys
 
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
+    from models_bench import LastHidden
     from quantized_bench import quantize
-
-    class LastHidden(torch.nn.Module):
-        def __init__(self, inner):
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, ids):
-            return self.inner(input_ids=ids).last_hidden_state
 
     torch.manual_seed(0)
     layers = 2
@@ -220,8 +222,7 @@ def test_bert_encoder_every_linear_on_integers(tmp_path):
     model = LastHidden(transformers.BertModel(config).eval()).eval()
     ids = torch.randint(0, 500, (2, 16))
     q = quantize(model, ids)
-    options = {"target": "cpu", "fallback": False, "cache": False, "debug": True, "debug_dir": str(tmp_path)}
-    compiled = polyblocks_jit_torch(compile_options=options)(q)
+    compiled = compiled_with_dumps(q, tmp_path)
     with torch.no_grad():
         reference = q(ids)
         result = compiled(ids)
@@ -230,7 +231,7 @@ def test_bert_encoder_every_linear_on_integers(tmp_path):
         bound = 0.5 * (model(ids) - reference).abs().max().item()
     assert (result - reference).abs().max().item() <= bound
     if AMX:
-        legalized = "\n".join(p.read_text() for p in pathlib.Path(tmp_path).rglob("1-legalize.mlir"))
+        legalized = dumps(tmp_path, "1-legalize.mlir")
         assert legalized.count("linalg.batch_matmul") == 2 * layers, legalized.count("linalg.batch_matmul")
 
 
@@ -257,13 +258,12 @@ def test_max_pooling_on_integers(tmp_path):
     model = StemPool().eval()
     x = torch.randn(2, 3, 32, 32)
     q = quantized(model, x)
-    options = {"target": "cpu", "fallback": False, "cache": False, "debug": True, "debug_dir": str(tmp_path)}
-    compiled = polyblocks_jit_torch(compile_options=options)(q)
+    compiled = compiled_with_dumps(q, tmp_path)
     with torch.no_grad():
         reference = q(x)
         result = compiled(x)
         bound = 0.5 * (model(x) - reference).abs().max().item()
     assert (result - reference).abs().max().item() <= bound
-    legalized = "\n".join(p.read_text() for p in pathlib.Path(tmp_path).rglob("1-legalize.mlir"))
+    legalized = dumps(tmp_path, "1-legalize.mlir")
     pools = [line for line in legalized.splitlines() if "linalg.pooling_nchw_max" in line]
     assert pools and all("xi16>" in line for line in pools), pools

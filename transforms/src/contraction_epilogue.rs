@@ -19,8 +19,8 @@
 //! (`T[i..] = S[f(i..)]`: a broadcast of a per-channel bias) reads `S`
 //! instead; the copy is erased with `E` when nothing else reads `T`.
 
-use melior::ir::{operation::OperationLike, OperationRef, RegionLike, Value, ValueLike};
-use pb_polyhedral::{Aff, Scop};
+use melior::ir::{operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
+use pb_polyhedral::{scop::Statement, Aff, Scop};
 use pb_dialects::type_utils::memref_static_shape as static_shape;
 use pb_support::{
     ffi,
@@ -68,6 +68,32 @@ pub(crate) fn memory_accesses<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Vec<(V
         }
     }
     ok.then_some(accesses)
+}
+
+/// The top-level ops of `block` holding a `name` op (`affine.load`,
+/// `affine.store`) that uses `memref`, once per such use.
+pub(crate) fn top_level_users<'c, 'a>(memref: Value<'c, 'a>, name: &str, block: BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    ffi::users(memref).into_iter().filter(|u| is_named(*u, name)).filter_map(|u| ancestor_in(u, block)).collect()
+}
+
+/// The ops of the one statement of a perfect nest, in order, when they
+/// sit directly in its innermost loop and are loads, stores and
+/// arithmetic only (an elementwise statement the kernels can copy).
+pub(crate) fn statement_ops<'c, 'a>(s: &Statement<'c, 'a>) -> Option<Vec<OperationRef<'c, 'a>>> {
+    let innermost = *s.loops.last()?;
+    let body = innermost.region(0).ok()?.first_block()?;
+    let ops: Vec<OperationRef> = block_ops(body).into_iter().filter(|op| !is_named(*op, "affine.yield")).collect();
+    if ops.len() != s.ops.len() {
+        return None;
+    }
+    for op in &ops {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let arithmetic = name.starts_with("arith.") || name.starts_with("math.");
+        if !(arithmetic || name == "affine.load" || name == "affine.store") || op.region_count() > 0 {
+            return None;
+        }
+    }
+    Some(ops)
 }
 
 /// A copy nest `T[i..] = S[f(i..)]` writing all of `t` (one loop per
@@ -147,20 +173,7 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
         return None;
     }
     let bounds: Vec<(i64, i64)> = s.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect::<Option<_>>()?;
-    // One statement directly in the innermost loop: its ops, in order.
-    let innermost = *s.loops.last()?;
-    let body = innermost.region(0).ok()?.first_block()?;
-    let ops: Vec<OperationRef> = block_ops(body).into_iter().filter(|op| !is_named(*op, "affine.yield")).collect();
-    if ops.len() != s.ops.len() {
-        return None;
-    }
-    for op in &ops {
-        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
-        let arithmetic = name.starts_with("arith.") || name.starts_with("math.");
-        if !(arithmetic || name == "affine.load" || name == "affine.store") || op.region_count() > 0 {
-            return None;
-        }
-    }
+    let ops = statement_ops(s)?;
     // C read at E's loops, each once, over all of C (other loops of E run
     // once: a reshape's unit dimensions, as a linear layer's `[1, 128,
     // 768]` result read through a view of its `[128, 768]` product).
@@ -254,11 +267,7 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
             continue;
         }
         let memref = if a.write { a.op.operand(1).ok()? } else { a.op.operand(0).ok()? };
-        let writers: Vec<OperationRef> = ffi::users(memref)
-            .into_iter()
-            .filter(|u| is_named(*u, "affine.store"))
-            .filter_map(|u| ancestor_in(u, block))
-            .collect();
+        let writers = top_level_users(memref, "affine.store", block);
         let copy = (!a.write)
             .then_some(writers.as_slice())
             .and_then(|w| match w {

@@ -35,7 +35,7 @@ use pb_support::{
     ir::{ancestor_in, block_ops, is_named},
 };
 
-use crate::contraction_epilogue::copy_source;
+use crate::contraction_epilogue::{copy_source, statement_ops, top_level_users};
 
 /// Splits the nest that reads `c` (the result of the product `product`)
 /// when it also reads another wide temporary of its block and has a
@@ -90,9 +90,7 @@ fn wide_temporary(memref: Value, block: melior::ir::BlockRef) -> bool {
     if ffi::int_or_float_width(ty.element()).is_none_or(|w| w < 32) {
         return false;
     }
-    let writers: Vec<OperationRef> =
-        ffi::users(memref).into_iter().filter(|u| is_named(*u, "affine.store")).filter_map(|u| ancestor_in(u, block)).collect();
-    !matches!(writers.as_slice(), [single] if copy_source(*single, memref).is_some())
+    !matches!(top_level_users(memref, "affine.store", block).as_slice(), [single] if copy_source(*single, memref).is_some())
 }
 
 fn plan<'c, 'a>(e: OperationRef<'c, 'a>, c: Value<'c, 'a>) -> Option<Plan<'c, 'a>> {
@@ -107,20 +105,11 @@ fn plan<'c, 'a>(e: OperationRef<'c, 'a>, c: Value<'c, 'a>) -> Option<Plan<'c, 'a
         }
         trips.push(hi);
     }
-    let innermost = *s.loops.last()?;
-    let body = innermost.region(0).ok()?.first_block()?;
-    let ops: Vec<OperationRef> = block_ops(body).into_iter().filter(|op| !is_named(*op, "affine.yield")).collect();
     // One statement directly in the innermost loop, of loads, arithmetic
-    // and one store.
-    if ops.len() != s.ops.len() || s.loops.len() != trips.len() {
+    // and stores.
+    let ops = statement_ops(s)?;
+    if s.loops.len() != trips.len() {
         return None;
-    }
-    for op in &ops {
-        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
-        let plain = name.starts_with("arith.") || name.starts_with("math.") || name == "affine.load" || name == "affine.store";
-        if !plain || op.region_count() > 0 {
-            return None;
-        }
     }
     // The wide temporaries it reads: `c` and at least one other.
     let wide_load = |op: &OperationRef| is_named(*op, "affine.load") && op.operand(0).is_ok_and(|m| wide_temporary(m, block));

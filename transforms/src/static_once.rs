@@ -39,7 +39,7 @@
 use melior::ir::{operation::OperationLike, OperationRef, RegionLike, Value, ValueLike};
 use pb_support::{ffi, ir, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
-use crate::contraction_epilogue::{copy_source, memory_accesses};
+use crate::contraction_epilogue::{copy_source, memory_accesses, top_level_users};
 use pb_dialects::type_utils::memref_static_shape;
 
 static ID: PassId = PassId::new();
@@ -129,12 +129,9 @@ fn static_nests<'c, 'a>(func: OperationRef<'c, 'a>, cache_bytes: i64) -> (Vec<Op
         let (nests, kept) = choose(body, &ops, &excluded, cache_bytes);
         let position = |op: OperationRef| ops.iter().position(|o| *o == op);
         let unsettled = kept.iter().find_map(|t| {
-            let tops = |name: &str| -> Vec<OperationRef> {
-                ffi::users(*t).into_iter().filter(|u| is_named(*u, name)).filter_map(|u| ir::ancestor_in(u, body)).collect()
-            };
-            let writers = tops("affine.store");
+            let writers = top_level_users(*t, "affine.store", body);
             let last_write = writers.iter().filter_map(|w| position(*w)).max()?;
-            let read_before = tops("affine.load")
+            let read_before = top_level_users(*t, "affine.load", body)
                 .into_iter()
                 .any(|r| !nests.contains(&r) && position(r).is_some_and(|at| at < last_write));
             read_before.then_some(writers)
@@ -260,11 +257,7 @@ fn expanding_copy<'c, 'a>(
         .map(|(bits, n)| n * i64::from(bits) / 8);
     let expands = matches!((elements(*t), elements(source)), (Some(t), Some(s)) if t > s) && bytes.is_some_and(|b| b <= cache_bytes);
     let settled = ir::is_static_argument(source)
-        || ffi::users(source)
-            .into_iter()
-            .filter(|u| is_named(*u, "affine.store"))
-            .filter_map(|u| ir::ancestor_in(u, body))
-            .all(|writer| ffi::is_before_in_block(writer, nest));
+        || top_level_users(source, "affine.store", body).into_iter().all(|writer| ffi::is_before_in_block(writer, nest));
     expands && settled
 }
 

@@ -3,7 +3,8 @@
 //! names (`"vector.load"`, `e.binary("arith.addf", ..)`, MLIR text of
 //! kernels, `= affine.load ...`) in string literals of the pass's file and of
 //! the helpers it calls, leaving out names that are only matched
-//! (`is_named(op, "linalg.generic")`, `"arith.addf" =>`, lists checked with
+//! (`is_named(op, "linalg.generic")`, `top_level_users(m, "affine.store", b)`,
+//! `"arith.addf" =>`, lists checked with
 //! `.contains`/`.any`), and melior dialect calls (`arith::addf(`).
 
 use pb_support::{PassInfo, PassOptions};
@@ -177,7 +178,7 @@ fn only_matched(literal: &Literal) -> bool {
         || after.starts_with('|')
         || after.starts_with(')')
         || after.starts_with("==")
-        || ["is_named", "matches!", ".contains(", ".any(", "starts_with", "strip_prefix", ".name()", "op_name"]
+        || ["is_named", "top_level_users(", "matches!", ".contains(", ".any(", "starts_with", "strip_prefix", ".name()", "op_name"]
             .iter()
             .any(|marker| line.contains(marker))
         // Attribute names: `named("llvm.linkage", ..)`, `set_attribute(op, "x.y", ..)`.
