@@ -202,6 +202,11 @@ fn lower_then<R>(
     // Code for another CPU than the host may not have the host's AVX-512.
     let mut cpu_options = options.pipeline.clone();
     cpu_options.avx512 &= options.llvm_cpu.is_none();
+    // Nor the host's matrix units (AMX tiles, VNNI): only those the target
+    // overrides name.
+    if options.llvm_cpu.is_some() && !cpu_options.units_named {
+        cpu_options.target.matrix_units.clear();
+    }
     if let Some(budget) = options.budget {
         cpu_options.deadline_ms = pb_support::budget::deadline_after(budget);
     }

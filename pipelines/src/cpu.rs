@@ -131,6 +131,10 @@ pub struct CpuOptions {
     /// With the `nvgpu` pipeline: lower the mapped IR (kernels as loops,
     /// `pb-gpu-emulate`) for the CPU, to check a mapping without a GPU.
     pub emulate: bool,
+    /// The target's matrix units were named by an override
+    /// (`matrix-units=...`), not detected on the host: they hold for code
+    /// generated for another CPU too.
+    pub units_named: bool,
 }
 
 impl CpuOptions {
@@ -162,6 +166,7 @@ impl CpuOptions {
             deadline_ms: 0,
             gpu: None,
             emulate: false,
+            units_named: false,
         }
     }
 }
@@ -210,10 +215,11 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)".into(),
                 "func.func(pb-simplify-quant,pb-lower-quant)".into(),
             ];
-            if amx_units(&options.target).contains("amx-int8") {
+            if product_units(options).split('+').any(|u| u == "amx-int8" || u == "avx512-vnni") {
                 // Contractions of dequantized 8-bit operands as integer
-                // products where the target has a unit for them (elsewhere
-                // the float contraction beats scalar integer loops).
+                // products where the target has a unit for them (AMX
+                // tiles or VNNI dot products; elsewhere the float
+                // contraction beats scalar integer loops).
                 passes.push("func.func(pb-integer-contraction)".into());
             }
             passes.extend([
@@ -342,11 +348,12 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 let l2 = options.target.cache_bytes(2).unwrap_or(1 << 20);
                 passes.push(format!("func.func(pb-static-once{{cache-bytes={l2}}})"));
             }
-            // bf16 and int8 products on the matrix unit (AMX), where the
-            // target has one for their element type; the rest go on.
+            // bf16 and int8 products on the matrix unit (AMX) or the
+            // vector dot-product instructions (VNNI, AVX512-BF16), where
+            // the target has one for their element type; the rest go on.
             // Before pb-fuse: the nests reading a product's result are
             // still the plain elementwise nests the kernel can take in.
-            let units = amx_units(&options.target);
+            let units = product_units(options);
             if !units.is_empty() {
                 passes.push("canonicalize".into());
                 passes.push(format!(
@@ -587,4 +594,18 @@ fn amx_units(target: &TargetDesc) -> String {
         return String::new();
     }
     ["amx-bf16", "amx-int8"].into_iter().filter(|u| has(u)).collect::<Vec<_>>().join("+")
+}
+
+/// Every unit `pb-matrix-tile` can use, `+`-separated: the AMX units and
+/// the 512-bit dot-product instructions (`avx512-vnni`, `avx512-bf16`),
+/// the latter only with 512-bit vectors in the target. (The compile
+/// driver drops the host's units when code is for another CPU.)
+fn product_units(options: &CpuOptions) -> String {
+    let target = &options.target;
+    let has = |unit: &str| target.matrix_units.iter().any(|u| u == unit);
+    let mut units: Vec<String> = amx_units(target).split('+').filter(|u| !u.is_empty()).map(str::to_string).collect();
+    if target.vector_bits >= 512 {
+        units.extend(["avx512-vnni", "avx512-bf16"].into_iter().filter(|u| has(u)).map(str::to_string));
+    }
+    units.join("+")
 }

@@ -275,9 +275,11 @@ pub static PIPELINE_OPTIONS: &[OptionSpec<CpuOptions>] = &[
         python: true,
         changes_code: true,
         set: |o, v| {
+            let overrides = text(v);
             let mut target = o.target.clone();
-            target.apply_overrides(&text(v))?;
+            target.apply_overrides(&overrides)?;
             o.set_target(target);
+            o.units_named |= overrides.contains("matrix-units=");
             Ok(())
         },
     },

@@ -30,7 +30,10 @@ pub struct TargetDesc {
     pub caches: Vec<Cache>,
     /// Whether fused multiply-add exists.
     pub fma: bool,
-    /// Matrix units: `amx-tile`, `amx-bf16`, `amx-int8`.
+    /// Matrix and dot-product units: `amx-tile`, `amx-bf16`, `amx-int8`
+    /// (AMX tiles), `avx512-vnni` (`vpdpbusd`: u8 x s8 groups of four
+    /// summed into i32 lanes), `avx512-bf16` (`vdpbf16ps`: bf16 pairs
+    /// summed into f32 lanes).
     pub matrix_units: Vec<String>,
 }
 
@@ -237,6 +240,22 @@ impl Isa {
         // The tiles are usable only where the OS grants them (Linux 5.16+).
         if !matrix_units.is_empty() && !os_grants_amx() {
             matrix_units.clear();
+        }
+        // Dot products on vector registers: leaf 7 sub-leaf 0 ECX bit 11
+        // AVX512_VNNI, sub-leaf 1 EAX bit 5 AVX512_BF16 (both need
+        // AVX-512F, whose state the OS enables with it).
+        if vector_bits == 512 {
+            let (ecx, eax1) = if std::arch::x86_64::__cpuid(0).eax >= 7 {
+                (std::arch::x86_64::__cpuid_count(7, 0).ecx, std::arch::x86_64::__cpuid_count(7, 1).eax)
+            } else {
+                (0, 0)
+            };
+            if ecx & (1 << 11) != 0 {
+                matrix_units.push("avx512-vnni".to_string());
+            }
+            if eax1 & (1 << 5) != 0 {
+                matrix_units.push("avx512-bf16".to_string());
+            }
         }
         Self { vector_bits, fma: std::arch::is_x86_feature_detected!("fma"), matrix_units }
     }

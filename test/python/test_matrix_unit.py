@@ -29,12 +29,25 @@ def host_has_amx() -> bool:
     return all(re.search(rf"\b{f}\b", flags) for f in ("amx_tile", "amx_bf16", "amx_int8"))
 
 
+def host_has(*flags: str) -> bool:
+    text = pathlib.Path("/proc/cpuinfo").read_text()
+    return all(re.search(rf"\b{f}\b", text) for f in flags)
+
+
 AMX = host_has_amx()
 AMX_TARGET = "--target=matrix-units=amx-tile+amx-bf16+amx-int8"
+# The 512-bit dot products the engine uses without AMX (Zen 4, Ice Lake...).
+VNNI = host_has("avx512f", "avx512_vnni")
+DOT_BF16 = host_has("avx512f", "avx512_bf16")
+# Where the engine computes 8-bit products on the integers.
+INT8_UNIT = AMX or VNNI
 
 
-def _compiled(fn):
-    return polyblocks_jit_torch(compile_options={"target": "cpu", "fallback": False, "cache": False})(fn)
+def _compiled(fn, units=None):
+    options = {"target": "cpu", "fallback": False, "cache": False}
+    if units:
+        options["target_overrides"] = f"matrix-units={units}"
+    return polyblocks_jit_torch(compile_options=options)(fn)
 
 
 BF16_CASES = {
@@ -45,12 +58,16 @@ BF16_CASES = {
 }
 
 
+@pytest.mark.parametrize("units", [None, "avx512-bf16"], ids=["host", "avx512-bf16"])
 @pytest.mark.parametrize("case", BF16_CASES)
-def test_bf16_products_match_float32_rounded_once(case):
+def test_bf16_products_match_float32_rounded_once(case, units):
+    """On the host's units, and on AVX512-BF16's dot products alone."""
+    if units and not DOT_BF16:
+        pytest.skip("this CPU has no AVX512-BF16 to run vdpbf16ps on")
     fn, shapes = BF16_CASES[case]
     torch.manual_seed(0)
     inputs = [torch.randn(*s).to(torch.bfloat16) for s in shapes]
-    result = _compiled(fn)(*inputs)
+    result = _compiled(fn, units)(*inputs)
     reference = fn(*[x.float() for x in inputs])  # exact products, f32 sums
     assert result.dtype == torch.bfloat16 and result.shape == reference.shape
     # One rounding to bf16 at the end (8 bits of mantissa): within 2^-8 of
@@ -95,6 +112,67 @@ def test_int8_products_are_exact(tmp_path):
     bias = rng.integers(-1000, 1000, (2, 33, 40)).astype(np.int32)
     # The accumulator's initial contents (a bias) are kept.
     assert np.array_equal(library["bmm_bias"](x, y, bias), bias + x.astype(np.int64) @ y.astype(np.int64))
+
+
+MIXED_MLIR = """
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+func.func @u8s8(%a: tensor<70x130xi8>, %b: tensor<130x45xi8>, %c: tensor<70x45xi32>) -> tensor<70x45xi32> {
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<70x130xi8>, tensor<130x45xi8>) outs(%c : tensor<70x45xi32>) {
+  ^bb0(%x: i8, %y: i8, %s: i32):
+    %xi = arith.extui %x : i8 to i32
+    %yi = arith.extsi %y : i8 to i32
+    %p = arith.muli %xi, %yi : i32
+    %t = arith.addi %s, %p : i32
+    linalg.yield %t : i32
+  } -> tensor<70x45xi32>
+  return %r : tensor<70x45xi32>
+}
+func.func @s8u8(%a: tensor<64x256xi8>, %b: tensor<256x96xi8>) -> tensor<64x96xi32> {
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<64x96xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<64x96xi32>) -> tensor<64x96xi32>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x256xi8>, tensor<256x96xi8>) outs(%f : tensor<64x96xi32>) {
+  ^bb0(%x: i8, %y: i8, %s: i32):
+    %xi = arith.extsi %x : i8 to i32
+    %yi = arith.extui %y : i8 to i32
+    %p = arith.muli %xi, %yi : i32
+    %t = arith.addi %s, %p : i32
+    linalg.yield %t : i32
+  } -> tensor<64x96xi32>
+  return %r : tensor<64x96xi32>
+}
+"""
+
+
+def test_int8_dot_products_are_exact(tmp_path):
+    """Unsigned by signed bytes on VNNI's dot products (no AMX named):
+    edges in every dimension (70 x 45 over 130) summed into a given C, and
+    the signed operand on the row side."""
+    if not VNNI:
+        pytest.skip("this CPU has no AVX512-VNNI to run vpdpbusd on")
+    (tmp_path / "in.mlir").write_text(MIXED_MLIR)
+    assert _report(tmp_path, ["--target=matrix-units=avx512-vnni"]).count("[pb-matrix-tile] dot products: i8 products") == 2
+    library = polyblocks.compile_mlir(MIXED_MLIR, tmp_path, "mixed", ["--target=matrix-units=avx512-vnni"])
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 256, (70, 130)).astype(np.uint8)
+    b = rng.integers(-128, 128, (130, 45)).astype(np.int8)
+    c = rng.integers(-1000, 1000, (70, 45)).astype(np.int32)
+    assert np.array_equal(library["u8s8"](a.view(np.int8), b, c), c + a.astype(np.int64) @ b.astype(np.int64))
+    x = rng.integers(-128, 128, (64, 256)).astype(np.int8)
+    y = rng.integers(0, 256, (256, 96)).astype(np.uint8)
+    assert np.array_equal(library["s8u8"](x, y.view(np.int8)), x.astype(np.int64) @ y.astype(np.int64))
+
+
+def test_dot_product_code_for_a_target_that_names_vnni(tmp_path):
+    """Generated (not run) for a CPU with VNNI, on any machine."""
+    (tmp_path / "in.mlir").write_text(MIXED_MLIR)
+    _report(tmp_path, ["--target=matrix-units=avx512-vnni vector-bits=512", "--cpu=znver4"])
+    disassembly = subprocess.run([str(LLVM / "llvm-objdump"), "-d", str(tmp_path / "lib.so")], capture_output=True, text=True, check=True).stdout
+    assert "vpdpbusd" in disassembly and "ldtilecfg" not in disassembly
 
 
 def _report(tmp_path, extra):

@@ -2,9 +2,10 @@
 u8 activations per tensor, s8 weights per channel) against PyTorch's own
 quantized reference.
 
-Where the CPU has an 8-bit matrix unit (AMX-INT8) the engine computes the
-contractions on the stored integers (`pb-integer-contraction`, then
-`pb-matrix-tile`); elsewhere it keeps the float contraction. Either way the
+Where the CPU has an 8-bit matrix unit (AMX-INT8) or 8-bit dot products
+(AVX512-VNNI) the engine computes the contractions on the stored integers
+(`pb-integer-contraction`, then `pb-matrix-tile`); elsewhere it keeps the
+float contraction. Either way the
 result must be as close to the quantized reference as that reference is to
 its float model, and much closer in practice: the only difference is the
 float rounding of the reference's own dequantized products.
@@ -17,7 +18,7 @@ import torch
 
 from polyblocks.torch_polyblocks_compiler import polyblocks_jit_torch
 
-from test_matrix_unit import AMX
+from test_matrix_unit import INT8_UNIT, VNNI
 
 pt2e = pytest.importorskip("torchao.quantization.pt2e.quantize_pt2e", reason="PT2E quantization lives in torchao")
 x86 = pytest.importorskip("torchao.quantization.pt2e.quantizer.x86_inductor_quantizer")
@@ -74,9 +75,12 @@ def quantized(model, example):
     return pt2e.convert_pt2e(prepared)
 
 
-def compiled_with_dumps(q, tmp_path):
-    """`q` through polyblocks (no fallback, no cache), its IR dumps in `tmp_path`."""
+def compiled_with_dumps(q, tmp_path, units=None):
+    """`q` through polyblocks (no fallback, no cache), its IR dumps in
+    `tmp_path`; with `units`, the target's matrix units are those."""
     options = {"target": "cpu", "fallback": False, "cache": False, "debug": True, "debug_dir": str(tmp_path)}
+    if units:
+        options["target_overrides"] = f"matrix-units={units}"
     return polyblocks_jit_torch(compile_options=options)(q)
 
 
@@ -92,14 +96,19 @@ CASES = {
 }
 
 
+@pytest.mark.parametrize("units", [None, "avx512-vnni"], ids=["host", "vnni"])
 @pytest.mark.parametrize("case", CASES)
-def test_pt2e_model_matches_quantized_reference(case, tmp_path):
+def test_pt2e_model_matches_quantized_reference(case, units, tmp_path):
+    """On the host's units, and on VNNI's dot products alone (what a CPU
+    with AVX512-VNNI but no AMX runs)."""
+    if units and not VNNI:
+        pytest.skip("this CPU has no AVX512-VNNI to run vpdpbusd on")
     make, shape = CASES[case]
     torch.manual_seed(0)
     model = make().eval()
     example = torch.randn(*shape)
     q = quantized(model, example)
-    compiled = compiled_with_dumps(q, tmp_path)
+    compiled = compiled_with_dumps(q, tmp_path, units)
     with torch.no_grad():
         x = torch.randn(*shape)
         reference = q(x)
@@ -121,8 +130,12 @@ def test_pt2e_model_matches_quantized_reference(case, tmp_path):
     assert legalized, "no debug dump"
     integer_products = "arith.muli" in legalized and ": i8 to i32" in legalized
     float_contractions = any(op in legalized for op in ("linalg.matmul", "linalg.conv_2d"))
-    # AMX-INT8 hosts compute every contraction on the integers; others keep floats.
-    assert integer_products == AMX and float_contractions == (not AMX), legalized[:2000]
+    # Hosts with an 8-bit unit compute every contraction on the integers;
+    # others keep floats.
+    on_integers = INT8_UNIT if units is None else True
+    assert integer_products == on_integers and float_contractions == (not on_integers), legalized[:2000]
+    if units:
+        assert "vpdpbusd" in dumps(tmp_path, "5-llvm.mlir") and "tdpb" not in dumps(tmp_path, "5-llvm.mlir")
 
 
 def _generic_bodies(text: str):
@@ -149,7 +162,7 @@ def test_zero_points_compiled_as_zeros_then_guarded(tmp_path):
         graph = dumps(tmp_path, "2-graph.mlir")
         assert graph, "no debug dump"
         products = [body for head, body in _generic_bodies(graph) if "reduction" in head and "arith.muli" in body]
-        if AMX:
+        if INT8_UNIT:
             assert products, graph[:2000]
         for body in products:
             assert "fptoui" not in body and "roundeven" not in body, body
@@ -230,7 +243,7 @@ def test_bert_encoder_every_linear_on_integers(tmp_path):
             assert torch.equal(compiled(ids), result)
         bound = 0.5 * (model(ids) - reference).abs().max().item()
     assert (result - reference).abs().max().item() <= bound
-    if AMX:
+    if INT8_UNIT:
         legalized = dumps(tmp_path, "1-legalize.mlir")
         assert legalized.count("linalg.batch_matmul") == 2 * layers, legalized.count("linalg.batch_matmul")
 

@@ -91,7 +91,12 @@ requantization), that nest applied to each block of sums instead of storing C. R
 element types whose unit is in `units`; other nests are left unchanged.",
     anchor: "func.func",
     options: &[
-        PassOption { name: "units", kind: OptionKind::String, default: "", help: "Matrix units of the target, '+'-separated: amx-bf16, amx-int8" },
+        PassOption {
+            name: "units",
+            kind: OptionKind::String,
+            default: "",
+            help: "Matrix and dot-product units of the target, '+'-separated: amx-bf16, amx-int8, avx512-vnni, avx512-bf16",
+        },
         PassOption { name: "cores", kind: OptionKind::UInt, default: "1", help: "Cores sharing the row blocks" },
         PassOption {
             name: "prepacked",
@@ -110,6 +115,8 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
     Box::new(MatrixTile {
         bf16: units.split('+').any(|u| u == "amx-bf16"),
         int8: units.split('+').any(|u| u == "amx-int8"),
+        dot_bf16: units.split('+').any(|u| u == "avx512-bf16"),
+        vnni: units.split('+').any(|u| u == "avx512-vnni"),
         cores: options.uint("cores").max(1) as i64,
         prepacked: options.bool("prepacked"),
         report: options.bool("report"),
@@ -120,6 +127,10 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
 struct MatrixTile {
     bf16: bool,
     int8: bool,
+    /// `vdpbf16ps` (AVX512-BF16), for bf16 products without AMX-BF16.
+    dot_bf16: bool,
+    /// `vpdpbusd` (AVX512-VNNI), for u8 x s8 products without AMX-INT8.
+    vnni: bool,
     cores: i64,
     prepacked: bool,
     report: bool,
@@ -131,11 +142,11 @@ const BLOCK: i64 = 2 * TILE;
 
 impl RustPass for MatrixTile {
     fn dependent_dialects(&self) -> &'static [&'static str] {
-        &["affine", "amx", "arith", "memref", "scf", "ub", "vector"]
+        &["affine", "amx", "arith", "llvm", "memref", "scf", "ub", "vector"]
     }
 
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        if !self.bf16 && !self.int8 {
+        if !self.bf16 && !self.int8 && !self.dot_bf16 && !self.vnni {
             return Ok(());
         }
         // Epilogues applied by a kernel: erased once every nest is visited
@@ -193,6 +204,32 @@ impl Kind {
             Kind::Bf16 => "arith.addf",
             Kind::Int8 { .. } => "arith.addi",
         }
+    }
+}
+
+/// What computes a product's sums.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Unit {
+    /// AMX tiles: 2 x 2 accumulator tiles of 16 x 16 per 32 x 32 block.
+    Amx,
+    /// Dot-product instructions on 512-bit vectors (`vpdpbusd`,
+    /// `vdpbf16ps`): each lane sums one group of the B layout times the
+    /// A row's group broadcast to all lanes; 8 rows x 2 vectors of
+    /// accumulators at a time.
+    Dot,
+}
+
+/// Rows of a block summed at once by the dot-product instructions: 8 x 2
+/// accumulators, 2 B vectors and a broadcast A group take 19 of the 32
+/// vector registers.
+const DOT_ROWS: i64 = 8;
+
+/// Reductions per step of the unit: a tile row's 64 bytes (AMX) or one
+/// 4-byte group (a vector lane's dot product).
+fn depth(kind: Kind, unit: Unit) -> i64 {
+    match unit {
+        Unit::Amx => kind.depth(),
+        Unit::Dot => kind.group(),
     }
 }
 
@@ -256,13 +293,20 @@ impl MatrixTile {
         let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
         let [statement] = scop.statements.as_slice() else { return Ok(None) };
         let Some(p) = recognize(statement) else { return Ok(None) };
-        let available = match p.kind {
-            Kind::Bf16 => self.bf16,
-            Kind::Int8 { .. } => self.int8,
+        // AMX where the target has it for the element type, else the
+        // vector dot-product instructions (VNNI multiplies unsigned by
+        // signed bytes only).
+        let unit = match p.kind {
+            Kind::Bf16 if self.bf16 => Unit::Amx,
+            Kind::Bf16 if self.dot_bf16 => Unit::Dot,
+            Kind::Int8 { .. } if self.int8 => Unit::Amx,
+            Kind::Int8 { a_unsigned, b_unsigned } if self.vnni && a_unsigned != b_unsigned => Unit::Dot,
+            Kind::Int8 { a_unsigned, .. } if self.vnni => {
+                let sign = if a_unsigned { "unsigned" } else { "signed" };
+                return Err(format!("not on the matrix unit: VNNI multiplies unsigned by signed bytes, both operands are {sign}"));
+            }
+            _ => return Err(format!("not on the matrix unit: the target has no unit for {} products", p.kind.narrow())),
         };
-        if !available {
-            return Err(format!("not on the matrix unit: the target has no unit for {} products", p.kind.narrow()));
-        }
         let (m, n, k) = (p.m(), p.trip(p.j), p.k());
         // Fewer rows or columns than a tile are padded with zeros like any
         // edge: the unit still does more per instruction than 8-bit or bf16
@@ -295,7 +339,7 @@ impl MatrixTile {
                 ffi::move_before(*op, nest);
             }
         }
-        let how = emit_kernel(context, nest, statement, &p, (self.cores, self.prepacked, fill.is_some()), epilogue.as_ref())?;
+        let how = emit_kernel(context, nest, statement, &p, unit, (self.cores, self.prepacked, fill.is_some()), epilogue.as_ref())?;
         if let Some(epilogue) = epilogue {
             applied.push((epilogue.nest, epilogue.copies));
         }
@@ -307,12 +351,20 @@ impl MatrixTile {
             // visited by `rewrite_each_nest`; a SCoP nest has no results.
             unsafe { ffi::erase(fill) };
         }
-        let (mp, np, kp) = (Product::padded(m, BLOCK), Product::padded(n, BLOCK), Product::padded(k, p.kind.depth()));
+        let (mp, np, kp) = (Product::padded(m, BLOCK), Product::padded(n, BLOCK), Product::padded(k, depth(p.kind, unit)));
         Ok(Some(format!(
-            "matrix unit: {} products, {m}x{n} over {k} reductions ({} loops) as 32x32 blocks of 2x2 tiles, \
+            "{}: {} products, {m}x{n} over {k} reductions ({} loops) as 32x32 blocks of {}, \
 padded to {mp}x{np}x{kp}; {how}{}{}",
+            match unit {
+                Unit::Amx => "matrix unit",
+                Unit::Dot => "dot products",
+            },
             p.kind.narrow(),
             p.reductions.len(),
+            match unit {
+                Unit::Amx => "2x2 tiles".to_string(),
+                Unit::Dot => format!("{DOT_ROWS}x32 vector accumulators"),
+            },
             if p.outer.is_empty() { String::new() } else { format!(", per iteration of {} outer loops", p.outer.len()) },
             if p.i_outer.is_empty() {
                 String::new()
@@ -629,12 +681,13 @@ fn emit_kernel<'c>(
     nest: OperationRef<'c, '_>,
     s: &Statement<'c, '_>,
     p: &Product,
+    unit: Unit,
     (cores, prepacked, c_zero): (i64, bool, bool),
     epilogue: Option<&contraction_epilogue::Epilogue<'c, '_>>,
 ) -> Result<String, String> {
     let e = Emit { context, location: nest.location() };
     let kind = p.kind;
-    let (narrow, wide, g, depth) = (kind.narrow(), kind.wide(), kind.group(), kind.depth());
+    let (narrow, wide, g, depth) = (kind.narrow(), kind.wide(), kind.group(), depth(kind, unit));
     let (m, n, k) = (p.m(), p.trip(p.j), p.k());
     let (mp, np, kp) = (Product::padded(m, BLOCK), Product::padded(n, BLOCK), Product::padded(k, depth));
     let a_mem: Value = s.accesses[p.a].op.operand(0).map_err(|_| "A")?;
@@ -648,8 +701,9 @@ fn emit_kernel<'c>(
         && identity_layout(a_mem)
         && p.i_outer.is_empty()
         && tile_shaped(a_index, p.i, p.reductions[0], &p.outer);
-    let c_in_place =
-        epilogue.is_none() && whole_blocks && p.i_outer.is_empty() && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);
+    let c_in_place = unit == Unit::Amx
+        && epilogue.is_none()
+        && whole_blocks && p.i_outer.is_empty() && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);
     let b_vectors = n >= TILE
         && k % g == 0
         && identity_layout(b_mem)
@@ -927,79 +981,88 @@ fn emit_kernel<'c>(
     let (second, _, end, _) = e.for_loop(end, (0, &full(second_trip)), 1, &env, &[]);
     env.push(second);
     let (ibd, jbd) = if by_columns { (env.len() - 1, env.len() - 2) } else { (env.len() - 2, env.len() - 1) };
-    let acc_type = e.ty(&format!("!amx.tile<{TILE}x{TILE}x{wide}>"));
-    let operand_type = e.ty(&format!("!amx.tile<{TILE}x{depth}x{narrow}>"));
-    let corners = [(0, 0), (0, TILE), (TILE, 0), (TILE, TILE)];
-    // C's indices at a corner of the block, over `env`.
-    let c_corner = |(row, column): (i64, i64)| {
-        let mut dims = outer_dims.clone();
-        p.set_row(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), &mut dims);
-        dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Const(column + p.bounds[p.j].0)));
-        rewrite(c_index, &dims, &p.bounds)
-    };
-    let initial: Vec<Value> = if c_in_place && !c_zero {
-        corners.iter().map(|corner| e.load_tile(end, c_mem, &c_corner(*corner), &env, acc_type)).collect()
-    } else {
-        // Four zero tiles, not one used four times: a tile value shared by
-        // loop-carried accumulators is copied through the stack (there is
-        // no tile move), three kilobyte spills per block.
-        (0..4).map(|_| e.value(end, "amx.tile_zero", &[], acc_type, &[])).collect()
-    };
-    let (kk, acc, body_end, k_loop) = e.for_loop(end, (0, &full(kp)), depth, &env, &initial);
-    let mut k_env = env.clone();
-    k_env.push(kk);
-    let kkd = k_env.len() - 1;
-    let a_tile = |row: i64| -> Vec<Aff> {
+    // A's indices at row `row` of the block and reduction `k` (flattened).
+    let a_at = |row: Aff, k: Aff| -> Vec<Aff> {
         match (a_block, ap) {
-            (Some(_), _) => vec![Aff::Const(row), Aff::Dim(kkd)],
-            (None, Some(_)) => vec![Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), Aff::Dim(kkd)],
+            (Some(_), _) => vec![row, k],
+            (None, Some(_)) => vec![Aff::Dim(ibd).scale(BLOCK).plus(row), k],
             (None, None) => {
                 let mut dims = outer_dims.clone();
-                p.set_row(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), &mut dims);
-                dims[p.reductions[0]] = Some(shifted(kkd, p.bounds[p.reductions[0]].0));
+                p.set_row(Aff::Dim(ibd).scale(BLOCK).plus(row), &mut dims);
+                dims[p.reductions[0]] = Some(k.plus(Aff::Const(p.bounds[p.reductions[0]].0)));
                 rewrite(a_index, &dims, &p.bounds)
             }
         }
     };
     let a_source = a_block.or(ap).unwrap_or(a_mem);
-    let a0 = e.load_tile(body_end, a_source, &a_tile(0), &k_env, operand_type);
-    let a1 = e.load_tile(body_end, a_source, &a_tile(TILE), &k_env, operand_type);
-    let b_row = Aff::FloorDiv(Box::new(Aff::Dim(kkd)), g);
-    // Each 16-column panel's tile is one contiguous kilobyte.
-    let panel = Aff::Dim(jbd).scale(BLOCK / TILE);
-    let b0 = e.load_tile(body_end, bp, &[panel.clone(), b_row.clone(), Aff::Const(0)], &k_env, operand_type);
-    let b1 = e.load_tile(body_end, bp, &[panel.plus(Aff::Const(1)), b_row, Aff::Const(0)], &k_env, operand_type);
-    let (name, flags): (&str, Vec<(&str, Attribute)>) = match kind {
-        Kind::Bf16 => ("amx.tile_mulf", vec![]),
-        Kind::Int8 { a_unsigned, b_unsigned } => (
-            "amx.tile_muli",
-            [("isZextLhs", a_unsigned), ("isZextRhs", b_unsigned)]
-                .into_iter()
-                .filter(|(_, on)| *on)
-                .map(|(flag, _)| (flag, Attribute::unit(context)))
-                .collect(),
-        ),
-    };
-    let products: Vec<Value> = [(a0, b0, 0), (a0, b1, 1), (a1, b0, 2), (a1, b1, 3)]
-        .into_iter()
-        .map(|(x, y, t)| e.value(body_end, name, &[x, y, acc[t]], acc_type, &flags))
-        .collect();
-    ffi::set_operands(body_end, &products);
-    let tiles: Vec<Value> = (0..4).map(|t| k_loop.result(t).expect("tile").into()).collect();
-    let Some(scratch) = scratch else {
-        // The sums (started from C) go back to C.
-        for (corner, tile) in corners.iter().zip(&tiles) {
-            e.store_tile(end, c_mem, &c_corner(*corner), &env, *tile);
+    let scratch = if unit == Unit::Dot {
+        let scratch = scratch.ok_or("dot products sum through the block buffer")?;
+        dot_products(&e, end, kind, (a_source, &a_at), (bp, Aff::Dim(jbd)), (kp, &env), scratch);
+        scratch
+    } else {
+        let acc_type = e.ty(&format!("!amx.tile<{TILE}x{TILE}x{wide}>"));
+        let operand_type = e.ty(&format!("!amx.tile<{TILE}x{depth}x{narrow}>"));
+        let corners = [(0, 0), (0, TILE), (TILE, 0), (TILE, TILE)];
+        // C's indices at a corner of the block, over `env`.
+        let c_corner = |(row, column): (i64, i64)| {
+            let mut dims = outer_dims.clone();
+            p.set_row(Aff::Dim(ibd).scale(BLOCK).plus(Aff::Const(row)), &mut dims);
+            dims[p.j] = Some(Aff::Dim(jbd).scale(BLOCK).plus(Aff::Const(column + p.bounds[p.j].0)));
+            rewrite(c_index, &dims, &p.bounds)
+        };
+        let initial: Vec<Value> = if c_in_place && !c_zero {
+            corners.iter().map(|corner| e.load_tile(end, c_mem, &c_corner(*corner), &env, acc_type)).collect()
+        } else {
+            // Four zero tiles, not one used four times: a tile value shared by
+            // loop-carried accumulators is copied through the stack (there is
+            // no tile move), three kilobyte spills per block.
+            (0..4).map(|_| e.value(end, "amx.tile_zero", &[], acc_type, &[])).collect()
+        };
+        let (kk, acc, body_end, k_loop) = e.for_loop(end, (0, &full(kp)), depth, &env, &initial);
+        let mut k_env = env.clone();
+        k_env.push(kk);
+        let kkd = k_env.len() - 1;
+        let a_tile = |row: i64| a_at(Aff::Const(row), Aff::Dim(kkd));
+        let a0 = e.load_tile(body_end, a_source, &a_tile(0), &k_env, operand_type);
+        let a1 = e.load_tile(body_end, a_source, &a_tile(TILE), &k_env, operand_type);
+        let b_row = Aff::FloorDiv(Box::new(Aff::Dim(kkd)), g);
+        // Each 16-column panel's tile is one contiguous kilobyte.
+        let panel = Aff::Dim(jbd).scale(BLOCK / TILE);
+        let b0 = e.load_tile(body_end, bp, &[panel.clone(), b_row.clone(), Aff::Const(0)], &k_env, operand_type);
+        let b1 = e.load_tile(body_end, bp, &[panel.plus(Aff::Const(1)), b_row, Aff::Const(0)], &k_env, operand_type);
+        let (name, flags): (&str, Vec<(&str, Attribute)>) = match kind {
+            Kind::Bf16 => ("amx.tile_mulf", vec![]),
+            Kind::Int8 { a_unsigned, b_unsigned } => (
+                "amx.tile_muli",
+                [("isZextLhs", a_unsigned), ("isZextRhs", b_unsigned)]
+                    .into_iter()
+                    .filter(|(_, on)| *on)
+                    .map(|(flag, _)| (flag, Attribute::unit(context)))
+                    .collect(),
+            ),
+        };
+        let products: Vec<Value> = [(a0, b0, 0), (a0, b1, 1), (a1, b0, 2), (a1, b1, 3)]
+            .into_iter()
+            .map(|(x, y, t)| e.value(body_end, name, &[x, y, acc[t]], acc_type, &flags))
+            .collect();
+        ffi::set_operands(body_end, &products);
+        let tiles: Vec<Value> = (0..4).map(|t| k_loop.result(t).expect("tile").into()).collect();
+        let Some(scratch) = scratch else {
+            // The sums (started from C) go back to C.
+            for (corner, tile) in corners.iter().zip(&tiles) {
+                e.store_tile(end, c_mem, &c_corner(*corner), &env, *tile);
+            }
+            if let Some(block) = a_block {
+                e.op(first_end, "memref.dealloc", &[block], &[], &[]);
+            }
+            return Ok(describe(&a_how, b_when, &c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
+        };
+        // The four tiles into the scratch block, then into C where it exists.
+        for ((row, column), tile) in corners.iter().zip(&tiles) {
+            e.store_tile(end, scratch, &[Aff::Const(*row), Aff::Const(*column)], &env, *tile);
         }
-        if let Some(block) = a_block {
-            e.op(first_end, "memref.dealloc", &[block], &[], &[]);
-        }
-        return Ok(describe(&a_how, b_when, &c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)));
+        scratch
     };
-    // The four tiles into the scratch block, then into C where it exists.
-    for ((row, column), tile) in corners.iter().zip(&tiles) {
-        e.store_tile(end, scratch, &[Aff::Const(*row), Aff::Const(*column)], &env, *tile);
-    }
     let rows_left = left(m, ibd);
     let (r, _, r_end, _) = e.for_loop(end, (0, &rows_left), 1, &env, &[]);
     env.push(r);
@@ -1036,6 +1099,88 @@ fn emit_kernel<'c>(
         e.op(first_end, "memref.dealloc", &[block], &[], &[]);
     }
     Ok(describe(&a_how, b_when, &c_how, c_in_place, b_vectors, b_transposed, (vector_columns, n)))
+}
+
+/// The sums of one 32 x 32 block by dot-product instructions into
+/// `scratch`, before `at`: per group of `DOT_ROWS` rows, `2 * DOT_ROWS`
+/// vector accumulators over the reductions, one group (4 bytes) at a
+/// time: the B vectors of the block's two 16-column panels (their lanes'
+/// groups, as packed) and each row's A group broadcast to all lanes.
+/// `a_at(row, k)`: A's indices over `env` and the loops made here; `jb`:
+/// the block's column index over `env`.
+fn dot_products<'c, 'a>(
+    e: &Emit<'c>,
+    at: OperationRef<'c, 'a>,
+    kind: Kind,
+    (a_source, a_at): (Value<'c, 'a>, &dyn Fn(Aff, Aff) -> Vec<Aff>),
+    (bp, jb): (Value<'c, 'a>, Aff),
+    (kp, env): (i64, &[Value<'c, 'a>]),
+    scratch: Value<'c, 'a>,
+) {
+    let (narrow, wide, g) = (kind.narrow(), kind.wide(), kind.group());
+    let lanes = TILE;
+    let acc_type = e.ty(&format!("vector<{lanes}x{wide}>"));
+    let operand_type = e.ty(&format!("vector<{}x{narrow}>", lanes * g));
+    let group_type = e.ty(&format!("vector<{g}x{narrow}>"));
+    let (intrinsic, zero) = match kind {
+        Kind::Bf16 => ("llvm.x86.avx512bf16.dpbf16ps.512", "dense<0.0>"),
+        Kind::Int8 { .. } => ("llvm.x86.avx512.vpdpbusd.512", "dense<0>"),
+    };
+    let zero = e.constant(at, &format!("vector<{lanes}x{wide}>"), zero);
+    let mut env: Vec<Value> = env.to_vec();
+    let (rows, _, rows_end, _) = e.for_loop(at, (0, &[Aff::Const(BLOCK)]), DOT_ROWS, &env, &[]);
+    env.push(rows);
+    let rd = env.len() - 1;
+    let initial = vec![zero; 2 * DOT_ROWS as usize];
+    let (kk, acc, body_end, k_loop) = e.for_loop(rows_end, (0, &[Aff::Const(kp)]), g, &env, &initial);
+    let mut k_env = env.clone();
+    k_env.push(kk);
+    let kkd = k_env.len() - 1;
+    let vector_load = |memref: Value<'c, 'a>, indices: &[Aff], ty: Type<'c>| {
+        let map = e.attr(&mlir_map(k_env.len(), 0, indices));
+        let operands: Vec<Value> = std::iter::once(memref).chain(k_env.iter().copied()).collect();
+        e.value(body_end, "affine.vector_load", &operands, ty, &[("map", map)])
+    };
+    // The two panels' groups at reduction kk (each a 64-byte row of Bp).
+    let b_row = Aff::FloorDiv(Box::new(Aff::Dim(kkd)), g);
+    let b: Vec<Value> = (0..2)
+        .map(|q| vector_load(bp, &[jb.clone().scale(2).plus(Aff::Const(q)), b_row.clone(), Aff::Const(0)], operand_type))
+        .collect();
+    let word = e.ty("vector<1xi32>");
+    let words = e.ty(&format!("vector<{lanes}xi32>"));
+    let i32_type = e.ty("i32");
+    let intrinsic = e.attr(&format!("\"{intrinsic}\""));
+    let mut sums = Vec::new();
+    for r in 0..DOT_ROWS {
+        // Row r's group as one 32-bit word in every lane.
+        let group = vector_load(a_source, &a_at(Aff::Dim(rd).plus(Aff::Const(r)), Aff::Dim(kkd)), group_type);
+        let group = e.value(body_end, "vector.bitcast", &[group], word, &[]);
+        let group = e.value(body_end, "vector.extract", &[group], i32_type, &[("static_position", e.attr("array<i64: 0>"))]);
+        let splat = e.value(body_end, "vector.broadcast", &[group], words, &[]);
+        let a = e.value(body_end, "vector.bitcast", &[splat], operand_type, &[]);
+        for (q, b) in b.iter().enumerate() {
+            // vpdpbusd's first operand is the unsigned one.
+            let (x, y) = match kind {
+                Kind::Int8 { a_unsigned: false, .. } => (*b, a),
+                _ => (a, *b),
+            };
+            let attributes = [
+                ("intrin", intrinsic),
+                ("fastmathFlags", e.attr("#llvm.fastmath<none>")),
+                ("op_bundle_sizes", e.attr("array<i32>")),
+                ("operandSegmentSizes", e.attr("array<i32: 3, 0>")),
+            ];
+            let t = 2 * r as usize + q;
+            sums.push(e.value(body_end, "llvm.call_intrinsic", &[acc[t], x, y], acc_type, &attributes));
+        }
+    }
+    ffi::set_operands(body_end, &sums);
+    for t in 0..2 * DOT_ROWS {
+        let sum: Value = k_loop.result(t as usize).expect("accumulator").into();
+        let map = e.attr(&mlir_map(env.len(), 0, &[Aff::Dim(rd).plus(Aff::Const(t / 2)), Aff::Const(t % 2 * lanes)]));
+        let operands: Vec<Value> = [sum, scratch].into_iter().chain(env.iter().copied()).collect();
+        e.op(rows_end, "affine.vector_store", &operands, &[], &[("map", map)]);
+    }
 }
 
 /// The epilogue's statement at the element of C whose indices are `c_at`

@@ -1,0 +1,123 @@
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-matrix-tile{units=avx512-vnni+avx512-bf16 cores=2 report=true}))' %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-matrix-tile{units=amx-int8+avx512-vnni report=true}))' %s 2>%t.amx | FileCheck %s --check-prefix=AMX
+
+// Without AMX, a u8 x s8 product runs on VNNI's dot products (vpdpbusd:
+// each i32 lane sums four byte products): the blocks, packing and block
+// buffer of the tile kernel, the sums of each 32x32 block as four groups
+// of 8 rows x 2 vectors of 16 lanes, over the reductions four at a time
+// (50 padded to 52, not to a tile's 64): the two B vectors of the block's
+// 16-column panels, and each row's four A bytes broadcast to all lanes.
+// REPORT-DAG: remark: [pb-matrix-tile] dot products: i8 products, 37x29 over 50 reductions (1 loops) as 32x32 blocks of 8x32 vector accumulators, padded to 64x32x52; A packed by 50-element vectors a row block at a time, B packed element by element, C added from a block buffer
+// CHECK-LABEL: func.func @u8s8
+// CHECK: %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x13x64xi8>
+// CHECK: affine.parallel (%[[IB:.*]]) = (0) to (2) {
+// CHECK: %[[S:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32x32xi32>
+// CHECK: %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32x52xi8>
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0> : vector<16xi32>
+// CHECK: affine.for %[[RG:.*]] = 0 to 32 step 8 {
+// CHECK: affine.for %[[K:.*]] = 0 to 52 step 4 iter_args
+// CHECK-COUNT-2: affine.vector_load %[[BP]][{{.*}}, %[[K]] floordiv 4, 0] : memref<2x13x64xi8>, vector<64xi8>
+// CHECK: affine.vector_load %[[AP]][%[[RG]], %[[K]]] : memref<32x52xi8>, vector<4xi8>
+// CHECK: vector.bitcast %{{.*}} : vector<4xi8> to vector<1xi32>
+// CHECK: vector.broadcast %{{.*}} : i32 to vector<16xi32>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-COUNT-15: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: affine.yield
+// CHECK-COUNT-16: affine.vector_store %{{.*}}, %[[S]]
+// CHECK: arith.addi
+// CHECK: affine.store %{{.*}}, %arg2[%[[IB]] * 32 + %{{.*}}, %{{.*}}] : memref<37x29xi32>
+// Where AMX-INT8 is there too, the tiles take it.
+// AMX-LABEL: func.func @u8s8
+// AMX: amx.tile_muli
+// AMX-NOT: vpdpbusd
+func.func @u8s8(%a: memref<37x50xi8>, %b: memref<50x29xi8>, %c: memref<37x29xi32>) {
+  affine.for %i = 0 to 37 {
+    affine.for %j = 0 to 29 {
+      affine.for %k = 0 to 50 {
+        %x = affine.load %a[%i, %k] : memref<37x50xi8>
+        %y = affine.load %b[%k, %j] : memref<50x29xi8>
+        %z = affine.load %c[%i, %j] : memref<37x29xi32>
+        %xi = arith.extui %x : i8 to i32
+        %yi = arith.extsi %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<37x29xi32>
+      }
+    }
+  }
+  return
+}
+
+// s8 x u8 (the unsigned operand is B): B's vectors are vpdpbusd's
+// unsigned operand, A's broadcast its signed one.
+// CHECK-LABEL: func.func @s8u8
+// CHECK: %[[B0:.*]] = affine.vector_load {{.*}} vector<64xi8>
+// CHECK: %[[B1:.*]] = affine.vector_load {{.*}} vector<64xi8>
+// CHECK: %[[A:.*]] = vector.bitcast %{{.*}} : vector<16xi32> to vector<64xi8>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.*}}, %[[B0]], %[[A]])
+func.func @s8u8(%a: memref<64x64xi8>, %b: memref<64x32xi8>, %c: memref<64x32xi32>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<64x64xi8>
+        %y = affine.load %b[%k, %j] : memref<64x32xi8>
+        %z = affine.load %c[%i, %j] : memref<64x32xi32>
+        %xi = arith.extsi %x : i8 to i32
+        %yi = arith.extui %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<64x32xi32>
+      }
+    }
+  }
+  return
+}
+
+// VNNI has no signed x signed byte product: left to the vector lanes, and said why.
+// REPORT-DAG: remark: [pb-matrix-tile] not on the matrix unit: VNNI multiplies unsigned by signed bytes, both operands are signed
+// CHECK-LABEL: func.func @s8s8
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK: arith.extsi
+func.func @s8s8(%a: memref<32x64xi8>, %b: memref<64x32xi8>, %c: memref<32x32xi32>) {
+  affine.for %i = 0 to 32 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<32x64xi8>
+        %y = affine.load %b[%k, %j] : memref<64x32xi8>
+        %z = affine.load %c[%i, %j] : memref<32x32xi32>
+        %xi = arith.extsi %x : i8 to i32
+        %yi = arith.extsi %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<32x32xi32>
+      }
+    }
+  }
+  return
+}
+
+// bf16 pairs on AVX512-BF16 (vdpbf16ps): f32 lanes, reductions two at a time.
+// REPORT-DAG: remark: [pb-matrix-tile] dot products: bf16 products, 32x32 over 64 reductions (1 loops) as 32x32 blocks of 8x32 vector accumulators, padded to 32x32x64; A read in place, B packed by vector shuffles, C added from a block buffer
+// CHECK-LABEL: func.func @bf16
+// CHECK: arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK: affine.for %{{.*}} = 0 to 64 step 2 iter_args
+// CHECK: vector<2xbf16>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"(%{{.*}}, %{{.*}}, %{{.*}}) : (vector<16xf32>, vector<32xbf16>, vector<32xbf16>) -> vector<16xf32>
+func.func @bf16(%a: memref<32x64xbf16>, %b: memref<64x32xbf16>, %c: memref<32x32xf32>) {
+  affine.for %i = 0 to 32 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<32x64xbf16>
+        %y = affine.load %b[%k, %j] : memref<64x32xbf16>
+        %z = affine.load %c[%i, %j] : memref<32x32xf32>
+        %xf = arith.extf %x : bf16 to f32
+        %yf = arith.extf %y : bf16 to f32
+        %p = arith.mulf %xf, %yf : f32
+        %s = arith.addf %z, %p : f32
+        affine.store %s, %c[%i, %j] : memref<32x32xf32>
+      }
+    }
+  }
+  return
+}
