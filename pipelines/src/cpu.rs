@@ -357,8 +357,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             if !units.is_empty() {
                 passes.push("canonicalize".into());
                 passes.push(format!(
-                    "func.func(pb-matrix-tile{{units={units} cores={} prepacked={} report={}}})",
+                    "func.func(pb-matrix-tile{{units={units} cores={} l1-bytes={} prepacked={} report={}}})",
                     options.target.cores.max(1),
+                    options.target.cache_bytes(1).unwrap_or(32 << 10),
                     // Weights' packs kept in the pool, as pb-register-tile's.
                     options.pool || options.user_memory,
                     options.report

@@ -99,6 +99,12 @@ element types whose unit is in `units`; other nests are left unchanged.",
         },
         PassOption { name: "cores", kind: OptionKind::UInt, default: "1", help: "Cores sharing the row blocks" },
         PassOption {
+            name: "l1-bytes",
+            kind: OptionKind::UInt,
+            default: "32768",
+            help: "L1 data cache of a core: the dot-product kernels' reductions run in chunks whose B rows fit in a third of it",
+        },
+        PassOption {
             name: "prepacked",
             kind: OptionKind::Bool,
             default: "false",
@@ -118,6 +124,7 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
         dot_bf16: units.split('+').any(|u| u == "avx512-bf16"),
         vnni: units.split('+').any(|u| u == "avx512-vnni"),
         cores: options.uint("cores").max(1) as i64,
+        l1_bytes: options.uint("l1-bytes").max(1024) as i64,
         prepacked: options.bool("prepacked"),
         report: options.bool("report"),
     })
@@ -132,6 +139,7 @@ struct MatrixTile {
     /// `vpdpbusd` (AVX512-VNNI), for u8 x s8 products without AMX-INT8.
     vnni: bool,
     cores: i64,
+    l1_bytes: i64,
     prepacked: bool,
     report: bool,
 }
@@ -186,6 +194,10 @@ impl Kind {
     /// Reductions per tile product (64 bytes of a tile row).
     fn depth(self) -> i64 {
         16 * self.group()
+    }
+    /// Bytes of one narrow element.
+    fn bytes(self) -> i64 {
+        4 / self.group()
     }
     fn narrow(self) -> &'static str {
         match self {
@@ -339,7 +351,7 @@ impl MatrixTile {
                 ffi::move_before(*op, nest);
             }
         }
-        let how = emit_kernel(context, nest, statement, &p, unit, (self.cores, self.prepacked, fill.is_some()), epilogue.as_ref())?;
+        let how = emit_kernel(context, nest, statement, &p, unit, (self.cores, self.l1_bytes, self.prepacked, fill.is_some()), epilogue.as_ref())?;
         if let Some(epilogue) = epilogue {
             applied.push((epilogue.nest, epilogue.copies));
         }
@@ -682,7 +694,7 @@ fn emit_kernel<'c>(
     s: &Statement<'c, '_>,
     p: &Product,
     unit: Unit,
-    (cores, prepacked, c_zero): (i64, bool, bool),
+    (cores, l1_bytes, prepacked, c_zero): (i64, i64, bool, bool),
     epilogue: Option<&contraction_epilogue::Epilogue<'c, '_>>,
 ) -> Result<String, String> {
     let e = Emit { context, location: nest.location() };
@@ -997,7 +1009,7 @@ fn emit_kernel<'c>(
     let a_source = a_block.or(ap).unwrap_or(a_mem);
     let scratch = if unit == Unit::Dot {
         let scratch = scratch.ok_or("dot products sum through the block buffer")?;
-        dot_products(&e, end, kind, (a_source, &a_at), (bp, Aff::Dim(jbd)), (kp, &env), scratch);
+        dot_products(&e, end, kind, (a_source, &a_at), (bp, Aff::Dim(jbd)), (kp, &env), scratch, l1_bytes);
         scratch
     } else {
         let acc_type = e.ty(&format!("!amx.tile<{TILE}x{TILE}x{wide}>"));
@@ -1116,6 +1128,7 @@ fn dot_products<'c, 'a>(
     (bp, jb): (Value<'c, 'a>, Aff),
     (kp, env): (i64, &[Value<'c, 'a>]),
     scratch: Value<'c, 'a>,
+    cache_bytes: i64,
 ) {
     let (narrow, wide, g) = (kind.narrow(), kind.wide(), kind.group());
     let lanes = TILE;
@@ -1128,21 +1141,61 @@ fn dot_products<'c, 'a>(
     };
     let zero = e.constant(at, &format!("vector<{lanes}x{wide}>"), zero);
     let mut env: Vec<Value> = env.to_vec();
+    let vector_store = |at: OperationRef<'c, 'a>, value: Value<'c, 'a>, indices: &[Aff], env: &[Value<'c, 'a>]| {
+        let map = e.attr(&mlir_map(env.len(), 0, indices));
+        let operands: Vec<Value> = [value, scratch].into_iter().chain(env.iter().copied()).collect();
+        e.op(at, "affine.vector_store", &operands, &[], &[("map", map)]);
+    };
+    // Reductions in chunks of `chunk` when B's rows of the block (32
+    // columns) for all of them would not stay in a third of L1 while the
+    // four row groups read them (a 1024-deep bf16 product: 64 KB); the
+    // sums then start from the block buffer, zeroed first.
+    let chunk = (cache_bytes / 3 / (BLOCK * kind.bytes())).max(g) / g * g;
+    let (at, first, k_upper) = if kp > chunk {
+        let (r, _, r_end, _) = e.for_loop(at, (0, &[Aff::Const(BLOCK)]), 1, &env, &[]);
+        let mut r_env = env.clone();
+        r_env.push(r);
+        for q in 0..2 {
+            vector_store(r_end, zero, &[Aff::Dim(env.len()), Aff::Const(q * lanes)], &r_env);
+        }
+        let (kc, _, kc_end, _) = e.for_loop(at, (0, &[Aff::Const(kp)]), chunk, &env, &[]);
+        env.push(kc);
+        let kcd = env.len() - 1;
+        (kc_end, Some(kcd), vec![Aff::Const(chunk), Aff::Const(kp).plus(Aff::Dim(kcd).scale(-1))])
+    } else {
+        (at, None, vec![Aff::Const(kp)])
+    };
     let (rows, _, rows_end, _) = e.for_loop(at, (0, &[Aff::Const(BLOCK)]), DOT_ROWS, &env, &[]);
     env.push(rows);
     let rd = env.len() - 1;
-    let initial = vec![zero; 2 * DOT_ROWS as usize];
-    let (kk, acc, body_end, k_loop) = e.for_loop(rows_end, (0, &[Aff::Const(kp)]), g, &env, &initial);
+    let initial: Vec<Value> = match first {
+        None => vec![zero; 2 * DOT_ROWS as usize],
+        Some(_) => (0..2 * DOT_ROWS)
+            .map(|t| {
+                let map = e.attr(&mlir_map(env.len(), 0, &[Aff::Dim(rd).plus(Aff::Const(t / 2)), Aff::Const(t % 2 * lanes)]));
+                let operands: Vec<Value> = std::iter::once(scratch).chain(env.iter().copied()).collect();
+                e.value(rows_end, "affine.vector_load", &operands, acc_type, &[("map", map)])
+            })
+            .collect(),
+    };
+    let (kk, acc, body_end, k_loop) = e.for_loop(rows_end, (0, &k_upper), g, &env, &initial);
     let mut k_env = env.clone();
     k_env.push(kk);
     let kkd = k_env.len() - 1;
+    // The reduction's index, and B's row (a chunk's start is a multiple of g).
+    let (k_at, b_row) = match first {
+        None => (Aff::Dim(kkd), Aff::FloorDiv(Box::new(Aff::Dim(kkd)), g)),
+        Some(kcd) => (
+            Aff::Dim(kcd).plus(Aff::Dim(kkd)),
+            Aff::FloorDiv(Box::new(Aff::Dim(kcd)), g).plus(Aff::FloorDiv(Box::new(Aff::Dim(kkd)), g)),
+        ),
+    };
     let vector_load = |memref: Value<'c, 'a>, indices: &[Aff], ty: Type<'c>| {
         let map = e.attr(&mlir_map(k_env.len(), 0, indices));
         let operands: Vec<Value> = std::iter::once(memref).chain(k_env.iter().copied()).collect();
         e.value(body_end, "affine.vector_load", &operands, ty, &[("map", map)])
     };
     // The two panels' groups at reduction kk (each a 64-byte row of Bp).
-    let b_row = Aff::FloorDiv(Box::new(Aff::Dim(kkd)), g);
     let b: Vec<Value> = (0..2)
         .map(|q| vector_load(bp, &[jb.clone().scale(2).plus(Aff::Const(q)), b_row.clone(), Aff::Const(0)], operand_type))
         .collect();
@@ -1153,7 +1206,7 @@ fn dot_products<'c, 'a>(
     let mut sums = Vec::new();
     for r in 0..DOT_ROWS {
         // Row r's group as one 32-bit word in every lane.
-        let group = vector_load(a_source, &a_at(Aff::Dim(rd).plus(Aff::Const(r)), Aff::Dim(kkd)), group_type);
+        let group = vector_load(a_source, &a_at(Aff::Dim(rd).plus(Aff::Const(r)), k_at.clone()), group_type);
         let group = e.value(body_end, "vector.bitcast", &[group], word, &[]);
         let group = e.value(body_end, "vector.extract", &[group], i32_type, &[("static_position", e.attr("array<i64: 0>"))]);
         let splat = e.value(body_end, "vector.broadcast", &[group], words, &[]);
@@ -1177,9 +1230,7 @@ fn dot_products<'c, 'a>(
     ffi::set_operands(body_end, &sums);
     for t in 0..2 * DOT_ROWS {
         let sum: Value = k_loop.result(t as usize).expect("accumulator").into();
-        let map = e.attr(&mlir_map(env.len(), 0, &[Aff::Dim(rd).plus(Aff::Const(t / 2)), Aff::Const(t % 2 * lanes)]));
-        let operands: Vec<Value> = [sum, scratch].into_iter().chain(env.iter().copied()).collect();
-        e.op(rows_end, "affine.vector_store", &operands, &[], &[("map", map)]);
+        vector_store(rows_end, sum, &[Aff::Dim(rd).plus(Aff::Const(t / 2)), Aff::Const(t % 2 * lanes)], &env);
     }
 }
 

@@ -1,6 +1,7 @@
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-matrix-tile{units=avx512-vnni+avx512-bf16 cores=2 report=true}))' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-matrix-tile{units=amx-int8+avx512-vnni report=true}))' %s 2>%t.amx | FileCheck %s --check-prefix=AMX
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-matrix-tile{units=avx512-vnni l1-bytes=3072}))' %s | FileCheck %s --check-prefix=CHUNK
 
 // Without AMX, a u8 x s8 product runs on VNNI's dot products (vpdpbusd:
 // each i32 lane sums four byte products): the blocks, packing and block
@@ -51,6 +52,20 @@ func.func @u8s8(%a: memref<37x50xi8>, %b: memref<50x29xi8>, %c: memref<37x29xi32
 
 // s8 x u8 (the unsigned operand is B): B's vectors are vpdpbusd's
 // unsigned operand, A's broadcast its signed one.
+// With a 3 KB L1, B's rows for 64 reductions (2 KB) would not stay in a
+// third of it: the reductions run in chunks of 32, each row group's sums
+// starting from the block buffer, zeroed before the first chunk.
+// CHUNK-LABEL: func.func @s8u8
+// CHUNK: %[[S:.*]] = memref.alloca() {{.*}} : memref<32x32xi32>
+// CHUNK: affine.for %[[R:.*]] = 0 to 32 {
+// CHUNK-NEXT: affine.vector_store %{{.*}}, %[[S]][%[[R]], 0]
+// CHUNK-NEXT: affine.vector_store %{{.*}}, %[[S]][%[[R]], 16]
+// CHUNK: affine.for %[[KC:.*]] = 0 to 64 step 32 {
+// CHUNK-NEXT: affine.for %[[RG:.*]] = 0 to 32 step 8 {
+// CHUNK-COUNT-16: affine.vector_load %[[S]]
+// CHUNK: affine.for %[[K:.*]] = #{{.*}} to min #{{.*}} step 4 iter_args
+// CHUNK: affine.vector_load %{{.*}}[%{{.*}}, %[[KC]] floordiv 4 + %[[K]] floordiv 4, 0] : memref<2x16x64xi8>, vector<64xi8>
+// CHUNK: affine.vector_load %arg0[%{{.*}}, %[[KC]] + %[[K]]] : memref<64x64xi8>, vector<4xi8>
 // CHECK-LABEL: func.func @s8u8
 // CHECK: %[[B0:.*]] = affine.vector_load {{.*}} vector<64xi8>
 // CHECK: %[[B1:.*]] = affine.vector_load {{.*}} vector<64xi8>
