@@ -1009,7 +1009,7 @@ fn emit_kernel<'c>(
     let a_source = a_block.or(ap).unwrap_or(a_mem);
     let scratch = if unit == Unit::Dot {
         let scratch = scratch.ok_or("dot products sum through the block buffer")?;
-        dot_products(&e, end, kind, (a_source, &a_at), (bp, Aff::Dim(jbd)), (kp, &env), scratch, l1_bytes);
+        dot_products(&e, end, kind, (a_source, &a_at), (bp, Aff::Dim(jbd)), (kp, &env), (scratch, l1_bytes));
         scratch
     } else {
         let acc_type = e.ty(&format!("!amx.tile<{TILE}x{TILE}x{wide}>"));
@@ -1119,7 +1119,7 @@ fn emit_kernel<'c>(
 /// time: the B vectors of the block's two 16-column panels (their lanes'
 /// groups, as packed) and each row's A group broadcast to all lanes.
 /// `a_at(row, k)`: A's indices over `env` and the loops made here; `jb`:
-/// the block's column index over `env`.
+/// the block's column index over `env`; `cache_bytes`: a core's L1.
 fn dot_products<'c, 'a>(
     e: &Emit<'c>,
     at: OperationRef<'c, 'a>,
@@ -1127,8 +1127,7 @@ fn dot_products<'c, 'a>(
     (a_source, a_at): (Value<'c, 'a>, &dyn Fn(Aff, Aff) -> Vec<Aff>),
     (bp, jb): (Value<'c, 'a>, Aff),
     (kp, env): (i64, &[Value<'c, 'a>]),
-    scratch: Value<'c, 'a>,
-    cache_bytes: i64,
+    (scratch, cache_bytes): (Value<'c, 'a>, i64),
 ) {
     let (narrow, wide, g) = (kind.narrow(), kind.wide(), kind.group());
     let lanes = TILE;
