@@ -22,7 +22,8 @@ each call of a reused single-op module a partition of its own
 quantization are otherwise what the quantizer makes.
 
 `--models` picks rows (default: all); whole models (torchvision's ResNets,
-a BERT-base encoder) run at `--batch`.
+a BERT-base encoder) run at `--batch`. `--matrix-units avx512-vnni` has
+polyblocks use VNNI's dot products alone (what a CPU without AMX runs).
 The peers: eager, `torch.compile`, and `torch.compile` with Inductor's
 weight freezing (its fairest CPU setting; the int8 convolutions then run
 in oneDNN).
@@ -152,10 +153,16 @@ def main():
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--batch", type=int, default=1, help="batch of the torchvision models")
     parser.add_argument("--models", nargs="*", help="rows whose name contains one of these (default: all)")
+    parser.add_argument(
+        "--matrix-units",
+        help="the units polyblocks may use instead of the host's, e.g. 'avx512-vnni' (what a CPU with VNNI but no AMX runs) or 'none'",
+    )
     args = parser.parse_args()
     torch.set_num_threads(2)
     options = {"target": "cpu", "fallback": False}
-    print(f"CPU units: {units()}\n")
+    if args.matrix_units:
+        options["target_overrides"] = f"matrix-units={args.matrix_units}"
+    print(f"CPU units: {units()}" + (f"; polyblocks told the target has: {args.matrix_units}" if args.matrix_units else "") + "\n")
     print(
         "| model | eager int8 ms | torch.compile int8 ms | compile+freezing int8 ms | polyblocks int8 ms | polyblocks f32 ms "
         "| vs best peer | vs our f32 | error (ours / reference vs float) |"

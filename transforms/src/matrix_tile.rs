@@ -1,6 +1,9 @@
 //! `pb-matrix-tile`: contractions of bfloat16 or 8-bit integers on the
 //! CPU's matrix unit (Intel AMX: eight tile registers of 16 rows x 64
-//! bytes, `tdpbf16ps` and `tdpb[su][su]d`).
+//! bytes, `tdpbf16ps` and `tdpb[su][su]d`), or, where the target has no
+//! tiles for the element type, on its 512-bit dot-product instructions
+//! (`vdpbf16ps`, VNNI's `vpdpbusd`: the same kernel, each block's sums in
+//! vector accumulators instead of tiles; see `Unit`).
 //!
 //! For a perfect nest whose single statement is the multiply-accumulate
 //! `C[..i..j] += ext(A[..i..k..]) * ext(B[..k..j])` with bf16 operands and
@@ -87,8 +90,10 @@ or i8 -> i32) into a packing copy of A (rows x flattened reductions, zero-padded
 in the tile unit's pair/quad layout, and a parallel loop over 32x32 blocks of C computed by 2x2 \
 accumulator tiles (amx.tile_mulf / amx.tile_muli), added into C through a block buffer on the stack; \
 or, when C is a zero-filled temporary read once per element by one elementwise nest (a \
-requantization), that nest applied to each block of sums instead of storing C. Runs only for the \
-element types whose unit is in `units`; other nests are left unchanged.",
+requantization), that nest applied to each block of sums instead of storing C. Without tiles for the \
+element type, AVX512-BF16's or VNNI's dot products compute each block (8 rows x 2 vectors of \
+accumulators at a time, B's groups as packed, A's broadcast). Runs only for the element types whose \
+unit is in `units`; other nests are left unchanged.",
     anchor: "func.func",
     options: &[
         PassOption {
