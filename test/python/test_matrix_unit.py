@@ -165,6 +165,18 @@ def test_int8_dot_products_are_exact(tmp_path):
     x = rng.integers(-128, 128, (64, 256)).astype(np.int8)
     y = rng.integers(0, 256, (256, 96)).astype(np.uint8)
     assert np.array_equal(library["s8u8"](x, y.view(np.int8)), x.astype(np.int64) @ y.astype(np.int64))
+    # Signed by signed (A offset by 128, the offset's sums taken out), with
+    # reductions in chunks (a 3 KB L1: 32 of 130 at a time) and without.
+    for l1 in ("48K", "3K"):
+        target = f"--target=matrix-units=avx512-vnni l1={l1}"
+        signed = polyblocks.compile_mlir(INT8_MLIR, tmp_path / l1, "int8", [target])
+        a = rng.integers(-128, 128, (70, 130)).astype(np.int8)
+        b = rng.integers(-128, 128, (130, 45)).astype(np.int8)
+        assert np.array_equal(signed["mm"](a, b), a.astype(np.int64) @ b.astype(np.int64))
+        x = rng.integers(-128, 128, (2, 33, 64)).astype(np.int8)
+        y = rng.integers(-128, 128, (2, 64, 40)).astype(np.int8)
+        bias = rng.integers(-1000, 1000, (2, 33, 40)).astype(np.int32)
+        assert np.array_equal(signed["bmm_bias"](x, y, bias), bias + x.astype(np.int64) @ y.astype(np.int64))
 
 
 def test_dot_product_code_for_a_target_that_names_vnni(tmp_path):

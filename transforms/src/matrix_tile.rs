@@ -317,10 +317,11 @@ impl MatrixTile {
             Kind::Bf16 if self.bf16 => Unit::Amx,
             Kind::Bf16 if self.dot_bf16 => Unit::Dot,
             Kind::Int8 { .. } if self.int8 => Unit::Amx,
-            Kind::Int8 { a_unsigned, b_unsigned } if self.vnni && a_unsigned != b_unsigned => Unit::Dot,
-            Kind::Int8 { a_unsigned, .. } if self.vnni => {
-                let sign = if a_unsigned { "unsigned" } else { "signed" };
-                return Err(format!("not on the matrix unit: VNNI multiplies unsigned by signed bytes, both operands are {sign}"));
+            // Signed by signed: A's bytes offset by 128 into unsigned ones,
+            // the offset's products taken back out (see `dot_products`).
+            Kind::Int8 { a_unsigned, b_unsigned } if self.vnni && (a_unsigned != b_unsigned || !a_unsigned) => Unit::Dot,
+            Kind::Int8 { .. } if self.vnni => {
+                return Err("not on the matrix unit: VNNI multiplies unsigned by signed bytes, both operands are unsigned".to_string());
             }
             _ => return Err(format!("not on the matrix unit: the target has no unit for {} products", p.kind.narrow())),
         };
@@ -1144,6 +1145,16 @@ fn dot_products<'c, 'a>(
         Kind::Int8 { .. } => ("llvm.x86.avx512.vpdpbusd.512", "dense<0>"),
     };
     let zero = e.constant(at, &format!("vector<{lanes}x{wide}>"), zero);
+    // Signed A by signed B: vpdpbusd's unsigned operand is A + 128 (its
+    // bytes with the top bit flipped), which adds 128 * sum(B) to every
+    // row's sums; that is summed alongside, once per row group (the
+    // offset's bytes times B's), and subtracted at the end.
+    let offset = kind == Kind::Int8 { a_unsigned: false, b_unsigned: false };
+    let offset_bytes = offset.then(|| {
+        let attr = e.attr(&format!("dense<-2139062144> : vector<{lanes}xi32>"));
+        let words = e.value(at, "arith.constant", &[], e.ty(&format!("vector<{lanes}xi32>")), &[("value", attr)]);
+        (words, e.value(at, "vector.bitcast", &[words], operand_type, &[]))
+    });
     let mut env: Vec<Value> = env.to_vec();
     let vector_store = |at: OperationRef<'c, 'a>, value: Value<'c, 'a>, indices: &[Aff], env: &[Value<'c, 'a>]| {
         let map = e.attr(&mlir_map(env.len(), 0, indices));
@@ -1172,14 +1183,16 @@ fn dot_products<'c, 'a>(
     let (rows, _, rows_end, _) = e.for_loop(at, (0, &[Aff::Const(BLOCK)]), DOT_ROWS, &env, &[]);
     env.push(rows);
     let rd = env.len() - 1;
+    let accumulators = 2 * DOT_ROWS as usize + if offset { 2 } else { 0 };
     let initial: Vec<Value> = match first {
-        None => vec![zero; 2 * DOT_ROWS as usize],
+        None => vec![zero; accumulators],
         Some(_) => (0..2 * DOT_ROWS)
             .map(|t| {
                 let map = e.attr(&mlir_map(env.len(), 0, &[Aff::Dim(rd).plus(Aff::Const(t / 2)), Aff::Const(t % 2 * lanes)]));
                 let operands: Vec<Value> = std::iter::once(scratch).chain(env.iter().copied()).collect();
                 e.value(rows_end, "affine.vector_load", &operands, acc_type, &[("map", map)])
             })
+            .chain(if offset { vec![zero, zero] } else { vec![] })
             .collect(),
     };
     let (kk, acc, body_end, k_loop) = e.for_loop(rows_end, (0, &k_upper), g, &env, &initial);
@@ -1207,33 +1220,47 @@ fn dot_products<'c, 'a>(
     let words = e.ty(&format!("vector<{lanes}xi32>"));
     let i32_type = e.ty("i32");
     let intrinsic = e.attr(&format!("\"{intrinsic}\""));
+    let dot = |acc: Value<'c, 'a>, x: Value<'c, 'a>, y: Value<'c, 'a>| {
+        let attributes = [
+            ("intrin", intrinsic),
+            ("fastmathFlags", e.attr("#llvm.fastmath<none>")),
+            ("op_bundle_sizes", e.attr("array<i32>")),
+            ("operandSegmentSizes", e.attr("array<i32: 3, 0>")),
+        ];
+        e.value(body_end, "llvm.call_intrinsic", &[acc, x, y], acc_type, &attributes)
+    };
     let mut sums = Vec::new();
     for r in 0..DOT_ROWS {
         // Row r's group as one 32-bit word in every lane.
         let group = vector_load(a_source, &a_at(Aff::Dim(rd).plus(Aff::Const(r)), k_at.clone()), group_type);
         let group = e.value(body_end, "vector.bitcast", &[group], word, &[]);
         let group = e.value(body_end, "vector.extract", &[group], i32_type, &[("static_position", e.attr("array<i64: 0>"))]);
-        let splat = e.value(body_end, "vector.broadcast", &[group], words, &[]);
+        let mut splat = e.value(body_end, "vector.broadcast", &[group], words, &[]);
+        if let Some((flip, _)) = offset_bytes {
+            splat = e.value(body_end, "arith.xori", &[splat, flip], words, &[]);
+        }
         let a = e.value(body_end, "vector.bitcast", &[splat], operand_type, &[]);
         for (q, b) in b.iter().enumerate() {
             // vpdpbusd's first operand is the unsigned one.
             let (x, y) = match kind {
-                Kind::Int8 { a_unsigned: false, .. } => (*b, a),
+                Kind::Int8 { a_unsigned: false, b_unsigned: true } => (*b, a),
                 _ => (a, *b),
             };
-            let attributes = [
-                ("intrin", intrinsic),
-                ("fastmathFlags", e.attr("#llvm.fastmath<none>")),
-                ("op_bundle_sizes", e.attr("array<i32>")),
-                ("operandSegmentSizes", e.attr("array<i32: 3, 0>")),
-            ];
-            let t = 2 * r as usize + q;
-            sums.push(e.value(body_end, "llvm.call_intrinsic", &[acc[t], x, y], acc_type, &attributes));
+            sums.push(dot(acc[2 * r as usize + q], x, y));
+        }
+    }
+    if let Some((_, bytes)) = offset_bytes {
+        for (q, b) in b.iter().enumerate() {
+            sums.push(dot(acc[2 * DOT_ROWS as usize + q], bytes, *b));
         }
     }
     ffi::set_operands(body_end, &sums);
+    let result = |t: i64| -> Value<'c, 'a> { k_loop.result(t as usize).expect("accumulator").into() };
     for t in 0..2 * DOT_ROWS {
-        let sum: Value = k_loop.result(t as usize).expect("accumulator").into();
+        let mut sum = result(t);
+        if offset {
+            sum = e.value(rows_end, "arith.subi", &[sum, result(2 * DOT_ROWS + t % 2)], acc_type, &[]);
+        }
         vector_store(rows_end, sum, &[Aff::Dim(rd).plus(Aff::Const(t / 2)), Aff::Const(t % 2 * lanes)], &env);
     }
 }

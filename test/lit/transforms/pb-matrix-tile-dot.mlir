@@ -89,11 +89,24 @@ func.func @s8u8(%a: memref<64x64xi8>, %b: memref<64x32xi8>, %c: memref<64x32xi32
   return
 }
 
-// VNNI has no signed x signed byte product: left to the vector lanes, and said why.
-// REPORT-DAG: remark: [pb-matrix-tile] not on the matrix unit: VNNI multiplies unsigned by signed bytes, both operands are signed
+// VNNI has no signed x signed byte product: A's bytes get their top bit
+// flipped (A + 128, unsigned), and the 128 * sum(B) that adds to every
+// row's sums is summed alongside (the flip's bytes times B's, two more
+// accumulators) and subtracted before the sums leave the registers.
+// REPORT-DAG: remark: [pb-matrix-tile] dot products: i8 products, 32x32 over 64 reductions (1 loops) as 32x32 blocks of 8x32 vector accumulators, padded to 32x32x64; A read in place, B packed by vector shuffles, C added from a block buffer
 // CHECK-LABEL: func.func @s8s8
-// CHECK-NOT: llvm.call_intrinsic
-// CHECK: arith.extsi
+// CHECK: %[[FLIP:.*]] = arith.constant dense<-2139062144> : vector<16xi32>
+// CHECK: %[[BYTES:.*]] = vector.bitcast %[[FLIP]] : vector<16xi32> to vector<64xi8>
+// CHECK: %[[R:.*]]:18 = affine.for {{.*}} -> (vector<16xi32>, {{.*}}) {
+// CHECK: %[[B0:.*]] = affine.vector_load {{.*}} vector<64xi8>
+// CHECK: %[[B1:.*]] = affine.vector_load {{.*}} vector<64xi8>
+// CHECK: %[[A:.*]] = arith.xori %{{.*}}, %[[FLIP]] : vector<16xi32>
+// CHECK: %[[AB:.*]] = vector.bitcast %[[A]]
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.*}}, %[[AB]], %[[B0]])
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.*}}, %[[BYTES]], %[[B0]])
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.*}}, %[[BYTES]], %[[B1]])
+// CHECK: arith.subi %[[R]]#0, %[[R]]#16 : vector<16xi32>
+// CHECK: arith.subi %[[R]]#1, %[[R]]#17 : vector<16xi32>
 func.func @s8s8(%a: memref<32x64xi8>, %b: memref<64x32xi8>, %c: memref<32x32xi32>) {
   affine.for %i = 0 to 32 {
     affine.for %j = 0 to 32 {
@@ -103,6 +116,29 @@ func.func @s8s8(%a: memref<32x64xi8>, %b: memref<64x32xi8>, %c: memref<32x32xi32
         %z = affine.load %c[%i, %j] : memref<32x32xi32>
         %xi = arith.extsi %x : i8 to i32
         %yi = arith.extsi %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<32x32xi32>
+      }
+    }
+  }
+  return
+}
+
+// Nor unsigned x unsigned: left to the vector lanes, and said why.
+// REPORT-DAG: remark: [pb-matrix-tile] not on the matrix unit: VNNI multiplies unsigned by signed bytes, both operands are unsigned
+// CHECK-LABEL: func.func @u8u8
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK: arith.extui
+func.func @u8u8(%a: memref<32x64xi8>, %b: memref<64x32xi8>, %c: memref<32x32xi32>) {
+  affine.for %i = 0 to 32 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<32x64xi8>
+        %y = affine.load %b[%k, %j] : memref<64x32xi8>
+        %z = affine.load %c[%i, %j] : memref<32x32xi32>
+        %xi = arith.extui %x : i8 to i32
+        %yi = arith.extui %y : i8 to i32
         %p = arith.muli %xi, %yi : i32
         %s = arith.addi %z, %p : i32
         affine.store %s, %c[%i, %j] : memref<32x32xi32>
