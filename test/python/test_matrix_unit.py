@@ -201,6 +201,9 @@ def test_host_runs_products_on_the_matrix_unit_when_it_has_one(tmp_path):
     notes = _report(tmp_path, [])
     on_unit = notes.count("[pb-matrix-tile] matrix unit: i8 products")
     assert on_unit == (3 if AMX else 0), notes
+    # Without AMX, VNNI takes the two signed products (not u8 x u8).
+    on_dots = notes.count("[pb-matrix-tile] dot products: i8 products")
+    assert on_dots == (2 if VNNI and not AMX else 0), notes
 
 
 def test_tile_code_for_a_target_that_names_the_unit(tmp_path):

@@ -66,6 +66,20 @@ class Bottleneck(torch.nn.Module):
         return torch.relu(self.expand(y) + x)
 
 
+class Pointwise(torch.nn.Module):
+    """1x1 convolutions with a residual sum, on a map whose batch x rows x
+    columns fill whole 32-row blocks (2 x 16 x 16): the products read
+    their activations in place, rows flattened across images."""
+
+    def __init__(self):
+        super().__init__()
+        self.expand = torch.nn.Conv2d(32, 64, 1)
+        self.reduce = torch.nn.Conv2d(64, 32, 1)
+
+    def forward(self, x):
+        return torch.relu(self.reduce(torch.relu(self.expand(x))) + x)
+
+
 def quantized(model, example):
     exported = torch.export.export(model, (example,)).module()
     quantizer = x86.X86InductorQuantizer()
@@ -93,6 +107,7 @@ CASES = {
     "linear relu linear 64x96x160x80": (Mlp, (64, 96)),
     "conv block 2x16x20x20": (ConvBlock, (2, 16, 20, 20)),
     "bottleneck 1x64x14x14": (Bottleneck, (1, 64, 14, 14)),
+    "pointwise 2x32x16x16": (Pointwise, (2, 32, 16, 16)),
 }
 
 

@@ -689,6 +689,38 @@ fn tile_shaped(indices: &[Aff], row: usize, column: usize, outer: &[usize]) -> b
         && indices[..n - 2].iter().all(|e| (0..64).all(|d| !e.uses_dim(d) || outer.contains(&d)))
 }
 
+/// Are A's rows, flattened from `i_outer` and `i`, one run of memory with
+/// the reduction along each (a channels-last 1x1 convolution of stride 1:
+/// `A[n][h][w][c]`, row `(n * H + h) * W + w`)? Its indices must be
+/// `[..outer.., i_outer.., i, k]`, each joined loop alone with coefficient
+/// 1, and every joined dimension but the first cover its whole extent
+/// from 0: then row r + 1 starts one row stride (the reduction's extent)
+/// after row r, across the joined dimensions' boundaries, and A's tiles
+/// (or groups) are read in place.
+fn rows_contiguous(p: &Product, indices: &[Aff], a_mem: Value) -> bool {
+    let Ok(shape) = melior::ir::r#type::MemRefType::try_from(a_mem.r#type()) else { return false };
+    let joined: Vec<usize> = p.i_outer.iter().copied().chain(std::iter::once(p.i)).collect();
+    // Loops of one iteration index as their one value (a 1x1 window's).
+    let one_value: Vec<Aff> =
+        (0..p.bounds.len()).map(|d| if p.trip(d) == 1 { Aff::Const(p.bounds[d].0) } else { Aff::Dim(d) }).collect();
+    let indices: Vec<Aff> = indices.iter().map(|e| e.substitute(&one_value)).collect();
+    let n = indices.len();
+    let alone = |e: &Aff, d: usize| e.coefficient(d) == Some(1) && (0..64).all(|o| o == d || !e.uses_dim(o));
+    if n < joined.len() + 1 || !alone(&indices[n - 1], p.reductions[0]) {
+        return false;
+    }
+    let first = n - 1 - joined.len();
+    joined.iter().enumerate().all(|(q, &d)| {
+        let e = &indices[first + q];
+        // The index's value at the loop's first iteration: 0 for all but
+        // the first joined dimension, whose start only moves the base.
+        let start = e.substitute(&(0..p.bounds.len()).map(|o| Aff::Const(if o == d { p.bounds[d].0 } else { 0 })).collect::<Vec<_>>());
+        alone(e, d)
+            && (q == 0
+                || (start.constant() == Some(0) && matches!(shape.dim_size(first + q), Ok(melior::ir::r#type::DimSize::Static(size)) if size as i64 == p.trip(d))))
+    }) && indices[..first].iter().all(|e| (0..64).all(|d| !e.uses_dim(d) || p.outer.contains(&d)))
+}
+
 /// The kernel in place of `nest` (left for the caller to erase). Fast
 /// paths where the shapes allow: A's tiles read in place (rows of one
 /// contiguous reduction, whole tiles), C's tiles loaded and stored in
@@ -717,8 +749,11 @@ fn emit_kernel<'c>(
         && m % BLOCK == 0
         && k % depth == 0
         && identity_layout(a_mem)
-        && p.i_outer.is_empty()
-        && tile_shaped(a_index, p.i, p.reductions[0], &p.outer);
+        && (if p.i_outer.is_empty() {
+            tile_shaped(a_index, p.i, p.reductions[0], &p.outer)
+        } else {
+            rows_contiguous(p, a_index, a_mem)
+        });
     let c_in_place = unit == Unit::Amx
         && epilogue.is_none()
         && whole_blocks && p.i_outer.is_empty() && identity_layout(c_mem) && tile_shaped(c_index, p.i, p.j, &p.outer);

@@ -57,3 +57,34 @@ func.func @filled(%x: memref<1x9x9x64xi8>, %w: memref<3x3x64x32xi8>, %y: memref<
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : memref<1x9x9x64xi8>, memref<3x3x64x32xi8>) outs(%y : memref<1x7x7x32xi32>)
   return
 }
+
+// A 1x1 convolution of stride 1 on a whole, unpadded channels-last map:
+// its rows, flattened from n, h and w (2 x 4 x 8 = 64, whole blocks), are
+// one run of memory with the 64 channels along each, so A's tiles are
+// read in place (row (n * 4 + h) * 8 + w starts 64 bytes after the one
+// before it, across the map's row and image boundaries): no pack.
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 64x32 over 64 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A read in place, B packed by vector shuffles, C's zero fill absorbed (sums stored), C added from a block buffer, rows: 2 x 4 x 8 flattened
+// CHECK-LABEL: func.func @pointwise
+// CHECK-NOT: memref<32x64xi8>
+// CHECK: affine.parallel (%[[IB:.*]]) = (0) to (2) {
+// CHECK: amx.tile_load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x4x8x64xi8> into !amx.tile<16x64xi8>
+// CHECK: amx.tile_load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x4x8x64xi8> into !amx.tile<16x64xi8>
+// CHECK: amx.tile_muli
+func.func @pointwise(%x: memref<2x4x8x64xi8>, %w: memref<1x1x64x32xi8>, %y: memref<2x4x8x32xi32>) {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%y : memref<2x4x8x32xi32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : memref<2x4x8x64xi8>, memref<1x1x64x32xi8>) outs(%y : memref<2x4x8x32xi32>)
+  return
+}
+
+// Not when a joined dimension is a part of A's (a 1x1 convolution of
+// stride 2 reads every other column: rows are not one run): packed.
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 64x32 over 64 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A packed by 64-element vectors a row block at a time, B packed by vector shuffles, C's zero fill absorbed (sums stored), C added from a block buffer, rows: 2 x 4 x 8 flattened
+// CHECK-LABEL: func.func @strided
+// CHECK: memref<32x64xi8>
+func.func @strided(%x: memref<2x8x16x64xi8>, %w: memref<1x1x64x32xi8>, %y: memref<2x4x8x32xi32>) {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%y : memref<2x4x8x32xi32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : memref<2x8x16x64xi8>, memref<1x1x64x32xi8>) outs(%y : memref<2x4x8x32xi32>)
+  return
+}
