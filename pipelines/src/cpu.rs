@@ -282,6 +282,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // work of i32, and 64-bit conversions to float), once the
                 // fused bodies hold whole chains from their 8-bit loads.
                 "func.func(arith-int-range-narrowing{int-bitwidths-supported=32})".into(),
+                // A ReLU before a requantization's clamp at the same bound
+                // is the clamp's work already: its compare and select go.
+                "func.func(pb-fold-clamps)".into(),
                 "canonicalize".into(),
                 "cse".into(),
             ]);
