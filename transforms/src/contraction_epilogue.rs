@@ -12,10 +12,14 @@
 //! or `d0 * 128 + d2` where a linear layer's result is read as `[batch,
 //! tokens, heads, 64]`), writes one other array (and reads it, if at all,
 //! at the element it writes), and reads any others. Nothing else uses `C`. The
-//! top-level ops between `P` and `E` (the output's allocation and zero
-//! fill when it is a padded buffer, a bias broadcast) move before `P`,
-//! which is legal when none of them touches `C`, reads what `E` writes, or
-//! writes what `P` reads. A read of a temporary written by a copy nest
+//! top-level ops between `P` and `E` that `E` needs (the output's
+//! allocation and zero fill when it is a padded buffer, a bias broadcast:
+//! writers of what `E` accesses, definers of what it uses, and what those
+//! need) move before `P`, which is legal when none of them touches `C`,
+//! reads what `E` writes, or writes what `P` reads, and the others they
+//! pass do not touch what they write; the others (another layer's kernel)
+//! stay, `E`'s work now done before them, when they touch neither `C` nor
+//! anything `E` reads or writes. A read of a temporary written by a copy nest
 //! (`T[i..] = S[f(i..)]`: a broadcast of a per-channel bias) reads `S`
 //! instead; the copy is erased with `E` when nothing else reads `T`.
 
@@ -59,11 +63,17 @@ pub(crate) fn memory_accesses<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Vec<(V
     for inner in ffi::collect_ops(op, melior::ir::operation::WalkOrder::PreOrder, |_| true) {
         let name = inner.name().as_string_ref().as_str().unwrap_or("").to_string();
         match name.as_str() {
-            "affine.load" | "memref.load" | "affine.vector_load" => accesses.push((inner.operand(0).ok()?, false)),
+            "affine.load" | "memref.load" | "affine.vector_load" | "amx.tile_load" => accesses.push((inner.operand(0).ok()?, false)),
             "affine.store" | "memref.store" | "affine.vector_store" => accesses.push((inner.operand(1).ok()?, true)),
-            "memref.alloc" | "memref.alloca" | "memref.dealloc" => {}
+            "amx.tile_store" => accesses.push((inner.operand(0).ok()?, true)),
+            "memref.alloc" | "memref.alloca" | "memref.dealloc" | "memref.alloca_scope" | "memref.alloca_scope.return" => {}
             _ if name.starts_with("arith.") || name.starts_with("math.") => {}
-            "affine.for" | "affine.yield" | "affine.apply" | "affine.if" | "affine.min" | "affine.max" | "scf.if" | "scf.yield" => {}
+            // Tile and register arithmetic (a product kernel made before):
+            // no memory.
+            "amx.tile_zero" | "amx.tile_mulf" | "amx.tile_muli" | "ub.poison" | "llvm.call_intrinsic" => {}
+            "vector.bitcast" | "vector.broadcast" | "vector.extract" | "vector.insert" | "vector.shuffle" | "vector.transpose" => {}
+            "affine.for" | "affine.parallel" | "affine.yield" | "affine.apply" | "affine.if" | "affine.min" | "affine.max" | "scf.if"
+            | "scf.yield" => {}
             _ => ok = false,
         }
     }
@@ -246,19 +256,40 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
     if out == c || inputs.contains(&out) || s.accesses.iter().any(|a| reads_other_element(&a)) || (reads_out && !own_element()) {
         return None;
     }
-    // The ops between P and E move before P.
+    // The ops between P and E that E needs (they write what it accesses
+    // or define what it uses, or are needed by those) move before P; the
+    // others stay where they are, E's work now done before them (a Q, K
+    // and V projection's kernels between the K product and its epilogue).
     let e_at = position(e_nest)?;
-    let moved: Vec<OperationRef> = order[here + 1..e_at].to_vec();
-    for op in &moved {
-        if op.operands().any(|v| v == c) {
+    let between: Vec<OperationRef> = order[here + 1..e_at].to_vec();
+    let accesses_of: Vec<Vec<(Value, bool)>> = between.iter().map(|op| memory_accesses(*op)).collect::<Option<_>>()?;
+    let needed = needed_before(e_nest, block, &between, &accesses_of)?;
+    let e_accesses = memory_accesses(e_nest)?;
+    for (k, op) in between.iter().enumerate() {
+        if op.operands().any(|v| v == c) || accesses_of[k].iter().any(|(v, _)| *v == c) {
             return None;
         }
-        let accesses = memory_accesses(*op)?;
-        if accesses.iter().any(|(v, write)| *v == c || (!write && *v == out) || (*write && inputs.contains(v))) {
+        if needed[k] {
+            // Before P: it must not read E's output, nor write P's inputs;
+            // and the ops it passes over must not touch what it writes.
+            if accesses_of[k].iter().any(|(v, write)| (!write && *v == out) || (*write && inputs.contains(v))) {
+                return None;
+            }
+            let writes = |j: usize, v: &Value| accesses_of[j].iter().any(|(w, write)| *write && w == v);
+            let touches = |j: usize, v: &Value| accesses_of[j].iter().any(|(w, _)| w == v);
+            for j in (0..k).filter(|j| !needed[*j]) {
+                if accesses_of[k].iter().any(|(v, write)| (*write && touches(j, v)) || (!write && writes(j, v))) {
+                    return None;
+                }
+            }
+        } else if accesses_of[k].iter().any(|(v, write)| *v == out || (*write && e_accesses.iter().any(|(e, _)| e == v))) {
+            // Passed over by E: it must not see E's output early, nor
+            // write what E reads (then it would be needed).
             return None;
         }
         // Results used only after: nothing in P uses them (P is before).
     }
+    let moved: Vec<OperationRef> = between.iter().zip(&needed).filter(|(_, n)| **n).map(|(op, _)| *op).collect();
     // Reads through copy nests among the moved ops.
     let mut accesses = Vec::new();
     let mut copies = Vec::new();
@@ -285,6 +316,41 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
         }
     }
     Some(Epilogue { nest: e_nest, to_c, ops, c_load: *c_load, accesses, moved, copies })
+}
+
+/// Which of the ops `between` P and E (with their memory accesses) E
+/// needs: those defining a value E uses or writing a memref E reads or
+/// writes, and in turn those these need.
+fn needed_before<'c, 'a>(
+    e_nest: OperationRef<'c, 'a>,
+    block: BlockRef<'c, 'a>,
+    between: &[OperationRef<'c, 'a>],
+    accesses_of: &[Vec<(Value<'c, 'a>, bool)>],
+) -> Option<Vec<bool>> {
+    let mut needed = vec![false; between.len()];
+    let mut queue = vec![(e_nest, memory_accesses(e_nest)?)];
+    while let Some((op, accesses)) = queue.pop() {
+        let mut needs = Vec::new();
+        for inner in ffi::collect_ops(op, melior::ir::operation::WalkOrder::PreOrder, |_| true) {
+            for value in inner.operands() {
+                if let Some(k) = ffi::defining_op(value).and_then(|d| ancestor_in(d, block)).and_then(|d| between.iter().position(|b| *b == d)) {
+                    needs.push(k);
+                }
+            }
+        }
+        // Writers of what it reads, and of what it writes (an output's
+        // zero fill, which E's writes must follow).
+        for (value, _) in &accesses {
+            needs.extend((0..between.len()).filter(|k| accesses_of[*k].iter().any(|(v, w)| *w && v == value)));
+        }
+        for k in needs {
+            if !needed[k] {
+                needed[k] = true;
+                queue.push((between[k], accesses_of[k].clone()));
+            }
+        }
+    }
+    Some(needed)
 }
 
 /// Erases `copy` nests whose temporary nothing reads any more (its own

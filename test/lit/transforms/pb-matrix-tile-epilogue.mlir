@@ -329,3 +329,108 @@ func.func @sums_rows_into_the_output(%a: memref<64x64xi8>, %b: memref<64x32xi8>,
   memref.dealloc %c : memref<64x32xi32>
   return
 }
+
+// Another layer's work between the product and its epilogue (a K
+// projection's sums, then the V projection's product, then the K
+// epilogue): what the epilogue needs (its output's allocation) moves
+// before the kernel; the rest, touching neither C nor what the epilogue
+// reads or writes, stays where it is, the epilogue now done before it.
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 64x32 over 64 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A read in place, B packed by vector shuffles, its epilogue (4 ops) applied to each block of sums in cache (C not stored)
+// CHECK-LABEL: func.func @passed_over
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<64x32xf32>
+// CHECK: affine.parallel
+// CHECK: amx.tile_muli
+// CHECK: arith.sitofp
+// CHECK: affine.store %{{.*}}, %[[OUT]]
+// CHECK: affine.for
+// CHECK: arith.muli
+// CHECK: affine.store %{{.*}}, %arg3
+// CHECK: return %[[OUT]]
+func.func @passed_over(%a: memref<64x64xi8>, %b: memref<64x32xi8>, %other: memref<64x32xi32>, %other_out: memref<64x32xi32>) -> memref<64x32xf32> {
+  %zero = arith.constant 0 : i32
+  %scale = arith.constant 0.5 : f32
+  %c = memref.alloc() {alignment = 64 : i64} : memref<64x32xi32>
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c[%i, %j] : memref<64x32xi32>
+    }
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<64x64xi8>
+        %y = affine.load %b[%k, %j] : memref<64x32xi8>
+        %z = affine.load %c[%i, %j] : memref<64x32xi32>
+        %xi = arith.extui %x : i8 to i32
+        %yi = arith.extsi %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<64x32xi32>
+      }
+    }
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %other[%i, %j] : memref<64x32xi32>
+      %w = arith.muli %v, %v : i32
+      affine.store %w, %other_out[%i, %j] : memref<64x32xi32>
+    }
+  }
+  %out = memref.alloc() : memref<64x32xf32>
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %c[%i, %j] : memref<64x32xi32>
+      %f = arith.sitofp %v : i32 to f32
+      %g = arith.mulf %f, %scale : f32
+      affine.store %g, %out[%i, %j] : memref<64x32xf32>
+    }
+  }
+  memref.dealloc %c : memref<64x32xi32>
+  return %out : memref<64x32xf32>
+}
+
+// Not when the op in between reads what the epilogue writes (it would
+// see the epilogue's values early): C is stored, the epilogue stays.
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 64x32 over 64 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A read in place, B packed by vector shuffles, C's zero fill absorbed (sums stored), C tiles loaded and stored in place
+// CHECK-LABEL: func.func @reads_the_output
+// CHECK: amx.tile_store %{{.*}}, %{{.*}} : memref<64x32xi32>
+func.func @reads_the_output(%a: memref<64x64xi8>, %b: memref<64x32xi8>, %out: memref<64x32xf32>, %copy: memref<64x32xf32>) {
+  %zero = arith.constant 0 : i32
+  %scale = arith.constant 0.5 : f32
+  %c = memref.alloc() {alignment = 64 : i64} : memref<64x32xi32>
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c[%i, %j] : memref<64x32xi32>
+    }
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<64x64xi8>
+        %y = affine.load %b[%k, %j] : memref<64x32xi8>
+        %z = affine.load %c[%i, %j] : memref<64x32xi32>
+        %xi = arith.extui %x : i8 to i32
+        %yi = arith.extsi %y : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<64x32xi32>
+      }
+    }
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %out[%i, %j] : memref<64x32xf32>
+      affine.store %v, %copy[%i, %j] : memref<64x32xf32>
+    }
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %c[%i, %j] : memref<64x32xi32>
+      %f = arith.sitofp %v : i32 to f32
+      %g = arith.mulf %f, %scale : f32
+      affine.store %g, %out[%i, %j] : memref<64x32xf32>
+    }
+  }
+  memref.dealloc %c : memref<64x32xi32>
+  return
+}
