@@ -319,8 +319,8 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
 }
 
 /// Which of the ops `between` P and E (with their memory accesses) E
-/// needs: those defining a value E uses or writing a memref E reads or
-/// writes, and in turn those these need.
+/// needs: those defining a value E uses or writing, before it, a memref E
+/// reads or writes, and in turn those these need.
 fn needed_before<'c, 'a>(
     e_nest: OperationRef<'c, 'a>,
     block: BlockRef<'c, 'a>,
@@ -328,8 +328,9 @@ fn needed_before<'c, 'a>(
     accesses_of: &[Vec<(Value<'c, 'a>, bool)>],
 ) -> Option<Vec<bool>> {
     let mut needed = vec![false; between.len()];
-    let mut queue = vec![(e_nest, memory_accesses(e_nest)?)];
-    while let Some((op, accesses)) = queue.pop() {
+    // (op, its position: E's is after all of them, its accesses)
+    let mut queue = vec![(e_nest, between.len(), memory_accesses(e_nest)?)];
+    while let Some((op, at, accesses)) = queue.pop() {
         let mut needs = Vec::new();
         for inner in ffi::collect_ops(op, melior::ir::operation::WalkOrder::PreOrder, |_| true) {
             for value in inner.operands() {
@@ -338,15 +339,16 @@ fn needed_before<'c, 'a>(
                 }
             }
         }
-        // Writers of what it reads, and of what it writes (an output's
-        // zero fill, which E's writes must follow).
+        // Earlier writers of what it reads, and of what it writes (an
+        // output's zero fill, which E's writes must follow); a later
+        // writer (a buffer reused by the next layer) is not needed.
         for (value, _) in &accesses {
-            needs.extend((0..between.len()).filter(|k| accesses_of[*k].iter().any(|(v, w)| *w && v == value)));
+            needs.extend((0..at).filter(|k| accesses_of[*k].iter().any(|(v, w)| *w && v == value)));
         }
         for k in needs {
             if !needed[k] {
                 needed[k] = true;
-                queue.push((between[k], accesses_of[k].clone()));
+                queue.push((between[k], k, accesses_of[k].clone()));
             }
         }
     }

@@ -434,3 +434,65 @@ func.func @reads_the_output(%a: memref<64x64xi8>, %b: memref<64x32xi8>, %out: me
   memref.dealloc %c : memref<64x32xi32>
   return
 }
+
+// What the epilogue needs is found through earlier writers only: the
+// epilogue reads %y, written from %x; %x is written again afterwards (a
+// buffer the next layer reuses), which the epilogue does not need: that
+// write stays after the kernel, the two others move before it.
+// REPORT: remark: [pb-matrix-tile] matrix unit: i8 products, 64x32 over 64 reductions (1 loops) as 32x32 blocks of 2x2 tiles, padded to 64x32x64; A read in place, B packed by vector shuffles, its epilogue (4 ops) applied to each block of sums in cache (C not stored)
+// CHECK-LABEL: func.func @later_writer
+// CHECK: affine.store %{{.*}}, %arg4[
+// CHECK: affine.store %{{.*}}, %arg5[
+// CHECK: affine.parallel
+// CHECK: amx.tile_muli
+// CHECK: affine.load %arg5[
+// CHECK: affine.store %{{.*}}, %arg6[
+// CHECK: affine.for
+// CHECK: affine.store %{{.*}}, %arg4[
+// CHECK: return
+func.func @later_writer(%a: memref<64x64xi8>, %b: memref<64x32xi8>, %src: memref<32xi32>, %next: memref<32xi32>, %x: memref<32xi32>, %y: memref<32xi32>, %out: memref<64x32xi32>) {
+  %zero = arith.constant 0 : i32
+  %c = memref.alloc() {alignment = 64 : i64} : memref<64x32xi32>
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c[%i, %j] : memref<64x32xi32>
+    }
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 64 {
+        %p0 = affine.load %a[%i, %k] : memref<64x64xi8>
+        %p1 = affine.load %b[%k, %j] : memref<64x32xi8>
+        %z = affine.load %c[%i, %j] : memref<64x32xi32>
+        %xi = arith.extui %p0 : i8 to i32
+        %yi = arith.extsi %p1 : i8 to i32
+        %p = arith.muli %xi, %yi : i32
+        %s = arith.addi %z, %p : i32
+        affine.store %s, %c[%i, %j] : memref<64x32xi32>
+      }
+    }
+  }
+  affine.for %j = 0 to 32 {
+    %v = affine.load %src[%j] : memref<32xi32>
+    affine.store %v, %x[%j] : memref<32xi32>
+  }
+  affine.for %j = 0 to 32 {
+    %v = affine.load %x[%j] : memref<32xi32>
+    %w = arith.addi %v, %v : i32
+    affine.store %w, %y[%j] : memref<32xi32>
+  }
+  affine.for %j = 0 to 32 {
+    %v = affine.load %next[%j] : memref<32xi32>
+    affine.store %v, %x[%j] : memref<32xi32>
+  }
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 32 {
+      %v = affine.load %c[%i, %j] : memref<64x32xi32>
+      %w = affine.load %y[%j] : memref<32xi32>
+      %s = arith.addi %v, %w : i32
+      affine.store %s, %out[%i, %j] : memref<64x32xi32>
+    }
+  }
+  memref.dealloc %c : memref<64x32xi32>
+  return
+}
