@@ -467,6 +467,13 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 passes.push(format!("pb-allocs-to-pool{{strict={}}}", options.user_memory));
             }
             passes.push("func.func(lower-affine)".to_string());
+            // Index arithmetic on values the loops' bounds show are not
+            // negative (a row block's rows divided into image, row and
+            // column) as unsigned: affine's floordiv and mod lower to
+            // sign-correcting selects around signed divisions otherwise.
+            // Before the OpenMP conversion, while the parallel loops'
+            // bounds are still readable.
+            passes.push("func.func(int-range-optimizations,arith-unsigned-when-equivalent)".into());
             if parallel {
                 // (module-wide: declares reductions in the module)
                 passes.push("convert-scf-to-openmp".into());
