@@ -215,7 +215,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)".into(),
                 "func.func(pb-simplify-quant,pb-lower-quant)".into(),
             ];
-            if product_units(options).split('+').any(|u| u == "amx-int8" || u == "avx512-vnni") {
+            if product_units(options).iter().any(|u| *u == "amx-int8" || *u == "avx512-vnni") {
                 // Contractions of dequantized 8-bit operands as integer
                 // products where the target has a unit for them (AMX
                 // tiles or VNNI dot products; elsewhere the float
@@ -356,7 +356,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             // the target has one for their element type; the rest go on.
             // Before pb-fuse: the nests reading a product's result are
             // still the plain elementwise nests the kernel can take in.
-            let units = product_units(options);
+            let units = product_units(options).join("+");
             if !units.is_empty() {
                 passes.push("canonicalize".into());
                 passes.push(format!(
@@ -597,26 +597,26 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
     passes
 }
 
-/// The target's AMX units `pb-matrix-tile` can use, `+`-separated (empty:
-/// none; the tile unit itself, `amx-tile`, is required for any of them).
-fn amx_units(target: &TargetDesc) -> String {
+/// The target's AMX units `pb-matrix-tile` can use (none without the
+/// tile unit itself, `amx-tile`).
+fn amx_units(target: &TargetDesc) -> Vec<&'static str> {
     let has = |unit: &str| target.matrix_units.iter().any(|u| u == unit);
     if !has("amx-tile") {
-        return String::new();
+        return Vec::new();
     }
-    ["amx-bf16", "amx-int8"].into_iter().filter(|u| has(u)).collect::<Vec<_>>().join("+")
+    ["amx-bf16", "amx-int8"].into_iter().filter(|u| has(u)).collect()
 }
 
-/// Every unit `pb-matrix-tile` can use, `+`-separated: the AMX units and
-/// the 512-bit dot-product instructions (`avx512-vnni`, `avx512-bf16`),
-/// the latter only with 512-bit vectors in the target. (The compile
-/// driver drops the host's units when code is for another CPU.)
-fn product_units(options: &CpuOptions) -> String {
+/// Every unit `pb-matrix-tile` can use: the AMX units and the 512-bit
+/// dot-product instructions (`avx512-vnni`, `avx512-bf16`), the latter
+/// only with 512-bit vectors in the target. (The compile driver drops the
+/// host's units when code is for another CPU.)
+fn product_units(options: &CpuOptions) -> Vec<&'static str> {
     let target = &options.target;
     let has = |unit: &str| target.matrix_units.iter().any(|u| u == unit);
-    let mut units: Vec<String> = amx_units(target).split('+').filter(|u| !u.is_empty()).map(str::to_string).collect();
+    let mut units = amx_units(target);
     if target.vector_bits >= 512 {
-        units.extend(["avx512-vnni", "avx512-bf16"].into_iter().filter(|u| has(u)).map(str::to_string));
+        units.extend(["avx512-vnni", "avx512-bf16"].into_iter().filter(|u| has(u)));
     }
-    units.join("+")
+    units
 }

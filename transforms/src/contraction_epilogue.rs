@@ -263,8 +263,8 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
     let e_at = position(e_nest)?;
     let between: Vec<OperationRef> = order[here + 1..e_at].to_vec();
     let accesses_of: Vec<Vec<(Value, bool)>> = between.iter().map(|op| memory_accesses(*op)).collect::<Option<_>>()?;
-    let needed = needed_before(e_nest, block, &between, &accesses_of)?;
     let e_accesses = memory_accesses(e_nest)?;
+    let needed = needed_before((e_nest, &e_accesses), block, &between, &accesses_of);
     for (k, op) in between.iter().enumerate() {
         if op.operands().any(|v| v == c) || accesses_of[k].iter().any(|(v, _)| *v == c) {
             return None;
@@ -319,17 +319,17 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
 }
 
 /// Which of the ops `between` P and E (with their memory accesses) E
-/// needs: those defining a value E uses or writing, before it, a memref E
-/// reads or writes, and in turn those these need.
+/// (with its accesses) needs: those defining a value E uses or writing,
+/// before it, a memref E reads or writes, and in turn those these need.
 fn needed_before<'c, 'a>(
-    e_nest: OperationRef<'c, 'a>,
+    (e_nest, e_accesses): (OperationRef<'c, 'a>, &[(Value<'c, 'a>, bool)]),
     block: BlockRef<'c, 'a>,
     between: &[OperationRef<'c, 'a>],
     accesses_of: &[Vec<(Value<'c, 'a>, bool)>],
-) -> Option<Vec<bool>> {
+) -> Vec<bool> {
     let mut needed = vec![false; between.len()];
     // (op, its position: E's is after all of them, its accesses)
-    let mut queue = vec![(e_nest, between.len(), memory_accesses(e_nest)?)];
+    let mut queue = vec![(e_nest, between.len(), e_accesses.to_vec())];
     while let Some((op, at, accesses)) = queue.pop() {
         let mut needs = Vec::new();
         for inner in ffi::collect_ops(op, melior::ir::operation::WalkOrder::PreOrder, |_| true) {
@@ -352,7 +352,7 @@ fn needed_before<'c, 'a>(
             }
         }
     }
-    Some(needed)
+    needed
 }
 
 /// Erases `copy` nests whose temporary nothing reads any more (its own

@@ -319,7 +319,7 @@ impl MatrixTile {
             Kind::Int8 { .. } if self.int8 => Unit::Amx,
             // Signed by signed: A's bytes offset by 128 into unsigned ones,
             // the offset's products taken back out (see `dot_products`).
-            Kind::Int8 { a_unsigned, b_unsigned } if self.vnni && (a_unsigned != b_unsigned || !a_unsigned) => Unit::Dot,
+            Kind::Int8 { a_unsigned, b_unsigned } if self.vnni && !(a_unsigned && b_unsigned) => Unit::Dot,
             Kind::Int8 { .. } if self.vnni => {
                 return Err("not on the matrix unit: VNNI multiplies unsigned by signed bytes, both operands are unsigned".to_string());
             }
@@ -682,11 +682,17 @@ fn identity_layout(memref: Value) -> bool {
 /// along `column`.)
 fn tile_shaped(indices: &[Aff], row: usize, column: usize, outer: &[usize]) -> bool {
     let n = indices.len();
-    let alone = |e: &Aff, d: usize| e.coefficient(d) == Some(1) && (0..64).all(|o| o == d || !e.uses_dim(o));
-    n >= 2
-        && alone(&indices[n - 1], column)
-        && alone(&indices[n - 2], row)
-        && indices[..n - 2].iter().all(|e| (0..64).all(|d| !e.uses_dim(d) || outer.contains(&d)))
+    n >= 2 && alone(&indices[n - 1], column) && alone(&indices[n - 2], row) && over_only(&indices[..n - 2], outer)
+}
+
+/// Is `e` loop `d` with coefficient 1 plus a constant, no other loop?
+fn alone(e: &Aff, d: usize) -> bool {
+    e.coefficient(d) == Some(1) && (0..64).all(|o| o == d || !e.uses_dim(o))
+}
+
+/// Do `indices` use no loops but `loops`?
+fn over_only(indices: &[Aff], loops: &[usize]) -> bool {
+    indices.iter().all(|e| (0..64).all(|d| !e.uses_dim(d) || loops.contains(&d)))
 }
 
 /// Are A's rows, flattened from `i_outer` and `i`, one run of memory with
@@ -705,7 +711,6 @@ fn rows_contiguous(p: &Product, indices: &[Aff], a_mem: Value) -> bool {
         (0..p.bounds.len()).map(|d| if p.trip(d) == 1 { Aff::Const(p.bounds[d].0) } else { Aff::Dim(d) }).collect();
     let indices: Vec<Aff> = indices.iter().map(|e| e.substitute(&one_value)).collect();
     let n = indices.len();
-    let alone = |e: &Aff, d: usize| e.coefficient(d) == Some(1) && (0..64).all(|o| o == d || !e.uses_dim(o));
     if n < joined.len() + 1 || !alone(&indices[n - 1], p.reductions[0]) {
         return false;
     }
@@ -714,11 +719,11 @@ fn rows_contiguous(p: &Product, indices: &[Aff], a_mem: Value) -> bool {
         let e = &indices[first + q];
         // The index's value at the loop's first iteration: 0 for all but
         // the first joined dimension, whose start only moves the base.
-        let start = e.substitute(&(0..p.bounds.len()).map(|o| Aff::Const(if o == d { p.bounds[d].0 } else { 0 })).collect::<Vec<_>>());
+        let start = e.constant_difference(&Aff::Dim(d)).map(|offset| offset + p.bounds[d].0);
         alone(e, d)
             && (q == 0
-                || (start.constant() == Some(0) && matches!(shape.dim_size(first + q), Ok(melior::ir::r#type::DimSize::Static(size)) if size as i64 == p.trip(d))))
-    }) && indices[..first].iter().all(|e| (0..64).all(|d| !e.uses_dim(d) || p.outer.contains(&d)))
+                || (start == Some(0) && matches!(shape.dim_size(first + q), Ok(melior::ir::r#type::DimSize::Static(size)) if size as i64 == p.trip(d))))
+    }) && over_only(&indices[..first], &p.outer)
 }
 
 /// The kernel in place of `nest` (left for the caller to erase). Fast
@@ -1218,12 +1223,15 @@ fn dot_products<'c, 'a>(
     let (rows, _, rows_end, _) = e.for_loop(at, (0, &[Aff::Const(BLOCK)]), DOT_ROWS, &env, &[]);
     env.push(rows);
     let rd = env.len() - 1;
+    // Accumulator t's place in the block buffer: row t / 2 of the group,
+    // the block's t % 2-th 16 columns.
+    let slot = |t: i64| [Aff::Dim(rd).plus(Aff::Const(t / 2)), Aff::Const(t % 2 * lanes)];
     let accumulators = 2 * DOT_ROWS as usize + if offset { 2 } else { 0 };
     let initial: Vec<Value> = match first {
         None => vec![zero; accumulators],
         Some(_) => (0..2 * DOT_ROWS)
             .map(|t| {
-                let map = e.attr(&mlir_map(env.len(), 0, &[Aff::Dim(rd).plus(Aff::Const(t / 2)), Aff::Const(t % 2 * lanes)]));
+                let map = e.attr(&mlir_map(env.len(), 0, &slot(t)));
                 let operands: Vec<Value> = std::iter::once(scratch).chain(env.iter().copied()).collect();
                 e.value(rows_end, "affine.vector_load", &operands, acc_type, &[("map", map)])
             })
@@ -1296,7 +1304,7 @@ fn dot_products<'c, 'a>(
         if offset {
             sum = e.value(rows_end, "arith.subi", &[sum, result(2 * DOT_ROWS + t % 2)], acc_type, &[]);
         }
-        vector_store(rows_end, sum, &[Aff::Dim(rd).plus(Aff::Const(t / 2)), Aff::Const(t % 2 * lanes)], &env);
+        vector_store(rows_end, sum, &slot(t), &env);
     }
 }
 
