@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PATH"
+# Every compile in the tests verifies the IR after each pass (users' compiles
+# verify after each stage), so a pass that breaks the IR is named.
+export POLYBLOCKS_VERIFY_EACH=1
 
 echo "== cargo test"
 cargo test --workspace --quiet

@@ -108,12 +108,19 @@ pub fn host_target() -> (String, String, String) {
 /// DenseNet-121's code generation took 8.8 s, 6.6 s without the search
 /// (`perf`: `getStoreMergeCandidates`, `BaseIndexOffset::match`); run time
 /// unchanged (resnet50, BERT, mobilenet_v3).
+///
+/// `$POLYBLOCKS_LLVM_OPTIONS` adds LLVM's own command-line options, for
+/// engine developers (e.g. `-time-passes` to see where code generation
+/// spends its time); words separated by spaces.
 fn set_codegen_options() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let arguments = [c"pb-compile".as_ptr(), c"-combiner-store-merging=0".as_ptr()];
-        // SAFETY: NUL-terminated static strings; LLVM parses them once,
-        // before any code generation in this process.
+        let mut words = vec![c"pb-compile".to_owned(), c"-combiner-store-merging=0".to_owned()];
+        let extra = std::env::var("POLYBLOCKS_LLVM_OPTIONS").unwrap_or_default();
+        words.extend(extra.split_whitespace().filter_map(|w| CString::new(w).ok()));
+        let arguments: Vec<*const c_char> = words.iter().map(|w| w.as_ptr()).collect();
+        // SAFETY: NUL-terminated strings that outlive the call; LLVM parses
+        // them once, before any code generation in this process.
         unsafe { LLVMParseCommandLineOptions(arguments.len() as c_int, arguments.as_ptr(), std::ptr::null()) };
     });
 }

@@ -173,3 +173,23 @@ def test_functions_with_more_arguments_than_ctypes_passes(tmp_path):
     for x in inputs:
         expected = expected + x
     np.testing.assert_allclose(out, expected * np.float32(0.5), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["attention", "conv2d_nchw_bias_relu"])
+def test_verifying_each_pass_or_each_stage_gives_the_same_program(name, tmp_path, monkeypatch):
+    """By default the engine verifies the IR once per stage (MLIR's check
+    after every pass is ~10% of a model's compile); `--verify-each` (or
+    $POLYBLOCKS_VERIFY_EACH, which the test command sets) checks after
+    every pass. Either way every stage's IR is the same and the program
+    computes the same."""
+    monkeypatch.setenv("POLYBLOCKS_VERIFY_EACH", "0")
+    text = (REPO / "examples" / "workloads" / f"{name}.mlir").read_text()
+    dumps = {}
+    for variant, flags in {"stage": [], "each": ["--verify-each"]}.items():
+        debug = tmp_path / variant / "ir"
+        library = polyblocks.compile_mlir(text, tmp_path / variant, name, [f"--debug-dir={debug}", *flags])
+        dumps[variant] = {p.name: p.read_text() for p in sorted(debug.glob("*-*.mlir"))}
+        function = library[name]
+        inputs = random_inputs(function, seed=7)
+        check(function(*inputs), getattr(references, name)(*[i.astype(np.float64) for i in inputs]))
+    assert len(dumps["stage"]) == 5 and dumps["stage"] == dumps["each"]

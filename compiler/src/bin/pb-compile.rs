@@ -30,6 +30,8 @@ USAGE: pb-compile <input.mlir> [options]
   --timing              Print the time of each stage
   --progress            Print 'pb-compile: stage NAME' as each stage starts (stderr)
   --pass-timing         Print MLIR's time report of every pass, one per stage (stderr)
+  --verify-each         Verify the IR after every pass, naming the pass that broke it (default: after
+                        each stage only; on where $POLYBLOCKS_VERIFY_EACH is set and not 0)
   --emit-llvm           Print the optimized LLVM IR to stdout (and write no library unless -o or -aot is given)
   --list-options        Print every compile option as JSON (what the Python fronts read) and exit
   -h, --help            This help
@@ -103,6 +105,7 @@ fn parse(args: &[String]) -> Result<Command, String> {
             "timing" => parsed.timing = true,
             "progress" => parsed.options.progress = true,
             "pass-timing" => parsed.options.pass_timing = true,
+            "verify-each" => parsed.options.verify_each = true,
             "emit-llvm" => {
                 parsed.emit_llvm = true;
                 parsed.options.keep_llvm_ir = true;
