@@ -110,8 +110,9 @@ pub fn host_target() -> (String, String, String) {
 /// unchanged (resnet50, BERT, mobilenet_v3).
 ///
 /// `$POLYBLOCKS_LLVM_OPTIONS` adds LLVM's own command-line options, for
-/// engine developers (e.g. `-time-passes` to see where code generation
-/// spends its time); words separated by spaces.
+/// engine developers (e.g. `-disable-lsr` to see what loop strength
+/// reduction costs in compile and run time); words separated by spaces.
+/// Not part of the disk-cache key: use it with an empty cache.
 fn set_codegen_options() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {

@@ -467,6 +467,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 passes.push(format!("pb-allocs-to-pool{{strict={}}}", options.user_memory));
             }
             passes.push("func.func(lower-affine)".to_string());
+            // Code that runs once per version of the weights (packing them)
+            // is left scalar by LLVM: its gathers cost compile time only.
+            passes.push("func.func(pb-scalar-once)".to_string());
             // Index arithmetic on values the loops' bounds show are not
             // negative (a row block's rows divided into image, row and
             // column) as unsigned: affine's floordiv and mod lower to

@@ -31,6 +31,7 @@ pub mod empty_args;
 pub mod forward_copies;
 pub mod fold_transposes;
 pub mod fold_clamps;
+pub mod scalar_once;
 pub mod fp_contract;
 pub mod fuse;
 pub mod fuse_elementwise;
@@ -80,6 +81,7 @@ pub static PASSES: &[&PassInfo] =
     &fold_transposes::INFO,
     &forward_copies::INFO,
     &fold_clamps::INFO,
+    &scalar_once::INFO,
     &fp_contract::INFO,
     &fuse::INFO, &fuse_elementwise::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &inline_pointwise::INFO, &integer_contraction::INFO, &interchange::INFO, &matrix_tile::INFO,
     &outline_kernels::INFO,

@@ -1590,7 +1590,13 @@ fn splice<'c>(
             extra += 1;
         }
         if !kept.is_empty() {
-            text_kernel::bind_argument(body, extra, stale_flag(context, nest)?)?;
+            let stale = stale_flag(context, nest)?;
+            text_kernel::bind_argument(body, extra, stale)?;
+            // The branches filling the kept buffers run once per version
+            // of the weights (`pb-scalar-once`).
+            for branch in ffi::users(stale).into_iter().filter(|u| is_named(*u, "scf.if")) {
+                ffi::set_attribute(branch, crate::scalar_once::ONCE, melior::ir::Attribute::unit(context));
+            }
             extra += 1;
         }
         for (position, k) in [c.a, c.b, c.c_write].into_iter().enumerate() {
@@ -1649,7 +1655,8 @@ pub(crate) fn when_stale<'c, 'a>(context: &'c Context, at: OperationRef<'c, 'a>,
     let then = Region::new();
     let block = then.append_block(Block::new(&[]));
     block.append_operation(build_operation(context, at.location(), "scf.yield", &[], &[], &[], vec![]));
-    let branch = build_operation(context, at.location(), "scf.if", &[stale], &[], &[], vec![then, Region::new()]);
+    let once = [(crate::scalar_once::ONCE, melior::ir::Attribute::unit(context))];
+    let branch = build_operation(context, at.location(), "scf.if", &[stale], &[], &once, vec![then, Region::new()]);
     let branch = at.block().ok_or("anchor outside a block")?.insert_operation_before(at, branch);
     let region = branch.region(0).map_err(|_| "scf.if without its region")?;
     region.first_block().and_then(|b| b.terminator()).ok_or_else(|| "scf.if without its yield".to_string())

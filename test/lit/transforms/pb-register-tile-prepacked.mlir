@@ -23,6 +23,8 @@
 // CHECK: affine.store %[[W]], %[[BP]][%[[JR]] floordiv 16, %{{.*}}, %{{.*}}] : memref<5x200x16xf32>
 // CHECK: affine.for %{{.*}} = max #{{.*}}(%[[JR]]) to 16 {
 // CHECK: affine.store %{{.*}}, %[[BP]]
+// The branch runs once per version of the weights (pb-scalar-once).
+// CHECK: } {pb.once}
 // CHECK: affine.parallel
 // CHECK-NOT: affine.load %arg1
 // CHECK: affine.vector_load %[[BP]][%{{.*}} floordiv 16, %{{.*}}, 0] : memref<5x200x16xf32>, vector<8xf32>

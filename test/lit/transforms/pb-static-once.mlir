@@ -16,7 +16,7 @@
 // CHECK-NEXT: affine.for
 // CHECK: affine.load %arg1
 // CHECK: affine.store %{{.*}}, %[[SUM]]
-// CHECK: }
+// CHECK: } {pb.once}
 // The product, every call.
 // CHECK: affine.for
 // CHECK-NOT: scf.if
