@@ -59,7 +59,9 @@ struct ScalarOnce;
 
 impl RustPass for ScalarOnce {
     fn dependent_dialects(&self) -> &'static [&'static str] {
-        &["llvm"]
+        // An attribute of the `llvm` dialect, no op: every context loads it
+        // (`pb_dialects::create_context`).
+        &[]
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
