@@ -69,15 +69,19 @@ impl RustPass for ScalarOnce {
         if branches.is_empty() {
             return Ok(());
         }
-        ffi::with_context(root, |context| {
-            // (A well-formed attribute of a dialect every context loads.)
-            let scalar = Attribute::parse(context, "#llvm.loop_annotation<vectorize = <disable = true>>").expect("loop annotation");
+        let annotated = ffi::with_context(root, |context| {
+            let Some(scalar) = Attribute::parse(context, "#llvm.loop_annotation<vectorize = <disable = true>>") else {
+                ffi::emit_error(root.location(), "pb-scalar-once: the llvm dialect is not loaded in this context");
+                return false;
+            };
             for branch in branches {
                 for l in ffi::collect_ops(branch, WalkOrder::PreOrder, |op| is_named(op, "scf.for")) {
                     ffi::set_attribute(l, "loop_annotation", scalar);
                 }
             }
+            true
         });
+        PassFailed::unless(annotated)?;
         Ok(())
     }
 }
