@@ -18,21 +18,6 @@ pub fn is_named(op: OperationRef, name: &str) -> bool {
     op.name().as_string_ref().as_str() == Ok(name)
 }
 
-/// Result `index` of `op`, or `None` where it has fewer results. Use this,
-/// not melior's `op.result(index).ok()`, to probe ops of any kind: melior
-/// builds its out-of-range error from the printed op, and printing a
-/// nested op numbers every value of the function around it, so probing
-/// each op of a function that way is quadratic in its size
-/// (`pb-fold-clamps` spent 1.5 s of ViT-B/16's compile on it).
-pub fn result<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Option<melior::ir::Value<'c, 'a>> {
-    (index < op.result_count()).then(|| op.result(index).ok().map(Into::into)).flatten()
-}
-
-/// Operand `index` of `op`, or `None` where it has fewer: as [`result`].
-pub fn operand<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Option<melior::ir::Value<'c, 'a>> {
-    (index < op.operand_count()).then(|| op.operand(index).ok()).flatten()
-}
-
 /// Does `op` make a view of its first operand (another memref value for
 /// memory of that buffer, aliasing it)? `memref.view` (a typed slice of a byte
 /// buffer) is not included: callers decide how to treat it.

@@ -39,7 +39,7 @@
 //! ```
 
 use melior::ir::{operation::{OperationLike, WalkOrder}, OperationRef, Value, ValueLike};
-use pb_support::{ffi, ir, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
+use pb_support::{ffi, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -140,9 +140,9 @@ fn constant(value: Value) -> Option<f64> {
 
 /// `op` as a bound with a float constant, if it is one.
 fn bound<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Bound<'c, 'a>> {
-    let result: Value = ir::result(op, 0)?;
+    let result: Value = ffi::result(op, 0)?;
     if is_named(op, "arith.maximumf") || is_named(op, "arith.maxnumf") || is_named(op, "arith.minimumf") || is_named(op, "arith.minnumf") {
-        let (a, b) = (ir::operand(op, 0)?, ir::operand(op, 1)?);
+        let (a, b) = (ffi::operand(op, 0)?, ffi::operand(op, 1)?);
         let (input, c) = match (constant(a), constant(b)) {
             (None, Some(c)) => (a, c),
             (Some(c), None) => (b, c),
@@ -155,14 +155,14 @@ fn bound<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Bound<'c, 'a>> {
     if !is_named(op, "arith.select") {
         return None;
     }
-    let cmp = ffi::defining_op(ir::operand(op, 0)?).filter(|c| is_named(*c, "arith.cmpf"))?;
-    let (x, c) = (ir::operand(cmp, 0)?, ir::operand(cmp, 1)?);
+    let cmp = ffi::defining_op(ffi::operand(op, 0)?).filter(|c| is_named(*c, "arith.cmpf"))?;
+    let (x, c) = (ffi::operand(cmp, 0)?, ffi::operand(cmp, 1)?);
     let value = constant(c)?;
     if constant(x).is_some() {
         return None;
     }
     let (greater, ordered) = predicate(cmp)?;
-    let (on_true, on_false) = (ir::operand(op, 1)?, ir::operand(op, 2)?);
+    let (on_true, on_false) = (ffi::operand(op, 1)?, ffi::operand(op, 2)?);
     // select(x > c, x, c) and select(x < c, c, x) are max(x, c);
     // select(x < c, x, c) and select(x > c, c, x) are min(x, c).
     let keeps_x_when_true = if on_true == x && on_false == c {
