@@ -346,11 +346,15 @@ impl RegisterTile {
         // (half a set's ways or more: a 1024-wide matrix puts all six rows
         // of a register tile in one). Rows that do not (a convolution's weights)
         // stay in L1 as they are: packing them cost conv3x3 64->64 a fifth
-        // of its time, 512->512 at 7x7 a quarter. Always for a computed A
-        // (packing evaluates it once) and for flattened rows (the packing
-        // copy alone evaluates their floordiv/mod indices).
+        // of its time, 512->512 at 7x7 a quarter. Flattened rows (a 3x3
+        // convolution over a 14x14 map, read in place: implicit GEMM) are
+        // packed when they crowd L1 whatever the panels: the tile's loads
+        // evaluate their floordiv/mod once per tile, outside the reduction
+        // loops, and a per-call packing copy of a 28x28 map's taps cost
+        // ResNet-18 a tenth of its time. Always for a computed A (packing
+        // evaluates it once).
         let aliasing = a_rows_alias(statement, &scop, &contraction, mr, self.l1 / self.l1_ways, self.l1_ways);
-        let pack_a = ((n + nr - 1) / nr >= 4 && aliasing) || contraction.a_expr.is_some() || !contraction.row_group.is_empty();
+        let pack_a = (aliasing && ((n + nr - 1) / nr >= 4 || !contraction.row_group.is_empty())) || contraction.a_expr.is_some();
         // A zero fill of all of C just before is absorbed: the kernel's
         // first KC block stores every element (tails included).
         let fill = zero_fill_before(nest, contraction.statement, contraction.c_write, &contraction.bounds);
@@ -375,7 +379,20 @@ impl RegisterTile {
         // expression, no flattened rows).
         let prepacked_a = parameter(contraction.a) && contraction.a_expr.is_none() && contraction.row_group.is_empty();
         let pack_a = pack_a && !prepacked_a;
-        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a };
+        // Column panels shared among the threads over an A packed per
+        // reduction block made two parallel regions per block (the packing,
+        // then the panels): a 3x3 convolution over a 7x7 map with 256
+        // channels opened 38 of them for 58 MFLOP, and ran at a quarter of
+        // the FMA peak. When all of packed A fits in half of L2, it is
+        // packed whole first (one region) and the panels' region runs every
+        // reduction block (one more).
+        let whole_a_bytes = (m + mr - 1) / mr * mr * k0 * inner_trips * 4;
+        let whole_a = pack_a
+            && parallel == Parallel::Columns
+            && contraction.a_expr.is_none()
+            && whole_a_bytes <= self.l2 / 2;
+        let pack_a = pack_a && !whole_a;
+        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a, whole_a, cores: self.cores };
         let text = kernel_text(&contraction, &shape)?;
         let kept = Prepacked {
             b: prepacked.then(|| prepacked_type(&contraction, nr)),
@@ -396,7 +413,7 @@ reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){
             if prepacked { ", prepacked" } else if pack { ", packed" } else { "" },
             self.l1 / 1024,
             mc * kc * inner_trips * 4 / 1024,
-            if prepacked_a { ", prepacked" } else if pack_a { ", packed" } else { "" },
+            if prepacked_a { ", prepacked" } else if whole_a { ", packed whole" } else if pack_a { ", packed" } else { "" },
             self.l2 / 1024,
             match (prepacked, prepacked_a) {
                 (false, false) => String::new(),
@@ -785,6 +802,12 @@ struct Shape {
     /// A likewise (`%AP`, all row tiles in register-tile order; see
     /// `prepacked_a_type`). `pack_a` is then false.
     prepacked_a: bool,
+    /// A is packed whole on every call, before the column panels' parallel
+    /// loop, into a stack buffer laid out as the prepacked one (`%AP`).
+    /// `pack_a` is then false.
+    whole_a: bool,
+    /// Cores the packing of a whole A is shared among.
+    cores: i64,
 }
 
 /// The types (text) of the buffers kept between calls that a kernel
@@ -813,7 +836,7 @@ enum Parallel {
 const ROW_SEGMENT: i64 = -2;
 
 fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
-    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores, prepacked, prepacked_a } = *shape;
+    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores, prepacked, prepacked_a, whole_a, cores } = *shape;
     // A prepacked B needs no packing per call.
     let pack = pack && !prepacked;
     let s = c.statement;
@@ -1093,8 +1116,39 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // (conv3x3 64->64 at 56x56: 5 regions per call, and 14x14 maps' 3
     // panels + tail ran as 2 + 1, then 1).
     let hoisted = parallel == Parallel::Columns && !pack_a;
+    // Packs all of A (every row tile, every reduction step; the row tail's
+    // tile only its rows) into `%AP`, in the prepacked layout, the first
+    // reduction loop shared among the cores when each gets two steps.
+    let pack_whole_a = |t: &mut String| {
+        if cores > 1 && k_hi - k_lo >= 2 * cores {
+            t.push_str(&format!("affine.parallel (%k0) = ({k_lo}) to ({k_hi}) {{\n"));
+        } else {
+            t.push_str(&format!("affine.for %k0 = {k_lo} to {k_hi} {{\n"));
+        }
+        for (p, (lo, hi)) in inner.iter().enumerate() {
+            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
+        }
+        for (lo, hi, rows) in [(i_lo, m_main, mr), (m_main, i_hi, row_tail)] {
+            if lo >= hi || rows == 0 {
+                continue;
+            }
+            t.push_str(&format!("affine.for %ir = {lo} to {hi} step {mr} {{\n"));
+            for r in 0..rows {
+                t.push_str(&format!("%wa{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
+                t.push_str(&format!("affine.store %wa{r}, %AP[{}] : {ap_type}\n", ap_at(r)));
+            }
+            t.push_str("}\n");
+        }
+        t.push_str(&"}\n".repeat(inner.len() + 1));
+    };
+    if whole_a {
+        allocas.push_str(&format!("%AP = memref.alloca() {{alignment = 64 : i64}} : {ap_type}\n"));
+    }
     if hoisted {
         t.insert_str(parallel_region.unwrap_or(kernel_top), &allocas);
+        if whole_a {
+            pack_whole_a(&mut t);
+        }
         t.push_str(&format!("affine.parallel (%jr) = ({j_lo}) to ({j_hi}) step ({nr}) {{\n"));
         t.push_str(&panel_allocas);
         t.push_str(&format!("affine.for %ib = {i_lo} to {i_hi} step {mc} {{\n"));
@@ -1286,7 +1340,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             t.push_str(&bp_prefetch);
         }
         for r in 0..rows {
-            if prepacked_a {
+            if prepacked_a || whole_a {
                 t.push_str(&format!("%x{r} = affine.load %AP[{}] : {ap_type}\n", ap_at(r)));
             } else if pack_a {
                 t.push_str(&format!("%x{r} = affine.load %PA[{}] : {a_type}\n", a_index(r)));

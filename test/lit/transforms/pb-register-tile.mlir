@@ -29,28 +29,32 @@
 // columns (4 vectors) whose accumulators are carried through the k loop in
 // registers. 98 rows are too few to share among the cores in row blocks
 // (each block would pack all of B again): all rows form one block (17
-// register tiles, the 2-row tail included) whose A block is packed once in
-// register-tile order (A's rows are 4 KiB apart: read in place, the six of
-// a register tile would crowd one L1 set), and the column panels run in
-// parallel, each thread
-// packing its own B micro-panels. Rows 96..98
+// register tiles, the 2-row tail included) and the column panels run in
+// parallel, each thread packing its own B micro-panels. A's rows are 4 KiB
+// apart (read in place, the six of a register tile would crowd one L1
+// set): all of A (16 KiB, within half of L2) is packed in register-tile
+// order first, in a parallel loop of its own, so that the panels' parallel
+// loop runs every reduction block (one region per call, not two per
+// block). Rows 96..98
 // (2 rows) and columns 256..300 (44 columns) are tails computed by smaller
 // register tiles of the same kernel: 2-row tiles in the last row block, and
 // one column panel packed with zero padding whose sums reach C through a
 // tile-local buffer, column by column.
-// REPORT-DAG: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 15 KiB, packed of 1024 KiB L2)
+// REPORT-DAG: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 40 reductions (B micro-panel 10 KiB, packed of 48 KiB L1, A block 15 KiB, packed whole of 1024 KiB L2)
 
 // CHECK-LABEL: func.func @matmul
 // CHECK:   %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x40x6xf32>
-// CHECK: affine.for %[[IB:.*]] = 0 to 98 step 102 {
-// CHECK:   affine.for %[[KB:.*]] = 0 to 40 step 40 {
-// Packing A in register-tile order:
-// CHECK:     affine.for %[[IR:.*]] = {{.*}} step 6 {
-// CHECK:       affine.for %[[K:.*]] = 0 to 40 {
-// CHECK:         affine.load %arg0[%[[IR]], %[[K]]]
-// CHECK:         affine.store %{{.*}}, %[[PA]][(%[[IR]] - %[[IB]]) floordiv 6, %[[K]] - %[[KB]], 0]
-// CHECK:     affine.parallel (%[[JR:.*]]) = (0) to (256) step (64) {
-// CHECK:       %[[PB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
+// Packing all of A in register-tile order, the reduction steps shared
+// among the cores:
+// CHECK:   affine.parallel (%[[K:.*]]) = (0) to (40) {
+// CHECK:     affine.for %[[IR:.*]] = 0 to 96 step 6 {
+// CHECK:       affine.load %arg0[%[[IR]], %[[K]]]
+// CHECK:       affine.store %{{.*}}, %[[PA]][%[[IR]] floordiv 6, %[[K]], 0]
+// CHECK:     affine.for %{{.*}} = 96 to 98 step 6 {
+// CHECK:   affine.parallel (%[[JR:.*]]) = (0) to (300) step (64) {
+// CHECK:     %[[PB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
+// CHECK:     affine.for %[[IB:.*]] = 0 to 98 step 102 {
+// CHECK:       affine.for %[[KB:.*]] = 0 to 40 step 40 {
 // Packing the B micro-panel:
 // CHECK:       affine.for %[[K1:.*]] = 0 to 40 {
 // CHECK:         affine.vector_load %arg1[%[[K1]], %[[JR]]]
@@ -62,7 +66,7 @@
 // CHECK-COUNT-24: affine.prefetch %arg2[{{.*}}], write, locality<3>, data
 // CHECK:         %[[R:.*]]:24 = affine.for %[[K2:.*]] = 0 to 40 iter_args(%{{[^ ]*}} = %[[ZERO:[^,]*]],
 // CHECK-COUNT-4:   affine.vector_load %[[PB]][%[[K2]] - %[[KB]], {{[0-9]+}}] : memref<40x64xf32>, vector<16xf32>
-// CHECK:           affine.load %[[PA]][(%[[IR2]] - %[[IB]]) floordiv 6, %[[K2]] - %[[KB]], 0]
+// CHECK:           affine.load %[[PA]][%[[IR2]] floordiv 6, %[[K2]], 0]
 // CHECK:           vector.broadcast
 // CHECK-COUNT-4:   vector.fma
 // CHECK:           affine.yield
@@ -692,6 +696,31 @@ func.func @packed_projection(%a: memref<32x4x48xf32>, %b: memref<48x3x64xf32>, %
             affine.store %r, %c[%s, %n, %t, %j] : memref<32x4x3x64xf32>
           }
         }
+      }
+    }
+  }
+  return
+}
+
+// As @matmul, with 4096 reduction steps: all of packed A (1.6 MiB) would
+// not fit in half of L2, so each reduction block packs its own A block,
+// inside the block loop, before the column panels' parallel loop.
+// REPORT-DAG: pb-register-tile.mlir:[[@LINE+7]]:3: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 128 reductions (B micro-panel 32 KiB, packed of 48 KiB L1, A block 51 KiB, packed of 1024 KiB L2)
+// CHECK-LABEL: func.func @matmul_long
+// CHECK: %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x128x6xf32>
+// CHECK: affine.for %{{.*}} = 0 to 4096 step 128 {
+// CHECK:   affine.store %{{.*}}, %[[PA]]
+// CHECK:   affine.parallel (%{{.*}}) = (0) to (256) step (64) {
+func.func @matmul_long(%a: memref<98x4096xf32>, %b: memref<4096x256xf32>, %c: memref<98x256xf32>) {
+  affine.for %i = 0 to 98 {
+    affine.for %j = 0 to 256 {
+      affine.for %k = 0 to 4096 {
+        %x = affine.load %a[%i, %k] : memref<98x4096xf32>
+        %y = affine.load %b[%k, %j] : memref<4096x256xf32>
+        %acc = affine.load %c[%i, %j] : memref<98x256xf32>
+        %m = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %m : f32
+        affine.store %s, %c[%i, %j] : memref<98x256xf32>
       }
     }
   }
