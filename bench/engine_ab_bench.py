@@ -32,13 +32,16 @@ parser.add_argument("model")
 parser.add_argument("batch", type=int)
 parser.add_argument("variants", help="comma-separated names: binaries DIR/pbc-NAME, or OPTION=INT compile options")
 parser.add_argument("--dir", default="/tmp/ct")
+parser.add_argument("--threads", type=int, default=2, help="threads of every variant (one thread: steadier A/B readings on a noisy VM)")
+parser.add_argument("--rounds", type=int, default=3)
 cli = parser.parse_args()
+torch.set_num_threads(cli.threads)
 name, batch, variants = cli.model, cli.batch, cli.variants.split(",")
 model, args = MODELS[name](batch)
 with torch.no_grad(): ref = model(*args)
 fns = {}
 for v in variants:
-    options = {"target": "cpu"}
+    options = {"target": "cpu", "threads": cli.threads}
     if "=" in v:
         option, value = v.split("=", 1)
         options[option] = int(value)
@@ -56,7 +59,7 @@ for v in variants:
     print(v, "first call s", round(first, 2), "rel err", f"{err:.1e}", flush=True)
     fns[v] = f
 best = {v: 1e9 for v in variants}
-for rnd in range(3):
+for rnd in range(cli.rounds):
     for v in variants:
         ts = []
         with torch.no_grad():

@@ -142,3 +142,45 @@ func.func @shared_fill(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4x
   %y = linalg.matmul ins(%b, %a : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %x, %y : tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// The same through a reshape: the empty tensor expanded to 1x4x4, then
+// filled (a linear layer's accumulator over [batch, tokens, features]),
+// initializing two contractions. The chain (empty, expand_shape, fill) is
+// repeated for the second, so neither output starts as a copy of the
+// other's zeros.
+// CHECK-LABEL: func.func @shared_reshaped_fill
+// CHECK-DAG: %[[E1:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-DAG: %[[X1:.*]] = tensor.expand_shape %[[E1]] {{\[\[}}0, 1], [2]] output_shape [1, 4, 4]
+// CHECK-DAG: %[[F1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[X1]] : tensor<1x4x4xf32>)
+// CHECK-DAG: %[[E2:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-DAG: %[[X2:.*]] = tensor.expand_shape %[[E2]] {{\[\[}}0, 1], [2]] output_shape [1, 4, 4]
+// CHECK-DAG: %[[F2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[X2]] : tensor<1x4x4xf32>)
+// CHECK-DAG: linalg.generic {{.*}} ins(%arg0, %arg1 : {{.*}}) outs(%[[F2]] : tensor<1x4x4xf32>)
+// CHECK-DAG: linalg.generic {{.*}} ins(%arg0, %arg2 : {{.*}}) outs(%[[F1]] : tensor<1x4x4xf32>)
+// GRAPH-LABEL: func.func @shared_reshaped_fill
+// GRAPH-NOT: memref.copy
+// GRAPH: return
+#lhs = affine_map<(b, i, j, k) -> (b, i, k)>
+#rhs = affine_map<(b, i, j, k) -> (k, j)>
+#out = affine_map<(b, i, j, k) -> (b, i, j)>
+func.func @shared_reshaped_fill(%a: tensor<1x4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4xf32>) -> (tensor<1x4x4xf32>, tensor<1x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %x = tensor.expand_shape %e [[0, 1], [2]] output_shape [1, 4, 4] : tensor<4x4xf32> into tensor<1x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%x : tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %p = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<1x4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<1x4x4xf32>) {
+  ^bb0(%u: f32, %v: f32, %w: f32):
+    %m = arith.mulf %u, %v : f32
+    %s = arith.addf %w, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4xf32>
+  %q = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %c : tensor<1x4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<1x4x4xf32>) {
+  ^bb0(%u: f32, %v: f32, %w: f32):
+    %m = arith.mulf %u, %v : f32
+    %s = arith.addf %w, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4xf32>
+  return %p, %q : tensor<1x4x4xf32>, tensor<1x4x4xf32>
+}
