@@ -383,16 +383,20 @@ impl RegisterTile {
         // reduction block made two parallel regions per block (the packing,
         // then the panels): a 3x3 convolution over a 7x7 map with 256
         // channels opened 38 of them for 58 MFLOP, and ran at a quarter of
-        // the FMA peak. When all of packed A fits in half of L2, it is
-        // packed whole first (one region) and the panels' region runs every
-        // reduction block (one more).
-        let whole_a_bytes = (m + mr - 1) / mr * mr * k0 * inner_trips * 4;
-        let whole_a = pack_a
-            && parallel == Parallel::Columns
-            && contraction.a_expr.is_none()
-            && whole_a_bytes <= self.l2 / 2;
-        let pack_a = pack_a && !whole_a;
-        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a, whole_a, cores: self.cores };
+        // the FMA peak. A is packed instead a span of reduction blocks at a
+        // time, as many as fit half of L2 (all of them: one packing region
+        // per call), and the panels' region runs every block of the span.
+        let block_bytes = (m + mr - 1) / mr * mr * kc * inner_trips * 4;
+        let a_span = if pack_a && parallel == Parallel::Columns && contraction.a_expr.is_none() {
+            // Spans of equal numbers of blocks.
+            let blocks = (k0 + kc - 1) / kc;
+            let spans = (blocks + (self.l2 / 2 / block_bytes.max(1)).max(1) - 1) / (self.l2 / 2 / block_bytes.max(1)).max(1);
+            ((blocks + spans - 1) / spans * kc).min(k0)
+        } else {
+            0
+        };
+        let pack_a = pack_a && a_span == 0;
+        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a, a_span, cores: self.cores };
         let text = kernel_text(&contraction, &shape)?;
         let kept = Prepacked {
             b: prepacked.then(|| prepacked_type(&contraction, nr)),
@@ -413,7 +417,17 @@ reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){
             if prepacked { ", prepacked" } else if pack { ", packed" } else { "" },
             self.l1 / 1024,
             mc * kc * inner_trips * 4 / 1024,
-            if prepacked_a { ", prepacked" } else if whole_a { ", packed whole" } else if pack_a { ", packed" } else { "" },
+            if prepacked_a {
+                ", prepacked".to_string()
+            } else if a_span == k0 {
+                ", packed whole".to_string()
+            } else if a_span > 0 {
+                format!(", packed {a_span} reductions at a time")
+            } else if pack_a {
+                ", packed".to_string()
+            } else {
+                String::new()
+            },
             self.l2 / 1024,
             match (prepacked, prepacked_a) {
                 (false, false) => String::new(),
@@ -802,11 +816,13 @@ struct Shape {
     /// A likewise (`%AP`, all row tiles in register-tile order; see
     /// `prepacked_a_type`). `pack_a` is then false.
     prepacked_a: bool,
-    /// A is packed whole on every call, before the column panels' parallel
-    /// loop, into a stack buffer laid out as the prepacked one (`%AP`).
-    /// `pack_a` is then false.
-    whole_a: bool,
-    /// Cores the packing of a whole A is shared among.
+    /// Above 0: A is packed on every call this many steps of the first
+    /// reduction at a time (whole reduction blocks, or all of them), each
+    /// span before the column panels' parallel loop runs its blocks, into
+    /// a stack buffer laid out as the prepacked one (`%AW`). `pack_a` is
+    /// then false.
+    a_span: i64,
+    /// Cores the packing of an A span is shared among.
     cores: i64,
 }
 
@@ -836,7 +852,7 @@ enum Parallel {
 const ROW_SEGMENT: i64 = -2;
 
 fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
-    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores, prepacked, prepacked_a, whole_a, cores } = *shape;
+    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores, prepacked, prepacked_a, a_span, cores } = *shape;
     // A prepacked B needs no packing per call.
     let pack = pack && !prepacked;
     let s = c.statement;
@@ -990,6 +1006,21 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // A's packed copy at row tile `%ir`, reduction step `%k0, %k1..`, row
     // `r` of the tile.
     let ap_at = |r: i64| packed_at("%ir", i_lo, mr, &r.to_string());
+    // The packed span of A (`a_span` steps of the first reduction from
+    // `%sk`) and its position at row tile `%ir`, step `%k0, %k1..`, row `r`.
+    let aw_type = {
+        let mut shape = prepacked_shape(c, c.rows(), mr);
+        shape[1] = a_span.max(1);
+        memref_f32(&shape)
+    };
+    let aw_at = |r: i64| {
+        let mut parts = vec![format!("(%ir - {i_lo}) floordiv {mr}"), "%k0 - %sk".to_string()];
+        for (p, k) in reductions[1..].iter().enumerate() {
+            parts.push(format!("%k{} - {}", p + 1, c.bounds[*k].0));
+        }
+        parts.push(r.to_string());
+        parts.join(", ")
+    };
     if prepacked_a {
         // Packs all of A when the caller's parameters are new: each row
         // tile's rows for every reduction step (the row tail's tile only
@@ -1116,14 +1147,26 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // (conv3x3 64->64 at 56x56: 5 regions per call, and 14x14 maps' 3
     // panels + tail ran as 2 + 1, then 1).
     let hoisted = parallel == Parallel::Columns && !pack_a;
-    // Packs all of A (every row tile, every reduction step; the row tail's
-    // tile only its rows) into `%AP`, in the prepacked layout, the first
-    // reduction loop shared among the cores when each gets two steps.
-    let pack_whole_a = |t: &mut String| {
-        if cores > 1 && k_hi - k_lo >= 2 * cores {
-            t.push_str(&format!("affine.parallel (%k0) = ({k_lo}) to ({k_hi}) {{\n"));
-        } else {
+    // Packs the span of A at `%sk` (every row tile, `a_span` steps of the
+    // first reduction, every step of the others; the row tail's tile only
+    // its rows) into `%AW`, in the prepacked layout, the first reduction
+    // loop shared among the cores when each gets two steps.
+    // (One span holding every step: bounds without `%sk`, which is then
+    // the constant first step.)
+    let whole_span = a_span >= k_hi - k_lo;
+    let span_bounds = if whole_span {
+        (format!("{k_lo}"), format!("{k_hi}"))
+    } else {
+        ("%sk".to_string(), format!("min({k_hi}, %sk + {a_span})"))
+    };
+    let pack_a_span = |t: &mut String| {
+        let (lo, hi) = &span_bounds;
+        if cores > 1 && a_span >= 2 * cores {
+            t.push_str(&format!("affine.parallel (%k0) = ({lo}) to ({hi}) {{\n"));
+        } else if whole_span {
             t.push_str(&format!("affine.for %k0 = {k_lo} to {k_hi} {{\n"));
+        } else {
+            t.push_str(&format!("affine.for %k0 = affine_map<(d0) -> (d0)>(%sk) to min affine_map<(d0) -> ({k_hi}, d0 + {a_span})>(%sk) {{\n"));
         }
         for (p, (lo, hi)) in inner.iter().enumerate() {
             t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
@@ -1135,19 +1178,24 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             t.push_str(&format!("affine.for %ir = {lo} to {hi} step {mr} {{\n"));
             for r in 0..rows {
                 t.push_str(&format!("%wa{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
-                t.push_str(&format!("affine.store %wa{r}, %AP[{}] : {ap_type}\n", ap_at(r)));
+                t.push_str(&format!("affine.store %wa{r}, %AW[{}] : {aw_type}\n", aw_at(r)));
             }
             t.push_str("}\n");
         }
         t.push_str(&"}\n".repeat(inner.len() + 1));
     };
-    if whole_a {
-        allocas.push_str(&format!("%AP = memref.alloca() {{alignment = 64 : i64}} : {ap_type}\n"));
+    if a_span > 0 {
+        allocas.push_str(&format!("%AW = memref.alloca() {{alignment = 64 : i64}} : {aw_type}\n"));
     }
     if hoisted {
         t.insert_str(parallel_region.unwrap_or(kernel_top), &allocas);
-        if whole_a {
-            pack_whole_a(&mut t);
+        if a_span > 0 {
+            if whole_span {
+                t.push_str(&format!("%sk = arith.constant {k_lo} : index\n"));
+            } else {
+                t.push_str(&format!("affine.for %sk = {k_lo} to {k_hi} step {a_span} {{\n"));
+            }
+            pack_a_span(&mut t);
         }
         t.push_str(&format!("affine.parallel (%jr) = ({j_lo}) to ({j_hi}) step ({nr}) {{\n"));
         t.push_str(&panel_allocas);
@@ -1165,7 +1213,13 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         t.insert_str(parallel_region.unwrap_or(kernel_top), &allocas);
         t.push_str(&format!("affine.for %ib = {i_lo} to {i_hi} step {mc} {{\n"));
     }
-    t.push_str(&format!("affine.for %kb = {k_lo} to {k_hi} step {kc} {{\n"));
+    if a_span > 0 && !whole_span {
+        t.push_str(&format!(
+            "affine.for %kb = affine_map<(d0) -> (d0)>(%sk) to min affine_map<(d0) -> ({k_hi}, d0 + {a_span})>(%sk) step {kc} {{\n"
+        ));
+    } else {
+        t.push_str(&format!("affine.for %kb = {k_lo} to {k_hi} step {kc} {{\n"));
+    }
     // Packs `rows` rows of A at %ir (the k loops inside).
     // The scalar packing of `rows` rows at one reduction step.
     let pack_a_step = |t: &mut String, rows: i64| -> Result<(), String> {
@@ -1340,8 +1394,10 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             t.push_str(&bp_prefetch);
         }
         for r in 0..rows {
-            if prepacked_a || whole_a {
+            if prepacked_a {
                 t.push_str(&format!("%x{r} = affine.load %AP[{}] : {ap_type}\n", ap_at(r)));
+            } else if a_span > 0 {
+                t.push_str(&format!("%x{r} = affine.load %AW[{}] : {aw_type}\n", aw_at(r)));
             } else if pack_a {
                 t.push_str(&format!("%x{r} = affine.load %PA[{}] : {a_type}\n", a_index(r)));
             } else {
@@ -1462,8 +1518,12 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
             (true, false) => full_panel(&mut t)?,
             _ => tail_panel(&mut t)?,
         }
-        // The reduction and row blocks, then the parallel loop.
+        // The reduction and row blocks, then the parallel loop (and the
+        // span of A's reduction steps around it).
         t.push_str("}\n}\n}\n");
+        if a_span > 0 && !whole_span {
+            t.push_str("}\n");
+        }
         for _ in outer {
             t.push_str("}\n");
         }

@@ -1,4 +1,4 @@
-// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-matrix-tile{units=amx-int8 cores=2 report=true}))' %s 2>%t.err | FileCheck %s
+// RUN: pb-opt --mlir-disable-threading --pass-pipeline='builtin.module(func.func(pb-matrix-tile{units=amx-int8 cores=2 report=true}))' %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.err
 
 // A quantized linear layer as pb-integer-contraction leaves it, lowered to

@@ -703,14 +703,21 @@ func.func @packed_projection(%a: memref<32x4x48xf32>, %b: memref<48x3x64xf32>, %
 }
 
 // As @matmul, with 4096 reduction steps: all of packed A (1.6 MiB) would
-// not fit in half of L2, so each reduction block packs its own A block,
-// inside the block loop, before the column panels' parallel loop.
-// REPORT-DAG: pb-register-tile.mlir:[[@LINE+7]]:3: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 128 reductions (B micro-panel 32 KiB, packed of 48 KiB L1, A block 51 KiB, packed of 1024 KiB L2)
+// not fit in half of L2, so it is packed in spans of reduction blocks that
+// do (4 spans of 8 blocks of 128 steps), each span in a parallel loop of
+// its own before the column panels' parallel loop runs its blocks: 8
+// parallel regions per call instead of 2 per block (64).
+// REPORT-DAG: pb-register-tile.mlir:[[@LINE+12]]:3: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 128 reductions (B micro-panel 32 KiB, packed of 48 KiB L1, A block 51 KiB, packed 1024 reductions at a time of 1024 KiB L2)
 // CHECK-LABEL: func.func @matmul_long
-// CHECK: %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x128x6xf32>
-// CHECK: affine.for %{{.*}} = 0 to 4096 step 128 {
-// CHECK:   affine.store %{{.*}}, %[[PA]]
+// CHECK: %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x1024x6xf32>
+// CHECK: affine.for %[[SK:.*]] = 0 to 4096 step 1024 {
+// CHECK:   affine.parallel (%[[K:.*]]) = (%[[SK]]) to (min(4096, %[[SK]] + 1024)) {
+// CHECK:     affine.load %arg0[%{{.*}}, %[[K]]]
+// CHECK:     affine.store %{{.*}}, %[[PA]][%{{.*}} floordiv 6, %[[K]] - %[[SK]], 0]
 // CHECK:   affine.parallel (%{{.*}}) = (0) to (256) step (64) {
+// CHECK:     affine.for %[[KB:.*]] = #{{.*}}(%[[SK]]) to #{{.*}}(%[[SK]]) step 128 {
+// CHECK:       affine.load %[[PA]][%{{.*}} floordiv 6, %{{.*}} - %[[SK]], 0]
+// CHECK:       vector.fma
 func.func @matmul_long(%a: memref<98x4096xf32>, %b: memref<4096x256xf32>, %c: memref<98x256xf32>) {
   affine.for %i = 0 to 98 {
     affine.for %j = 0 to 256 {
