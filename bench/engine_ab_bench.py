@@ -22,7 +22,6 @@ import time
 import torch
 REPO = __import__("pathlib").Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python")); sys.path.insert(0, str(REPO / "bench"))
-torch.set_num_threads(2)
 from models_bench import MODELS, _vision
 MODELS.setdefault("densenet121", _vision("densenet121"))
 from polyblocks import polyblocks_jit_torch

@@ -388,9 +388,10 @@ impl RegisterTile {
         // per call), and the panels' region runs every block of the span.
         let block_bytes = (m + mr - 1) / mr * mr * kc * inner_trips * 4;
         let a_span = if pack_a && parallel == Parallel::Columns && contraction.a_expr.is_none() {
-            // Spans of equal numbers of blocks.
+            // Spans of equal numbers of blocks, at most `per_span` each.
             let blocks = (k0 + kc - 1) / kc;
-            let spans = (blocks + (self.l2 / 2 / block_bytes.max(1)).max(1) - 1) / (self.l2 / 2 / block_bytes.max(1)).max(1);
+            let per_span = (self.l2 / 2 / block_bytes.max(1)).max(1);
+            let spans = (blocks + per_span - 1) / per_span;
             ((blocks + spans - 1) / spans * kc).min(k0)
         } else {
             0
@@ -961,15 +962,17 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let (k_lo, k_hi) = c.bounds[reductions[0]];
     // The position in a packed copy (`prepacked_shape`) of the block
     // starting at `iv` (blocks of `block` from `lo`), reduction step `%k0,
-    // %k1..` and place `within` the block.
-    let packed_at = |iv: &str, lo: i64, block: i64, within: &str| -> String {
-        let mut parts = vec![format!("({iv} - {lo}) floordiv {block}"), format!("%k0 - {k_lo}")];
+    // %k1..` (the first counted from `k0_from`) and place `within` the
+    // block.
+    let packed_from = |iv: &str, lo: i64, block: i64, k0_from: &str, within: &str| -> String {
+        let mut parts = vec![format!("({iv} - {lo}) floordiv {block}"), format!("%k0 - {k0_from}")];
         for (p, k) in reductions[1..].iter().enumerate() {
             parts.push(format!("%k{} - {}", p + 1, c.bounds[*k].0));
         }
         parts.push(within.to_string());
         parts.join(", ")
     };
+    let packed_at = |iv: &str, lo: i64, block: i64, within: &str| packed_from(iv, lo, block, &k_lo.to_string(), within);
     // The prepacked B's position of the panel at `%jr`, panel column
     // `column`.
     let bp_at = |column: &str| packed_at("%jr", j_lo, nr, column);
@@ -1013,14 +1016,7 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         shape[1] = a_span.max(1);
         memref_f32(&shape)
     };
-    let aw_at = |r: i64| {
-        let mut parts = vec![format!("(%ir - {i_lo}) floordiv {mr}"), "%k0 - %sk".to_string()];
-        for (p, k) in reductions[1..].iter().enumerate() {
-            parts.push(format!("%k{} - {}", p + 1, c.bounds[*k].0));
-        }
-        parts.push(r.to_string());
-        parts.join(", ")
-    };
+    let aw_at = |r: i64| packed_from("%ir", i_lo, mr, "%sk", &r.to_string());
     if prepacked_a {
         // Packs all of A when the caller's parameters are new: each row
         // tile's rows for every reduction step (the row tail's tile only

@@ -56,7 +56,9 @@ pub static INFO: PassInfo = PassInfo {
     description: "Clones every `tensor.empty` with several uses once per further use, right before \
 the user. CSE shares one empty tensor between all operator outputs of a shape, which makes \
 One-Shot Bufferize's alias analysis cubic in the number of operators; one empty tensor per use \
-keeps its alias sets small. The program and its buffers are unchanged. A fill (or a reshape of one) shared by several outputs is likewise repeated per output, so no output starts as a copy of another's zeros.",
+keeps its alias sets small. The program and its buffers are unchanged. A fill (or a reshape of \
+one) shared by several outputs is likewise repeated per output, so no output starts as a copy of \
+another's zeros.",
     anchor: "func.func",
     options: &[],
     id: &ID,
@@ -119,8 +121,8 @@ fn split_fills(func: OperationRef) {
     });
     for op in chains {
         let Some(chain) = fill_chain(op) else { continue };
-        let Ok(result) = op.result(0) else { continue };
-        for (user, index) in ffi::uses(result.into()).into_iter().skip(1) {
+        let Some(result) = ffi::result(op, 0) else { continue };
+        for (user, index) in ffi::uses(result).into_iter().skip(1) {
             let Some(block) = user.block() else { continue };
             // Each op of the chain takes the copy of the one before it
             // (a fill as its init, operand 1; a reshape as its source).
