@@ -298,6 +298,26 @@ impl RegisterTile {
             let blocks = (k0 + kc - 1) / kc;
             kc = (k0 + blocks - 1) / blocks;
         }
+        // An operand read from a parameter (an argument the caller marks
+        // static: a weight), the same for every matrix of the outer loops,
+        // is packed once, whole, into a buffer kept between calls.
+        let parameter = |k: usize| {
+            let access = &statement.accesses[k];
+            self.prepacked
+                && !contraction.roles.outer.iter().any(|d| access.indices.iter().any(|e| e.uses_dim(*d)))
+                && access.op.operand(0).is_ok_and(is_static_argument)
+        };
+        // B (a Linear weight): panel after panel in the order the kernel
+        // reads them; each call then streams it instead of gathering rows a
+        // stride apart (the per-call packing was a quarter of BERT's linear
+        // layers' time: each 256-byte panel row is a memory access of its
+        // own). Only an unscaled B over unflattened columns.
+        let prepacked = parameter(contraction.b) && contraction.collapsed.is_none() && contraction.b_scale.is_none();
+        // A (a convolution's weights): into register-tile order, all row
+        // tiles, every reduction step (no per-call A packing, whether it
+        // would pack or read in place). Only a plain load of A (no
+        // expression, no flattened rows).
+        let prepacked_a = parameter(contraction.a) && contraction.a_expr.is_none() && contraction.row_group.is_empty();
         let panels = m / mr;
         // Enough batch/head matrices to share among the cores evenly: each
         // thread takes whole matrices (12 heads: 6 each), in one parallel
@@ -316,9 +336,18 @@ impl RegisterTile {
         // when there are few of them (a 128-token activation): each block
         // then packs all of B again. The column panels are shared instead
         // (each thread packs its own B panels once; one A block for all).
+        // A prepacked B is not packed again: each row block streams it,
+        // and the row blocks stay shared (each thread's C rows then stay
+        // in its L2 across the reduction blocks; shared panels over
+        // 1024 rows went through all of C once per KC block: BERT's and
+        // ViT's linear layers at batch 8 ran 1.2-1.5x slower).
         let column_panels = n / nr;
         let shared_rows = (panels + 2 * self.cores - 1) / (2 * self.cores);
-        if parallel == Parallel::RowBlocks && shared_rows < panels.min(l2_panels) && column_panels >= 2 * self.cores {
+        if parallel == Parallel::RowBlocks
+            && !prepacked
+            && shared_rows < panels.min(l2_panels)
+            && column_panels >= 2 * self.cores
+        {
             parallel = Parallel::Columns;
         }
         // Row blocks of whole register tiles (the row tail counts as one),
@@ -358,26 +387,6 @@ impl RegisterTile {
         // A zero fill of all of C just before is absorbed: the kernel's
         // first KC block stores every element (tails included).
         let fill = zero_fill_before(nest, contraction.statement, contraction.c_write, &contraction.bounds);
-        // An operand read from a parameter (an argument the caller marks
-        // static: a weight), the same for every matrix of the outer loops,
-        // is packed once, whole, into a buffer kept between calls.
-        let parameter = |k: usize| {
-            let access = &statement.accesses[k];
-            self.prepacked
-                && !contraction.roles.outer.iter().any(|d| access.indices.iter().any(|e| e.uses_dim(*d)))
-                && access.op.operand(0).is_ok_and(is_static_argument)
-        };
-        // B (a Linear weight): panel after panel in the order the kernel
-        // reads them; each call then streams it instead of gathering rows a
-        // stride apart (the per-call packing was a quarter of BERT's linear
-        // layers' time: each 256-byte panel row is a memory access of its
-        // own). Only an unscaled B over unflattened columns.
-        let prepacked = parameter(contraction.b) && contraction.collapsed.is_none() && contraction.b_scale.is_none();
-        // A (a convolution's weights): into register-tile order, all row
-        // tiles, every reduction step (no per-call A packing, whether it
-        // would pack or read in place). Only a plain load of A (no
-        // expression, no flattened rows).
-        let prepacked_a = parameter(contraction.a) && contraction.a_expr.is_none() && contraction.row_group.is_empty();
         let pack_a = pack_a && !prepacked_a;
         // Column panels shared among the threads over an A packed per
         // reduction block made two parallel regions per block (the packing,
@@ -406,7 +415,7 @@ impl RegisterTile {
         splice(context, nest, &contraction, &text, fill, kept)?;
         Ok(Some(format!(
             "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators){}, cache tile {mc} rows x {kc} \
-reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){}",
+reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){}{}",
             width,
             mr * nv,
             match (contraction.collapsed, contraction.row_group.len()) {
@@ -441,6 +450,12 @@ reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){
                     },
                     (if b { prepacked_elements(&contraction, nr) } else { 0 } + if a { prepacked_a_elements(&contraction, mr) } else { 0 }) * 4 / 1024
                 ),
+            },
+            match parallel {
+                Parallel::None => String::new(),
+                Parallel::Outer(d) => format!("; loop {d} in parallel"),
+                Parallel::RowBlocks => "; row blocks in parallel".to_string(),
+                Parallel::Columns => "; column panels in parallel".to_string(),
             }
         )))
     }
