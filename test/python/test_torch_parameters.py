@@ -193,6 +193,34 @@ def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, caplo
 
 
 
+class ConvThenLinear(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(16, 32, 3, padding=1)
+        self.fc = torch.nn.Linear(300, 392)
+
+    def forward(self, image, x):
+        return torch.relu(self.conv(image)), self.fc(x)
+
+
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_column_blocks_keep_results_exact(tmp_path, monkeypatch, caplog, channels_last):
+    """Caches described as small (16 KiB L1, 64 KiB L2) make the register
+    tiles take C's columns in blocks that stay in L2 across the reduction
+    blocks: a linear layer's 392 columns (its tail panel, half a vector,
+    in the last block) and, per image, an NCHW convolution's 1600 pixels."""
+    monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path))
+    torch.manual_seed(0)
+    model = ConvThenLinear().eval()
+    options = {"report": True, "threads": 2, "channels_last": channels_last, "target_overrides": "l1=16K l2=64K"}
+    compiled = polyblocks_jit_torch(model, compile_options=options)
+    image, x = torch.randn(2, 16, 40, 40), torch.randn(100, 300)
+    with torch.no_grad():
+        for got, expected in zip(compiled(image, x), model(image, x)):
+            torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
+    assert caplog.text.count(" columns x ") >= 1 + (not channels_last), caplog.text
+
+
 @pytest.mark.parametrize(
     "flags, message",
     [

@@ -406,7 +406,26 @@ impl RegisterTile {
             0
         };
         let pack_a = pack_a && a_span == 0;
-        let shape = Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a, a_span, cores: self.cores };
+        // Column blocks: each reduction block adds its sums to the row
+        // block's C, which stays in L2 between blocks only when it fits
+        // (a quarter of it, beside A's block and B's panels). A wider C
+        // (a 56x56 map's 3136 pixels x 64 channels, 800 KiB; 258 rows of
+        // a 3072-wide linear, 3 MiB) went to L3 and back once per KC
+        // block: its columns are taken in blocks of whole panels that fit,
+        // each running every reduction block. Only over an A read where it
+        // is (in place or prepacked): a packed A block would be packed again
+        // per column block.
+        let k_blocks = (k0 + kc - 1) / kc;
+        let c_budget = self.l2 / 4;
+        let nc = if k_blocks > 1 && parallel != Parallel::Columns && !pack_a && mc * n * 4 > c_budget {
+            let most = ((c_budget / (mc * 4)) / nr).max(1) * nr;
+            let blocks = (n + most - 1) / most;
+            ((n + blocks - 1) / blocks + nr - 1) / nr * nr
+        } else {
+            0
+        };
+        let nc = if nc >= n { 0 } else { nc };
+        let shape = Shape { mr, nv, width, kc, mc, nc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a, a_span, cores: self.cores };
         let text = kernel_text(&contraction, &shape)?;
         let kept = Prepacked {
             b: prepacked.then(|| prepacked_type(&contraction, nr)),
@@ -414,7 +433,7 @@ impl RegisterTile {
         };
         splice(context, nest, &contraction, &text, fill, kept)?;
         Ok(Some(format!(
-            "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators){}, cache tile {mc} rows x {kc} \
+            "register tile {mr}x{nr} ({mr} rows x {nv} vectors of {}; {} accumulators){}, cache tile {mc} rows x {}{kc} \
 reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){}{}",
             width,
             mr * nv,
@@ -423,6 +442,7 @@ reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){
                 (None, loops) if loops > 1 => format!(" over {m} rows ({loops} loops flattened)"),
                 _ => String::new(),
             },
+            if nc > 0 { format!("{nc} columns x ") } else { String::new() },
             kc * nr * 4 * inner_trips / 1024,
             if prepacked { ", prepacked" } else if pack { ", packed" } else { "" },
             self.l1 / 1024,
@@ -819,6 +839,10 @@ struct Shape {
     width: i64,
     kc: i64,
     mc: i64,
+    /// Above 0: the columns of each row block are taken `nc` at a time
+    /// (whole panels), each column block running every reduction block
+    /// (its C stays in L2 across them). Never with parallel column panels.
+    nc: i64,
     pack: bool,
     pack_a: bool,
     parallel: Parallel,
@@ -868,7 +892,7 @@ enum Parallel {
 const ROW_SEGMENT: i64 = -2;
 
 fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
-    let Shape { mr, nv, width, kc, mc, pack, pack_a, parallel, first_block_stores, prepacked, prepacked_a, a_span, cores } = *shape;
+    let Shape { mr, nv, width, kc, mc, nc, pack, pack_a, parallel, first_block_stores, prepacked, prepacked_a, a_span, cores } = *shape;
     // A prepacked B needs no packing per call.
     let pack = pack && !prepacked;
     let s = c.statement;
@@ -1224,6 +1248,9 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         t.insert_str(parallel_region.unwrap_or(kernel_top), &allocas);
         t.push_str(&format!("affine.for %ib = {i_lo} to {i_hi} step {mc} {{\n"));
     }
+    if nc > 0 {
+        t.push_str(&format!("affine.for %jc = {j_lo} to {j_hi} step {nc} {{\n"));
+    }
     if a_span > 0 && !whole_span {
         t.push_str(&format!(
             "affine.for %kb = affine_map<(d0) -> (d0)>(%sk) to min affine_map<(d0) -> ({k_hi}, d0 + {a_span})>(%sk) step {kc} {{\n"
@@ -1541,17 +1568,37 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         t.push_str("}\nreturn\n}\n");
         return Ok(t);
     }
-    if n_main > j_lo {
-        column_loop(&mut t, j_lo, n_main);
-        full_panel(&mut t)?;
+    if nc > 0 {
+        // The panels of the column block at %jc; the tail in the block
+        // holding it.
+        if n_main > j_lo {
+            t.push_str(&format!(
+                "affine.for %jr = affine_map<(d0) -> (d0)>(%jc) to min affine_map<(d0) -> (d0 + {nc}, {n_main})>(%jc) step {nr} {{\n"
+            ));
+            full_panel(&mut t)?;
+            t.push_str("}\n");
+        }
+        if col_tail > 0 {
+            t.push_str(&format!(
+                "affine.for %jr = max affine_map<(d0) -> (d0, {n_main})>(%jc) to min affine_map<(d0) -> (d0 + {nc}, {j_hi})>(%jc) step {nr} {{\n"
+            ));
+            tail_panel(&mut t)?;
+            t.push_str("}\n");
+        }
         t.push_str("}\n");
-    }
-    if col_tail > 0 {
-        // One iteration: the last columns, from a zero-padded panel (an
-        // allocation scope of its own when the panels are per thread).
-        column_loop(&mut t, n_main, j_hi);
-        tail_panel(&mut t)?;
-        t.push_str("}\n");
+    } else {
+        if n_main > j_lo {
+            column_loop(&mut t, j_lo, n_main);
+            full_panel(&mut t)?;
+            t.push_str("}\n");
+        }
+        if col_tail > 0 {
+            // One iteration: the last columns, from a zero-padded panel (an
+            // allocation scope of its own when the panels are per thread).
+            column_loop(&mut t, n_main, j_hi);
+            tail_panel(&mut t)?;
+            t.push_str("}\n");
+        }
     }
     t.push_str("}\n}\n");
     for _ in outer {
