@@ -424,7 +424,21 @@ impl RegisterTile {
         } else {
             0
         };
-        let nc = if nc >= n { 0 } else { nc };
+        // Each column block reads the row block's A again: from L2 when it
+        // fits there beside C's block, else from further out. Then the C
+        // passes saved must outweigh the A passes added, twice over (a
+        // ConvNeXt 384 -> 96 linear saved as many bytes of C as it read
+        // again of A, and ran 5% slower).
+        let nc = if nc == 0 || nc >= n {
+            0
+        } else {
+            let reductions_total = k0 * inner_trips;
+            let a_stays = mc * reductions_total * 4 <= c_budget;
+            let column_blocks = (n + nc - 1) / nc;
+            let c_saved = (k_blocks - 1) * n * 8;
+            let a_added = (column_blocks - 1) * reductions_total * 4;
+            if a_stays || c_saved > 2 * a_added { nc } else { 0 }
+        };
         let shape = Shape { mr, nv, width, kc, mc, nc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a, a_span, cores: self.cores };
         let text = kernel_text(&contraction, &shape)?;
         let kept = Prepacked {
