@@ -336,15 +336,21 @@ impl RegisterTile {
         // when there are few of them (a 128-token activation): each block
         // then packs all of B again. The column panels are shared instead
         // (each thread packs its own B panels once; one A block for all).
-        // A prepacked B is not packed again: each row block streams it,
-        // and the row blocks stay shared (each thread's C rows then stay
-        // in its L2 across the reduction blocks; shared panels over
-        // 1024 rows went through all of C once per KC block: BERT's and
-        // ViT's linear layers at batch 8 ran 1.2-1.5x slower).
+        // A prepacked B is not packed again, only streamed by each row
+        // block: 4 K N bytes per 2 mc K N flops, where each shared column
+        // panel streams A's block, 2 / nr bytes per flop. The row blocks
+        // stay shared when theirs is the smaller stream (mc >= nr): then
+        // each thread's C rows also stay in its L2 across the reduction
+        // blocks (shared panels over 1024 rows went through all of C once
+        // per KC block: BERT's and ViT's linear layers at batch 8 ran
+        // 1.2-1.5x slower). Over fewer rows (ResNet-18's 49 pixels of a
+        // 7x7 map, 128 tokens) B streamed per block of 12 or 36 rows made
+        // whole models 1.1-1.4x slower.
         let column_panels = n / nr;
         let shared_rows = (panels + 2 * self.cores - 1) / (2 * self.cores);
+        let b_stream_costs = !prepacked || shared_rows * mr < nr;
         if parallel == Parallel::RowBlocks
-            && !prepacked
+            && b_stream_costs
             && shared_rows < panels.min(l2_panels)
             && column_panels >= 2 * self.cores
         {
@@ -406,39 +412,9 @@ impl RegisterTile {
             0
         };
         let pack_a = pack_a && a_span == 0;
-        // Column blocks: each reduction block adds its sums to the row
-        // block's C, which stays in L2 between blocks only when it fits
-        // (a quarter of it, beside A's block and B's panels). A wider C
-        // (a 56x56 map's 3136 pixels x 64 channels, 800 KiB; 258 rows of
-        // a 3072-wide linear, 3 MiB) went to L3 and back once per KC
-        // block: its columns are taken in blocks of whole panels that fit,
-        // each running every reduction block. Only over an A read where it
-        // is (in place or prepacked): a packed A block would be packed again
-        // per column block.
-        let k_blocks = (k0 + kc - 1) / kc;
-        let c_budget = self.l2 / 4;
-        let nc = if k_blocks > 1 && parallel != Parallel::Columns && !pack_a && mc * n * 4 > c_budget {
-            let most = ((c_budget / (mc * 4)) / nr).max(1) * nr;
-            let blocks = (n + most - 1) / most;
-            ((n + blocks - 1) / blocks + nr - 1) / nr * nr
-        } else {
-            0
-        };
-        // Each column block reads the row block's A again: from L2 when it
-        // fits there beside C's block, else from further out. Then the C
-        // passes saved must outweigh the A passes added, twice over (a
-        // ConvNeXt 384 -> 96 linear saved as many bytes of C as it read
-        // again of A, and ran 5% slower).
-        let nc = if nc == 0 || nc >= n {
-            0
-        } else {
-            let reductions_total = k0 * inner_trips;
-            let a_stays = mc * reductions_total * 4 <= c_budget;
-            let column_blocks = (n + nc - 1) / nc;
-            let c_saved = (k_blocks - 1) * n * 8;
-            let a_added = (column_blocks - 1) * reductions_total * 4;
-            if a_stays || c_saved > 2 * a_added { nc } else { 0 }
-        };
+        // Column blocks (see `column_block`): only over an A read where it
+        // is (in place or prepacked), never under parallel column panels.
+        let nc = if parallel != Parallel::Columns && !pack_a { column_block(mc, n, nr, k0, kc, inner_trips, self.l2) } else { 0 };
         let shape = Shape { mr, nv, width, kc, mc, nc, pack, pack_a, parallel, first_block_stores: fill.is_some(), prepacked, prepacked_a, a_span, cores: self.cores };
         let text = kernel_text(&contraction, &shape)?;
         let kept = Prepacked {
@@ -492,6 +468,43 @@ reductions (B micro-panel {} KiB{} of {} KiB L1, A block {} KiB{} of {} KiB L2){
                 Parallel::Columns => "; column panels in parallel".to_string(),
             }
         )))
+    }
+}
+
+/// The columns of C a row block of `mc` rows takes at a time (whole
+/// panels of `nr`; 0: all `n` at once), each column block running every
+/// reduction block (`k0` steps of the first reduction in blocks of `kc`,
+/// `inner` steps of the others per step).
+///
+/// Each reduction block adds its sums to the row block's C, which stays
+/// in L2 between blocks only when it fits (a quarter of it, beside A's
+/// block and B's panels). A wider C (a 56x56 map's 3136 pixels x 64
+/// channels, 800 KiB; 258 rows of a 3072-wide linear, 3 MiB) went to L3
+/// and back once per KC block. But each column block reads the row
+/// block's A again: from L2 when A fits there too, else from further out;
+/// then the C passes saved must outweigh the A passes added twice over (a
+/// ConvNeXt 384 -> 96 linear saved as many bytes of C as it read again of
+/// A, and ran 5% slower).
+fn column_block(mc: i64, n: i64, nr: i64, k0: i64, kc: i64, inner: i64, l2: i64) -> i64 {
+    let k_blocks = (k0 + kc - 1) / kc;
+    let budget = l2 / 4;
+    if k_blocks < 2 || mc * n * 4 <= budget {
+        return 0;
+    }
+    let most = ((budget / (mc * 4)) / nr).max(1) * nr;
+    let blocks = (n + most - 1) / most;
+    let nc = ((n + blocks - 1) / blocks + nr - 1) / nr * nr;
+    if nc >= n {
+        return 0;
+    }
+    let steps = k0 * inner;
+    let a_stays = mc * steps * 4 <= budget;
+    let c_saved = (k_blocks - 1) * n * 8;
+    let a_added = ((n + nc - 1) / nc - 1) * steps * 4;
+    if a_stays || c_saved > 2 * a_added {
+        nc
+    } else {
+        0
     }
 }
 

@@ -158,38 +158,59 @@ func.func @conv(%x: memref<1x16x10x10xf32>, %w: memref<20x16x3x3xf32> {pb.static
   return
 }
 
-// Few rows (48: 8 register tiles, 2 per thread's share) over many column
+// Few rows (96: 16 register tiles, 4 per thread's share) over many column
 // panels: a B packed per call is packed once per column panel when the
 // panels run in parallel (each thread its own), where each row block would
 // pack all of it again. A prepacked B is only streamed by each row block,
-// and the row blocks stay shared: each thread's rows of C stay in its
-// cache across the reduction blocks.
+// and the row blocks (24 rows, wider than a 16-column panel: B's stream
+// per flop is the smaller) stay shared: each thread's rows of C stay in
+// its cache across the reduction blocks. Over 48 rows (12 per block, fewer
+// than a panel's columns) a prepacked B's panels are shared again.
 // CHECK-LABEL: func.func @few_rows
 // CHECK: affine.parallel (%{{.*}}) = (0) to (128) step (16) {
 // CHECK: } {pb.once}
-// CHECK: affine.parallel (%{{.*}}) = (0) to (48) step (12) {
+// CHECK: affine.parallel (%{{.*}}) = (0) to (96) step (24) {
 // CHECK-LABEL: func.func @few_rows_per_call
 // CHECK: affine.parallel (%{{.*}}) = (0) to (128) step (16) {
 // CHECK-NOT: affine.parallel
 // CHECK: return
-// REPORT: prepacked.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: [pb-register-tile] register tile 6x16 {{.*}}cache tile 12 rows x 64 reductions {{.*}}; B packed once per parameter version (32 KiB kept); row blocks in parallel
-// REPORT: prepacked.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: [pb-register-tile] register tile 6x16 {{.*}}cache tile 48 rows x 64 reductions (B micro-panel 4 KiB, packed {{.*}}); column panels in parallel
-func.func @few_rows(%a: memref<48x64xf32>, %b: memref<64x128xf32> {pb.static}, %c: memref<48x128xf32>) {
-  affine.for %i = 0 to 48 {
+// CHECK-LABEL: func.func @fewer_rows
+// CHECK: } {pb.once}
+// CHECK: affine.parallel (%{{.*}}) = (0) to (128) step (16) {
+// REPORT: prepacked.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: [pb-register-tile] register tile 6x16 {{.*}}cache tile 24 rows x 64 reductions {{.*}}; B packed once per parameter version (32 KiB kept); row blocks in parallel
+// REPORT: prepacked.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: [pb-register-tile] register tile 6x16 {{.*}}cache tile 96 rows x 64 reductions (B micro-panel 4 KiB, packed {{.*}}); column panels in parallel
+// REPORT: prepacked.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: [pb-register-tile] register tile 6x16 {{.*}}cache tile 48 rows x 64 reductions {{.*}}; B packed once per parameter version (32 KiB kept); column panels in parallel
+func.func @few_rows(%a: memref<96x64xf32>, %b: memref<64x128xf32> {pb.static}, %c: memref<96x128xf32>) {
+  affine.for %i = 0 to 96 {
     affine.for %j = 0 to 128 {
       affine.for %k = 0 to 64 {
-        %x = affine.load %a[%i, %k] : memref<48x64xf32>
+        %x = affine.load %a[%i, %k] : memref<96x64xf32>
         %y = affine.load %b[%k, %j] : memref<64x128xf32>
-        %z = affine.load %c[%i, %j] : memref<48x128xf32>
+        %z = affine.load %c[%i, %j] : memref<96x128xf32>
         %p = arith.mulf %x, %y : f32
         %s = arith.addf %z, %p : f32
-        affine.store %s, %c[%i, %j] : memref<48x128xf32>
+        affine.store %s, %c[%i, %j] : memref<96x128xf32>
       }
     }
   }
   return
 }
-func.func @few_rows_per_call(%a: memref<48x64xf32>, %b: memref<64x128xf32>, %c: memref<48x128xf32>) {
+func.func @few_rows_per_call(%a: memref<96x64xf32>, %b: memref<64x128xf32>, %c: memref<96x128xf32>) {
+  affine.for %i = 0 to 96 {
+    affine.for %j = 0 to 128 {
+      affine.for %k = 0 to 64 {
+        %x = affine.load %a[%i, %k] : memref<96x64xf32>
+        %y = affine.load %b[%k, %j] : memref<64x128xf32>
+        %z = affine.load %c[%i, %j] : memref<96x128xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %p : f32
+        affine.store %s, %c[%i, %j] : memref<96x128xf32>
+      }
+    }
+  }
+  return
+}
+func.func @fewer_rows(%a: memref<48x64xf32>, %b: memref<64x128xf32> {pb.static}, %c: memref<48x128xf32>) {
   affine.for %i = 0 to 48 {
     affine.for %j = 0 to 128 {
       affine.for %k = 0 to 64 {
