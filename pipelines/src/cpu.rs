@@ -452,7 +452,9 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 passes.push("func.func(pb-parallel-grain)".into());
             }
             if options.vectorize && lanes > 1 {
-                passes.push(format!("func.func(pb-vectorize{{width={lanes}}})"));
+                // Masked remainders where the target has mask registers.
+                let masked = options.target.vector_bits >= 512;
+                passes.push(format!("func.func(pb-vectorize{{width={lanes} masked={masked}}})"));
             }
             // Per function from here on: the pass manager runs the kernels'
             // functions in parallel.

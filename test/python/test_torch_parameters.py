@@ -214,7 +214,7 @@ def test_column_blocks_keep_results_exact(tmp_path, monkeypatch, caplog, channel
     model = ConvThenLinear().eval()
     options = {"report": True, "threads": 2, "channels_last": channels_last, "target_overrides": "l1=16K l2=64K"}
     compiled = polyblocks_jit_torch(model, compile_options=options)
-    image, x = torch.randn(2, 16, 40, 40), torch.randn(100, 300)
+    image, x = torch.randn(2, 16, 40, 40), torch.randn(400, 300)
     with torch.no_grad():
         for got, expected in zip(compiled(image, x), model(image, x)):
             torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)

@@ -94,7 +94,11 @@
 //! masked), no integer division (a zero lane would trap), and no memref
 //! both read and written (LLVM keeps a row that a loop adds into in
 //! registers between plain stores and loads, not masked ones: a depthwise
-//! convolution's taps over 7x7 maps ran 1.5x slower masked).
+//! convolution's taps over 7x7 maps ran 1.5x slower masked). Only with
+//! `masked`, which the cpu pipeline sets for targets with AVX-512 (mask
+//! registers make masked loads and stores as cheap as plain ones; AVX2's
+//! `vmaskmovps` stores are microcoded on some CPUs, and valgrind, which
+//! checks the AVX2 builds, runs out of translation space on them).
 //!
 //! Loops with an outer reduction and a contiguous parallel loop inside
 //! (column sums: `acc[j] += a[k][j]` with `j` innermost) need nothing
@@ -178,8 +182,9 @@ loop, or an `iter_args` value, combined by one associative op) use a vector accu
 dependences and invariant stores, possibly overlapping views and non-elementwise ops. What remains \
 (or a loop shorter than `width`) takes vectors of half the width, or, when its trip count is not a \
 power of two and its body is element-wise over contiguous accesses with no memref both read and \
-written, one iteration of masked loads and stores (`vector.maskedload`/`maskedstore`). The cpu \
-pipeline sets `width` to the target's f32 lanes.",
+written and `masked` is set, one iteration of masked loads and stores \
+(`vector.maskedload`/`maskedstore`). The cpu pipeline sets `width` to the target's f32 lanes and \
+`masked` where the target has AVX-512's mask registers.",
     anchor: "func.func",
     options: &[
         PassOption {
@@ -194,6 +199,13 @@ pipeline sets `width` to the target's f32 lanes.",
             default: "4",
             help: "Vector accumulators per reduction, updated in turn: independent chains hide the latency \
 of the combining op (1: a single chain)",
+        },
+        PassOption {
+            name: "masked",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "Run a short remainder whose trip count is not a power of two as one masked vector \
+iteration (cheap with AVX-512's mask registers; AVX2's vmaskmov stores are slow on some CPUs)",
         },
         PassOption {
             name: "reassociate",
@@ -212,6 +224,7 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
         width: options.uint("width").max(1),
         accumulators: options.uint("accumulators").max(1),
         reassociate: options.bool("reassociate"),
+        masked: options.bool("masked"),
     })
 }
 
@@ -220,6 +233,8 @@ struct Vectorize {
     width: u64,
     accumulators: u64,
     reassociate: bool,
+    /// Masked remainders (see "Short loops").
+    masked: bool,
 }
 
 impl RustPass for Vectorize {
@@ -247,7 +262,7 @@ impl RustPass for Vectorize {
                 // columns, or 12 left after a 16-lane loop over 28): one
                 // masked vector iteration where halving would take 4 + 2
                 // + 1 lanes (three copies of the body, the last scalar).
-                if trip > 2 && trip < self.width as i64 && !(trip as u64).is_power_of_two() {
+                if self.masked && trip > 2 && trip < self.width as i64 && !(trip as u64).is_power_of_two() {
                     let lanes = (trip as u64).next_power_of_two();
                     if let Some(plan) = analyze_masked(candidate, lanes, self.reassociate) {
                         ffi::with_context(candidate, |context| apply_masked(context, candidate, &plan, lanes, trip));

@@ -5,8 +5,17 @@
 // (7 = 4 + 2 + 1: three copies of the body). Run it: each 7-element row
 // is stored into a row of 8 whose last element a stored 8th lane would
 // overwrite.
-// RUN: pb-opt %s --pb-vectorize="width=16" | FileCheck %s --check-prefix=IR
-// RUN: pb-opt %s --pb-vectorize="width=16" | pb-opt --pass-pipeline='builtin.module(lower-affine,convert-vector-to-scf,convert-scf-to-cf,convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)' | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs | FileCheck %s
+// RUN: pb-opt %s --pb-vectorize="width=16 masked=true" | FileCheck %s --check-prefix=IR
+// RUN: pb-opt %s --pb-vectorize="width=16" | FileCheck %s --check-prefix=OFF
+// RUN: pb-opt %s --pb-vectorize="width=16 masked=true" | pb-opt --pass-pipeline='builtin.module(lower-affine,convert-vector-to-scf,convert-scf-to-cf,convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)' | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs | FileCheck %s
+
+// Without `masked` (the default; the cpu pipeline sets it for AVX-512
+// targets): vectors of 4, 2 and a scalar remainder.
+// OFF-LABEL: func.func @rows7
+// OFF-NOT: vector.create_mask
+// OFF: affine.for %{{.*}} = 0 to 4 step 4 {
+// OFF: affine.for %{{.*}} = 4 to 6 step 2 {
+// OFF: affine.for %{{.*}} = 6 to 7 {
 
 // y[i, j] = x[i, j] * s + 100, 7 columns: one masked 8-lane iteration
 // per row.
