@@ -1537,7 +1537,9 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     };
     // Opens the loop over column panels from `lo` to `hi`: parallel, each
     // iteration packing into panel buffers of its own, or sequential.
-    let column_loop = |t: &mut String, lo: i64, hi: i64| {
+    // (Bounds as affine loop bounds: constants, or maps of `%jc` in a
+    // column block, never under parallel panels.)
+    let column_loop = |t: &mut String, lo: &str, hi: &str| {
         if parallel == Parallel::Columns {
             t.push_str(&format!("affine.parallel (%jr) = ({lo}) to ({hi}) step ({nr}) {{\n"));
             t.push_str(&panel_allocas);
@@ -1595,37 +1597,31 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         t.push_str("}\nreturn\n}\n");
         return Ok(t);
     }
-    if nc > 0 {
-        // The panels of the column block at %jc; the tail in the block
-        // holding it.
-        if n_main > j_lo {
-            t.push_str(&format!(
-                "affine.for %jr = affine_map<(d0) -> (d0)>(%jc) to min affine_map<(d0) -> (d0 + {nc}, {n_main})>(%jc) step {nr} {{\n"
-            ));
-            full_panel(&mut t)?;
-            t.push_str("}\n");
-        }
-        if col_tail > 0 {
-            t.push_str(&format!(
-                "affine.for %jr = max affine_map<(d0) -> (d0, {n_main})>(%jc) to min affine_map<(d0) -> (d0 + {nc}, {j_hi})>(%jc) step {nr} {{\n"
-            ));
-            tail_panel(&mut t)?;
-            t.push_str("}\n");
-        }
-        t.push_str("}\n");
+    // The full panels, then the tail's (one iteration: the last columns,
+    // from a zero-padded panel; an allocation scope of its own when the
+    // panels are per thread). In a column block at %jc, those of the
+    // block, the tail in the block holding it.
+    let (main, tail) = if nc > 0 {
+        (
+            ("affine_map<(d0) -> (d0)>(%jc)".to_string(), format!("min affine_map<(d0) -> (d0 + {nc}, {n_main})>(%jc)")),
+            (format!("max affine_map<(d0) -> (d0, {n_main})>(%jc)"), format!("min affine_map<(d0) -> (d0 + {nc}, {j_hi})>(%jc)")),
+        )
     } else {
-        if n_main > j_lo {
-            column_loop(&mut t, j_lo, n_main);
-            full_panel(&mut t)?;
-            t.push_str("}\n");
-        }
-        if col_tail > 0 {
-            // One iteration: the last columns, from a zero-padded panel (an
-            // allocation scope of its own when the panels are per thread).
-            column_loop(&mut t, n_main, j_hi);
-            tail_panel(&mut t)?;
-            t.push_str("}\n");
-        }
+        ((j_lo.to_string(), n_main.to_string()), (n_main.to_string(), j_hi.to_string()))
+    };
+    if n_main > j_lo {
+        column_loop(&mut t, &main.0, &main.1);
+        full_panel(&mut t)?;
+        t.push_str("}\n");
+    }
+    if col_tail > 0 {
+        column_loop(&mut t, &tail.0, &tail.1);
+        tail_panel(&mut t)?;
+        t.push_str("}\n");
+    }
+    if nc > 0 {
+        // The reduction blocks' loop inside the column block.
+        t.push_str("}\n");
     }
     t.push_str("}\n}\n");
     for _ in outer {

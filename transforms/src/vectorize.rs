@@ -274,7 +274,9 @@ impl RustPass for Vectorize {
                 }
                 let Some(plan) = analyze(candidate, width, self.reassociate) else { break };
                 let whole = plan.main_end == plan.upper;
-                ffi::with_context(candidate, |context| apply(context, candidate, &plan, width, self.accumulators));
+                ffi::with_context(candidate, |context| {
+                    apply(context, candidate, &plan, width, self.accumulators);
+                });
                 if whole || width <= 2 {
                     break;
                 }
@@ -478,7 +480,8 @@ fn analyze<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: boo
 /// are not masked), and no integer division (a zero divisor traps).
 fn analyze_masked<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociate: bool) -> Option<Plan<'c, 'a>> {
     let plan = analyze_trips(candidate, width, reassociate, true)?;
-    if !plan.reductions.is_empty() || candidate.result_count() != 0 || plan.moving.iter().any(|(_, kind, _)| *kind != Access::Contiguous) {
+    // (Every `iter_args` value is a reduction: none either.)
+    if !plan.reductions.is_empty() || plan.moving.iter().any(|(_, kind, _)| *kind != Access::Contiguous) {
         return None;
     }
     // Nor a memref both read and written (a convolution adding each tap
@@ -499,7 +502,10 @@ fn analyze_masked<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassocia
         next = op.next_in_block();
         let name = op.name();
         let name = name.as_string_ref().as_str().ok()?;
-        let traps = ["divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi"].iter().any(|d| name == format!("arith.{d}"));
+        let traps = matches!(
+            name,
+            "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" | "arith.ceildivsi" | "arith.ceildivui" | "arith.floordivsi"
+        );
         if name == "memref.load" || traps {
             return None;
         }
@@ -680,6 +686,7 @@ impl<'c, 'a> Lane<'c, 'a> {
 
 /// Emits the vector loop before `original`, then the lane combination of
 /// each reduction, and shrinks `original` to the remainder (or erases it).
+/// Returns the vector loop (inside the summation blocks' loop, if any).
 ///
 /// Each reduction gets `accumulators` vector accumulators (at most one per
 /// vector iteration), rotated through the `iter_args`: the loop yields
@@ -691,7 +698,7 @@ fn apply<'c, 'a>(
     plan: &Plan<'c, 'a>,
     width: u64,
     accumulators: u64,
-) {
+) -> OperationRef<'c, 'a> {
     let location = original.location();
     let index = Type::index(context);
     let named = |name: &str, attribute: Attribute<'c>| (Identifier::new(context, name), attribute);
@@ -1053,6 +1060,9 @@ fn apply<'c, 'a>(
     } else {
         ffi::set_attribute(original, "lowerBoundMap", constant_map(context, plan.main_end));
     }
+    // SAFETY: the vector loop is in `original`'s block (or in the block
+    // loop there), which outlives the rewriter it was inserted with.
+    unsafe { OperationRef::from_raw(vector_loop.to_raw()) }
 }
 
 /// Vectorizes `original` (its `plan` from `analyze_masked`) as one vector
@@ -1062,18 +1072,7 @@ fn apply<'c, 'a>(
 /// `vector.maskedstore` under `vector.create_mask valid`, their indices
 /// the access maps' results applied to the map operands.
 fn apply_masked<'c, 'a>(context: &'c Context, original: OperationRef<'c, 'a>, plan: &Plan<'c, 'a>, width: u64, valid: i64) {
-    // The ops `apply` inserts go before `original`, which it erases: the
-    // vector loop is then the op before the one that followed it.
-    let after = original.next_in_block().expect("a loop is followed by its block's terminator");
-    let block = original.block().expect("a loop in a block");
-    apply(context, original, plan, width, 1);
-    let mut vector_loop = None;
-    let mut walk = block.first_operation();
-    while let Some(op) = walk.filter(|op| op.to_raw().ptr != after.to_raw().ptr) {
-        vector_loop = Some(op);
-        walk = op.next_in_block();
-    }
-    let vector_loop = vector_loop.expect("the vector loop");
+    let vector_loop = apply(context, original, plan, width, 1);
     let body = vector_loop.region(0).expect("region").first_block().expect("block");
     let first = body.first_operation().expect("the loop body");
     let location = vector_loop.location();
