@@ -50,6 +50,9 @@ pub fn stage_pipeline(stage: &str, options: &CpuOptions, gpu: &GpuDesc, emulate:
             // Loops of one iteration (batch 1) go, so that a band starts at
             // a loop with work to share.
             "func.func(affine-loop-normalize{promote-single-iter=true})".into(),
+            // f16 contractions on the tensor cores: each becomes a launch
+            // of its own (pb-gpu-map leaves launches as they are).
+            format!("func.func(pb-gpu-mma{{chip={} report={}}})", gpu.chip, options.report),
             // Every parallel loop (not only the outermost): pb-gpu-map
             // takes a perfectly nested band of them.
             "func.func(affine-parallelize)".into(),

@@ -165,6 +165,10 @@ impl<'c> Mapper<'c, '_> {
         if is_named(op, "scf.for") && op.result_count() == 0 && has_parallel_child(op) {
             return Kind::HostLoop;
         }
+        // A launch made by an earlier pass (`pb-gpu-mma`) is mapped already.
+        if is_named(op, "gpu.launch") {
+            return Kind::Host;
+        }
         if op.region_count() > 0 {
             return Kind::Device;
         }

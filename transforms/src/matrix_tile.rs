@@ -69,14 +69,14 @@
 
 use melior::{
     ir::{
-        r#type::ShapedTypeLike,
-        attribute::IntegerAttribute, block::BlockLike, operation::OperationLike,
-        Attribute, Block, Location, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+        r#type::ShapedTypeLike, block::BlockLike, operation::OperationLike, Attribute, OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
+use crate::contraction_roles::{self, rewrite, Roles};
+use crate::emit_at::Emit;
 use pb_polyhedral::{aff::mlir_map, scop::Statement, Aff, Scop};
-use pb_support::{builder, ffi, ir::{is_named, is_static_argument}, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+use pb_support::{ffi, ir::{is_named, is_static_argument}, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 
 use crate::{contraction_epilogue, epilogue_split, text_kernel};
 
@@ -250,50 +250,21 @@ fn depth(kind: Kind, unit: Unit) -> i64 {
     }
 }
 
-/// A recognized product and its loops' roles (positions in the nest).
+/// A recognized product: its element types and its loops' roles
+/// (`contraction_roles::Roles`, reached through `Deref`).
 struct Product {
     kind: Kind,
-    a: usize,
-    b: usize,
-    c: usize,
-    bounds: Vec<(i64, i64)>,
-    i: usize,
-    /// C loops just outside `i` flattened with it into the rows,
-    /// outermost first (a convolution's batch and output rows with its
-    /// output columns, `(n * H + h) * W + w`): rows that `i` alone would
-    /// leave short of whole blocks (a 7 x 7 or 56 x 56 feature map) run as
-    /// one `M = N * H * W`.
-    i_outer: Vec<usize>,
-    j: usize,
-    reductions: Vec<usize>,
-    /// C loops other than `i` and `j`, outermost first (loops of one
-    /// iteration are not among them: they index as their one value).
-    outer: Vec<usize>,
+    roles: Roles,
+}
+
+impl std::ops::Deref for Product {
+    type Target = Roles;
+    fn deref(&self) -> &Roles {
+        &self.roles
+    }
 }
 
 impl Product {
-    fn trip(&self, d: usize) -> i64 {
-        self.bounds[d].1 - self.bounds[d].0
-    }
-    /// Rows: `i`, times the loops flattened with it.
-    fn m(&self) -> i64 {
-        self.trip(self.i) * self.i_outer.iter().map(|d| self.trip(*d)).product::<i64>()
-    }
-    /// Sets the row loops' values in `dims` from flattened row `row` (from
-    /// 0): the innermost by remainder, the outermost by division.
-    fn set_row(&self, row: Aff, dims: &mut [Option<Aff>]) {
-        let loops: Vec<usize> = self.i_outer.iter().copied().chain(std::iter::once(self.i)).collect();
-        let mut stride = 1;
-        for (q, &d) in loops.iter().enumerate().rev() {
-            let above = if stride == 1 { row.clone() } else { Aff::FloorDiv(Box::new(row.clone()), stride) };
-            let value = if q == 0 { above } else { Aff::Mod(Box::new(above), self.trip(d)) };
-            dims[d] = Some(value.plus(Aff::Const(self.bounds[d].0)));
-            stride *= self.trip(d);
-        }
-    }
-    fn k(&self) -> i64 {
-        self.reductions.iter().map(|r| self.trip(*r)).product()
-    }
     /// Rounds `n` up to a multiple of `to`.
     fn padded(n: i64, to: i64) -> i64 {
         (n + to - 1) / to * to
@@ -397,25 +368,10 @@ padded to {mp}x{np}x{kp}; {how}{}{}",
 
 /// The multiply-accumulate statement and its roles, if it is one.
 fn recognize<'c, 'a>(s: &Statement<'c, 'a>) -> Option<Product> {
-    let bounds: Vec<(i64, i64)> = s.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect::<Option<_>>()?;
-    if s.accesses.len() != 4 || s.accesses.iter().any(|a| !a.exact || a.indices.iter().any(Aff::uses_symbols)) {
-        return None;
-    }
-    let c = s.accesses.iter().position(|a| a.write)?;
-    let w = &s.accesses[c];
-    let c_read = s.accesses.iter().position(|a| !a.write && a.array == w.array && a.indices == w.indices)?;
-    let store = w.op;
-    let in_statement = |v: Value<'c, 'a>| ffi::defining_op(v).filter(|op| s.ops.contains(op));
-    let add = in_statement(store.operand(0).ok()?)?;
-    let (x, y) = (add.operand(0).ok()?, add.operand(1).ok()?);
-    let c_value: Value<'c, 'a> = s.accesses[c_read].op.result(0).ok()?.into();
-    let product = if x == c_value { y } else if y == c_value { x } else { return None };
-    let mul = in_statement(product)?;
-    // (load, unsigned) of an extended operand.
-    let extended = |v: Value<'c, 'a>| -> Option<(usize, &'static str, bool)> {
-        let ext = in_statement(v)?;
-        let load = in_statement(ext.operand(0).ok()?)?;
-        let k = s.accesses.iter().position(|a| !a.write && a.op == load)?;
+    let mac = contraction_roles::multiply_accumulate(s)?;
+    // (type, unsigned) of an extended operand.
+    let extended = |ext: Option<OperationRef<'c, 'a>>| -> Option<(&'static str, bool)> {
+        let ext = ext?;
         let source = ext.operand(0).ok()?.r#type().to_string();
         let result = ext.result(0).ok()?.r#type().to_string();
         let kind = match (ext.name().as_string_ref().as_str().ok()?, source.as_str(), result.as_str()) {
@@ -424,246 +380,26 @@ fn recognize<'c, 'a>(s: &Statement<'c, 'a>) -> Option<Product> {
             ("arith.extui", "i8", "i32") => "i8u",
             _ => return None,
         };
-        Some((k, kind, kind == "i8u"))
+        Some((kind, kind == "i8u"))
     };
-    let (kx, tx, ux) = extended(mul.operand(0).ok()?)?;
-    let (ky, ty, uy) = extended(mul.operand(1).ok()?)?;
+    let (tx, ux) = extended(mac.x.1)?;
+    let (ty, uy) = extended(mac.y.1)?;
     let float = tx == "bf16" && ty == "bf16";
     let int = tx != "bf16" && ty != "bf16";
     let names_ok = if float {
-        is_named(add, "arith.addf") && is_named(mul, "arith.mulf")
+        is_named(mac.add, "arith.addf") && is_named(mac.mul, "arith.mulf")
     } else {
-        int && is_named(add, "arith.addi") && is_named(mul, "arith.muli")
+        int && is_named(mac.add, "arith.addi") && is_named(mac.mul, "arith.muli")
     };
-    // Every op is the product's: 4 accesses, 2 extensions, mul, add, index arithmetic.
-    let counted = s.ops.iter().filter(|op| !is_named(**op, "affine.apply")).count();
-    if !names_ok || kx == ky || kx == c_read || ky == c_read || counted != 8 {
+    if !names_ok {
         return None;
     }
-    // Roles: `j` is C's last index, alone; B moves with it, A does not.
-    let (last, front) = w.indices.split_last()?;
-    let Aff::Dim(j) = *last else { return None };
-    if front.iter().any(|e| e.uses_dim(j)) {
-        return None;
-    }
-    let uses = |k: usize, d: usize| s.accesses[k].indices.iter().any(|e| e.uses_dim(d));
-    let (a, b, a_unsigned, b_unsigned) = match (uses(kx, j), uses(ky, j)) {
-        (false, true) => (kx, ky, ux, uy),
-        (true, false) => (ky, kx, uy, ux),
-        _ => return None,
-    };
-    let written: Vec<usize> = (0..bounds.len()).filter(|d| w.indices.iter().any(|e| e.uses_dim(*d))).collect();
-    let once = |d: usize| bounds[d].1 - bounds[d].0 == 1;
-    // `i`: a C index alone, used by A, not by B; C's second-to-last first.
-    let row = |e: &Aff| match e {
-        Aff::Dim(d) if *d != j && uses(a, *d) && !uses(b, *d) && !once(*d) => Some(*d),
-        _ => None,
-    };
-    let i = front.last().and_then(row).or_else(|| front.iter().rev().find_map(row))?;
-    if front.iter().filter(|e| e.uses_dim(i)).count() != 1 {
-        return None;
-    }
-    let reductions: Vec<usize> = (0..bounds.len()).filter(|d| !written.contains(d) && !once(*d)).collect();
-    // The C indices before `i`'s, loops alone that A uses and B does not,
-    // join the rows when `i`'s rows are not whole blocks: the one just
-    // before it, and each before that in turn (loops of one iteration are
-    // passed over: they index as their one value).
-    let mut i_outer = Vec::new();
-    if let Some(q) = front.iter().position(|e| *e == Aff::Dim(i)).filter(|_| (bounds[i].1 - bounds[i].0) % BLOCK != 0) {
-        for e in front[..q].iter().rev() {
-            if let Aff::Dim(d) = e {
-                if once(*d) {
-                    continue;
-                }
-            }
-            match row(e).filter(|h| front.iter().filter(|x| x.uses_dim(*h)).count() == 1) {
-                Some(h) => i_outer.insert(0, h),
-                None => break,
-            }
-        }
-    }
-    let outer: Vec<usize> =
-        written.iter().copied().filter(|d| *d != i && *d != j && !i_outer.contains(d) && !once(*d)).collect();
-    if reductions.is_empty() {
-        return None;
-    }
-    // The reduction A reads contiguously (a channels-last convolution's
-    // input channels, under the window's loops) goes innermost: packing A
-    // then copies whole vectors. The order of the reductions is free (each
-    // C element gets one sum, the unit's own order inside a tile anyway).
-    let mut reductions = reductions;
-    let a_last = s.accesses[a].indices.last()?;
-    if let Some(q) = reductions.iter().position(|r| a_last.coefficient(*r) == Some(1) && (0..bounds.len()).all(|d| d == *r || !a_last.uses_dim(d))) {
-        let r = reductions.remove(q);
-        reductions.push(r);
-    }
+    let (roles, a_is_x) = contraction_roles::roles(s, &mac, BLOCK)?;
+    let (a_unsigned, b_unsigned) = if a_is_x { (ux, uy) } else { (uy, ux) };
     let kind = if float { Kind::Bf16 } else { Kind::Int8 { a_unsigned, b_unsigned } };
-    Some(Product { kind, a, b, c, bounds, i, i_outer, j, reductions, outer })
+    Some(Product { kind, roles })
 }
 
-/// Creates ops before an anchor op (the end of the body being filled).
-struct Emit<'c> {
-    context: &'c Context,
-    location: Location<'c>,
-}
-
-impl<'c> Emit<'c> {
-    fn attr(&self, text: &str) -> Attribute<'c> {
-        Attribute::parse(self.context, text).unwrap_or_else(|| panic!("pb-matrix-tile wrote an invalid attribute: {text}"))
-    }
-    fn ty(&self, text: &str) -> Type<'c> {
-        Type::parse(self.context, text).unwrap_or_else(|| panic!("pb-matrix-tile wrote an invalid type: {text}"))
-    }
-    fn build(
-        &self,
-        name: &str,
-        operands: &[Value<'c, '_>],
-        results: &[Type<'c>],
-        attributes: &[(&str, Attribute<'c>)],
-        regions: Vec<Region<'c>>,
-    ) -> Operation<'c> {
-        builder::build_operation(self.context, self.location, name, operands, results, attributes, regions)
-    }
-    fn op<'a>(
-        &self,
-        at: OperationRef<'c, 'a>,
-        name: &str,
-        operands: &[Value<'c, '_>],
-        results: &[Type<'c>],
-        attributes: &[(&str, Attribute<'c>)],
-    ) -> OperationRef<'c, 'a> {
-        let op = self.build(name, operands, results, attributes, vec![]);
-        at.block().expect("anchor in a block").insert_operation_before(at, op)
-    }
-    fn value<'a>(
-        &self,
-        at: OperationRef<'c, 'a>,
-        name: &str,
-        operands: &[Value<'c, '_>],
-        result: Type<'c>,
-        attributes: &[(&str, Attribute<'c>)],
-    ) -> Value<'c, 'a> {
-        self.op(at, name, operands, &[result], attributes).result(0).expect("one result").into()
-    }
-    /// `affine.apply` of `expr` over the values `env` (as d0, d1, ...).
-    fn apply<'a>(&self, at: OperationRef<'c, 'a>, expr: &Aff, env: &[Value<'c, 'a>]) -> Value<'c, 'a> {
-        let map = self.attr(&mlir_map(env.len(), 0, std::slice::from_ref(expr)));
-        self.value(at, "affine.apply", env, Type::index(self.context), &[("map", map)])
-    }
-    fn load<'a>(&self, at: OperationRef<'c, 'a>, memref: Value<'c, 'a>, indices: &[Aff], env: &[Value<'c, 'a>]) -> Value<'c, 'a> {
-        let element = memref_element(memref).expect("a memref");
-        let map = self.attr(&mlir_map(env.len(), 0, indices));
-        let operands: Vec<Value> = std::iter::once(memref).chain(env.iter().copied()).collect();
-        self.value(at, "affine.load", &operands, element, &[("map", map)])
-    }
-    fn store<'a>(&self, at: OperationRef<'c, 'a>, value: Value<'c, 'a>, memref: Value<'c, 'a>, indices: &[Aff], env: &[Value<'c, 'a>]) {
-        let map = self.attr(&mlir_map(env.len(), 0, indices));
-        let operands: Vec<Value> = [value, memref].into_iter().chain(env.iter().copied()).collect();
-        self.op(at, "affine.store", &operands, &[], &[("map", map)]);
-    }
-    fn constant<'a>(&self, at: OperationRef<'c, 'a>, ty: &str, value: &str) -> Value<'c, 'a> {
-        let ty = self.ty(ty);
-        let attr = self.attr(&format!("{value} : {ty}"));
-        self.value(at, "arith.constant", &[], ty, &[("value", attr)])
-    }
-    /// `affine.for %iv = lower to min(upper...) step step` over `env`
-    /// (the upper bound's results, over env as dims, minimized), with
-    /// loop-carried `carried`; its induction variable, carried values and
-    /// terminator (an `affine.yield` of the carried values unchanged:
-    /// set its operands when the body is done).
-    fn for_loop<'a>(
-        &self,
-        at: OperationRef<'c, 'a>,
-        (lower, upper): (i64, &[Aff]),
-        step: i64,
-        env: &[Value<'c, 'a>],
-        carried: &[Value<'c, 'a>],
-    ) -> (Value<'c, 'a>, Vec<Value<'c, 'a>>, OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
-        let mut arguments = vec![(Type::index(self.context), self.location)];
-        arguments.extend(carried.iter().map(|v| (v.r#type(), self.location)));
-        let region = Region::new();
-        region.append_block(Block::new(&arguments));
-        // Constant bounds take no operands: loops the vectorizer (and
-        // other passes reading constant trip counts) can read.
-        let env = if upper.iter().any(|x| (0..env.len()).any(|d| x.uses_dim(d))) { env } else { &[] };
-        let bounds = (self.attr(&mlir_map(env.len(), 0, &[Aff::Const(lower)])), self.attr(&mlir_map(env.len(), 0, upper)));
-        let made = builder::affine_for_carrying(self.context, self.location, bounds, env, step, carried, region)
-            .unwrap_or_else(|e| panic!("pb-matrix-tile built an invalid affine.for: {e}"));
-        let made = at.block().expect("anchor in a block").insert_operation_before(at, made);
-        let body = made.region(0).ok().and_then(|r| r.first_block()).expect("loop body");
-        let values: Vec<Value> = (1..=carried.len()).map(|k| body.argument(k).expect("carried").into()).collect();
-        let end = self.build("affine.yield", &values, &[], &[], vec![]);
-        let end = body.append_operation(end);
-        (body.argument(0).expect("iv").into(), values, end, made)
-    }
-    /// `affine.parallel (%iv) = (0) to (upper)`; its induction variable and terminator.
-    fn parallel<'a>(&self, at: OperationRef<'c, 'a>, upper: i64) -> (Value<'c, 'a>, OperationRef<'c, 'a>) {
-        let region = Region::new();
-        region.append_block(Block::new(&[(Type::index(self.context), self.location)]));
-        let groups = self.attr("dense<1> : tensor<1xi32>");
-        let op = self.build(
-            "affine.parallel",
-            &[],
-            &[],
-            &[
-                ("lowerBoundsMap", self.attr("affine_map<() -> (0)>")),
-                ("lowerBoundsGroups", groups),
-                ("upperBoundsMap", self.attr(&format!("affine_map<() -> ({upper})>"))),
-                ("upperBoundsGroups", groups),
-                ("steps", self.attr("[1]")),
-                ("reductions", self.attr("[]")),
-            ],
-            vec![region],
-        );
-        let made = at.block().expect("anchor in a block").insert_operation_before(at, op);
-        let body = made.region(0).ok().and_then(|r| r.first_block()).expect("parallel body");
-        let end = body.append_operation(self.build("affine.yield", &[], &[], &[], vec![]));
-        (body.argument(0).expect("iv").into(), end)
-    }
-    /// `amx.tile_load` of `memref` at `exprs` (over `env`).
-    fn load_tile<'a>(&self, at: OperationRef<'c, 'a>, memref: Value<'c, 'a>, exprs: &[Aff], env: &[Value<'c, 'a>], ty: Type<'c>) -> Value<'c, 'a> {
-        let mut operands = vec![memref];
-        operands.extend(exprs.iter().map(|x| self.apply(at, x, env)));
-        let segments = self.attr(&format!("array<i32: 1, {}, 0>", exprs.len()));
-        self.value(at, "amx.tile_load", &operands, ty, &[("operandSegmentSizes", segments)])
-    }
-    /// `amx.tile_store` of `tile` into `memref` at `exprs` (over `env`).
-    fn store_tile<'a>(&self, at: OperationRef<'c, 'a>, memref: Value<'c, 'a>, exprs: &[Aff], env: &[Value<'c, 'a>], tile: Value<'c, 'a>) {
-        let mut operands = vec![memref];
-        operands.extend(exprs.iter().map(|x| self.apply(at, x, env)));
-        operands.push(tile);
-        let segments = self.attr(&format!("array<i32: 1, {}, 1, 0>", exprs.len()));
-        self.op(at, "amx.tile_store", &operands, &[], &[("operandSegmentSizes", segments)]);
-    }
-    /// `memref.alloca_scope { }` before `at`; its body's terminator (what
-    /// is emitted before it runs in the scope, its allocas freed at the end).
-    fn alloca_scope<'a>(&self, at: OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
-        let region = Region::new();
-        let body = region.append_block(Block::new(&[]));
-        body.append_operation(self.build("memref.alloca_scope.return", &[], &[], &[], vec![]));
-        let scope = self.build("memref.alloca_scope", &[], &[], &[], vec![region]);
-        let scope = at.block().expect("anchor in a block").insert_operation_before(at, scope);
-        scope.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("scope body")
-    }
-    fn alloc<'a>(&self, at: OperationRef<'c, 'a>, name: &str, ty: &str) -> Value<'c, 'a> {
-        let ty = self.ty(ty);
-        let attributes = [("alignment", IntegerAttribute::new(Type::parse(self.context, "i64").expect("i64"), 64).into()), ("operandSegmentSizes", self.attr("array<i32: 0, 0>"))];
-        self.value(at, name, &[], ty, &attributes)
-    }
-}
-
-fn memref_element<'c>(memref: Value<'c, '_>) -> Option<Type<'c>> {
-    melior::ir::r#type::MemRefType::try_from(memref.r#type()).ok().map(|t| t.element())
-}
-
-/// Original index expressions over new loops: `dims[d]` is dimension `d`
-/// as an expression over the new loops (`Dim(k)` = `env[k]`); dimensions
-/// not given index as their lower bound (loops of one iteration).
-fn rewrite(indices: &[Aff], dims: &[Option<Aff>], bounds: &[(i64, i64)]) -> Vec<Aff> {
-    let substitution: Vec<Aff> =
-        (0..bounds.len()).map(|d| dims[d].clone().unwrap_or(Aff::Const(bounds[d].0))).collect();
-    indices.iter().map(|e| e.substitute(&substitution)).collect()
-}
 
 /// `dim + offset`.
 fn shifted(dim: usize, offset: i64) -> Aff {
@@ -918,7 +654,7 @@ fn emit_kernel<'c>(
         let rows: Vec<Value> = (0..g)
             .map(|t| {
                 let mut dims = b_dims.clone();
-                unflatten(p, &p.reductions, &Aff::Dim(qd).scale(g).plus(Aff::Const(t)), &mut dims);
+                p.unflatten(&p.reductions, &Aff::Dim(qd).scale(g).plus(Aff::Const(t)), &mut dims);
                 dims[p.j] = Some(shifted(nd, p.bounds[p.j].0));
                 let map = e.attr(&mlir_map(env.len(), 0, &rewrite(b_index, &dims, &p.bounds)));
                 let operands: Vec<Value> = std::iter::once(b_mem).chain(env.iter().copied()).collect();
@@ -1408,16 +1144,6 @@ fn reduction_loops<'c, 'a>(
     inner
 }
 
-/// Sets each of `reductions` (some of `p`'s, outermost first) in `dims` to
-/// its value at index `kf` of their row-major flattening.
-fn unflatten(p: &Product, reductions: &[usize], kf: &Aff, dims: &mut [Option<Aff>]) {
-    let mut stride = 1;
-    for &r in reductions.iter().rev() {
-        let value = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(kf.clone()), stride)), p.trip(r));
-        dims[r] = Some(value.plus(Aff::Const(p.bounds[r].0)));
-        stride *= p.trip(r);
-    }
-}
 
 /// Packs rows `base + [0, upper)` of A (flattened rows) into rows
 /// `[0, upper)` of `ap` (`Ap[row][flat k]`), at `a_at` inside the loops of
@@ -1449,7 +1175,7 @@ fn pack_a<'c, 'a>(
         let (iv, _, end, _) = e.for_loop(inner, (0, &[Aff::Const(run)]), lanes, &env, &[]);
         let position = Aff::Dim(env.len());
         env.push(iv);
-        unflatten(p, along, &position, &mut dims);
+        p.unflatten(along, &position, &mut dims);
         (end, [Aff::Dim(first - 1), flat_index(p, before, first).scale(run).plus(position)])
     } else {
         (reduction_loops(e, end, p, &p.reductions, &mut env, &mut dims), [Aff::Dim(first - 1), flat_index(p, &p.reductions, first)])

@@ -1682,7 +1682,7 @@ fn scaled(t: &mut String, value: &str, factor: Option<&str>, ty: &str) -> String
 
 /// The last op before `nest` that touches the C that `s` writes (access
 /// `c_write`, loops of constant `bounds`), if it is a nest that stores
-/// +0.0 (f32) or 0 (i32) into every element of C and nothing else, and the
+/// +0.0 (f32, f16) or 0 (i32) into every element of C and nothing else, and the
 /// contraction writes every element of C too.
 pub(crate) fn zero_fill_before<'c, 'a>(
     nest: OperationRef<'c, 'a>,
@@ -1716,7 +1716,7 @@ pub(crate) fn zero_fill_before<'c, 'a>(
     // +0.0 (adding to -0.0 would keep a -0.0 product's sign).
     let value = ffi::defining_op(store.op.operand(0).ok()?)?;
     let zero = value.attribute("value").ok()?.to_string();
-    if !is_named(value, "arith.constant") || !matches!(zero.as_str(), "0.000000e+00 : f32" | "0 : i32") {
+    if !is_named(value, "arith.constant") || !matches!(zero.as_str(), "0.000000e+00 : f32" | "0.000000e+00 : f16" | "0 : i32") {
         return None;
     }
     // The fill walks every element: each index of C is its own loop, from

@@ -1,0 +1,561 @@
+//! `pb-gpu-mma`: contractions on the GPU's tensor cores.
+//!
+//! For a perfect nest whose single statement is the multiply-accumulate
+//! `C[..i..j] += A[..i..k..] * B[..k..j]` on f16 operands (summed in f32:
+//! `arith.extf` to an f32 C, or an f16 C summed in f32 and rounded once at
+//! the end, as cuBLAS-class kernels do), the loops take the roles of
+//! `pb-matrix-tile` (`contraction_roles`: rows `i` with the loops flattened
+//! into them, columns `j`, the reductions flattened into one `K`, other C
+//! loops a batch), so a matmul, a batch matmul, a transposed operand and a
+//! convolution (implicit GEMM: A's block gathered from the input window
+//! by the affine index expressions) are one kernel. The nest becomes one
+//! `gpu.launch`:
+//!
+//! ```text
+//! grid (N / BN, M / BM, batch); block of (BM / 32) x (BN / 32) warps
+//! workgroup As[BM][BK + 8] f16, Bs[BK][BN + 8] f16, Ws[warps * 16][16] f32
+//! acc[2][2] = 0                            (16x16 f32 fragments per warp)
+//! for k0 = 0 to K step BK:
+//!   As = A's BM x BK block, Bs = B's BK x BN block (each thread copies
+//!        elements t, t + T, ...: neighbouring threads read neighbouring
+//!        elements; zeros past M, N, K)
+//!   barrier
+//!   for ks < BK / 16: a[fi] = load As, b[fj] = load Bs, acc += a x b
+//!   barrier
+//! for each fragment: store it to the warp's Ws, barrier, the warp's lanes
+//!   add it to C (converted to C's type), barrier
+//! ```
+//!
+//! Each warp computes a 32 x 32 tile (2 x 2 fragments of the 16x16x16
+//! `gpu.subgroup_mma_*` shape, which upstream lowers to `wmma` instructions
+//! built of the description's `mma` shapes). The block tile comes from the
+//! GPU description: the largest of 128x128, 64x64 and 32x32 whose grid
+//! still gives every multiprocessor a block and whose buffers fit the
+//! static shared memory (48 KiB without the dynamic opt-in). Sums are added
+//! into C, so a bias or a value in C before the nest is kept; a zero fill of
+//! C just before is absorbed instead (C is stored, not read).
+//!
+//! The emitted IR is the *mapped IR*: `pb-gpu-emulate` runs it on the CPU
+//! (barrier phases in turn, fragments as per-thread buffers) and
+//! `convert-gpu-to-nvvm` lowers it to PTX.
+//!
+//! Refuses (the nest stays for `pb-gpu-map`'s one-thread-per-element
+//! mapping, still correct): other element types, non-constant bounds, a
+//! single row or column (a vector product, bound by memory), a GPU without
+//! an f16 x f16 -> f32 matrix shape, grids past the hardware's limits.
+
+use crate::contraction_roles::{self, rewrite, Roles};
+use crate::emit_at::Emit;
+use crate::text_kernel;
+use melior::{
+    ir::{
+        block::BlockLike, operation::OperationLike, Block, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use pb_polyhedral::{scop::Statement, Aff, Scop};
+use pb_support::{ffi, gpu_target::GpuDesc, ir::is_named, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
+
+static ID: PassId = PassId::new();
+
+pub static INFO: PassInfo = PassInfo {
+    argument: "pb-gpu-mma",
+    summary: "Map f16 contractions (matmul, batch matmul, convolution) to tensor cores: one gpu.launch with shared-memory tiles and gpu.subgroup_mma ops",
+    description: "A perfect nest computing C += A * B on f16 operands (an f32 C, or an f16 C summed in \
+f32) becomes a gpu.launch: a block of warps per BM x BN tile of C (from the GPU description: the \
+largest of 128x128, 64x64, 32x32 that gives every multiprocessor a block and fits 48 KiB of shared \
+memory), A's and B's BK-deep blocks copied into workgroup memory by all threads with zeros past the \
+edges, 2x2 fragments of 16x16 f32 sums per warp (gpu.subgroup_mma_load_matrix/compute), and an \
+epilogue adding each fragment into C through a per-warp staging buffer. Loops take the roles of \
+pb-matrix-tile (rows flattened with outer loops, reductions flattened, a convolution's window \
+gathered by the copies). A zero fill of C just before is absorbed. Other nests are left to \
+pb-gpu-map. Runs in the affine stage of the nvgpu pipeline.",
+    anchor: "func.func",
+    options: &[
+        PassOption { name: "chip", kind: OptionKind::String, default: "sm_80", help: "The GPU (a described chip: sm_80, sm_86, sm_89, sm_90)" },
+        PassOption { name: "report", kind: OptionKind::Bool, default: "false", help: "Say on stderr how each contraction was mapped, or why not" },
+    ],
+    id: &ID,
+    create,
+};
+
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(GpuMma { chip: options.string("chip").to_string(), report: options.bool("report") })
+}
+
+#[derive(Clone)]
+struct GpuMma {
+    chip: String,
+    report: bool,
+}
+
+/// One fragment's rows, columns and reductions (the WMMA f16 shape).
+const FRAG: i64 = 16;
+/// Rows and columns of a warp's tile: 2 x 2 fragments.
+const WARP_TILE: i64 = 32;
+/// Reductions per block copy: two fragment steps.
+const BK: i64 = 32;
+/// Elements of padding per shared row (16 bytes of f16: WMMA's leading
+/// dimension stays a multiple of 8, rows start in different banks).
+const PAD: i64 = 8;
+/// Static shared memory a kernel may use without the dynamic opt-in.
+const STATIC_SHARED: i64 = 48 * 1024;
+
+impl RustPass for GpuMma {
+    fn dependent_dialects(&self) -> &'static [&'static str] {
+        &["affine", "arith", "gpu", "memref", "scf"]
+    }
+
+    fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
+        let gpu = match GpuDesc::named(&self.chip) {
+            Ok(gpu) => gpu,
+            Err(message) => {
+                ffi::emit_error(func.location(), &format!("pb-gpu-mma: {message}"));
+                return Err(PassFailed);
+            }
+        };
+        text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| {
+            map_nest(context, nest, &gpu).unwrap_or_else(Some)
+        });
+        Ok(())
+    }
+}
+
+/// Element types of a product: the operands' (f16) and C's.
+struct Types {
+    /// C's element type: f32, or f16 (rounded once from the f32 sums).
+    c_f16: bool,
+}
+
+/// The f16 product `mac` computes, if it is one.
+fn f16_product(mac: &contraction_roles::Mac) -> Option<Types> {
+    if !is_named(mac.add, "arith.addf") || !is_named(mac.mul, "arith.mulf") {
+        return None;
+    }
+    let result = |op: OperationRef| op.result(0).ok().map(|r| r.r#type().to_string());
+    let source = |op: OperationRef| op.operand(0).ok().map(|v| v.r#type().to_string());
+    let sum = result(mac.add)?;
+    match (mac.x.1, mac.y.1) {
+        // extf f16 -> f32 of both factors, summed in f32.
+        (Some(x), Some(y)) if is_named(x, "arith.extf") && is_named(y, "arith.extf") => {
+            let f16 = |op| source(op).as_deref() == Some("f16");
+            (f16(x) && f16(y) && sum == "f32").then_some(Types { c_f16: false })
+        }
+        // f16 products summed in f16.
+        (None, None) if sum == "f16" => Some(Types { c_f16: true }),
+        _ => None,
+    }
+}
+
+fn ceil_div(n: i64, d: i64) -> i64 {
+    (n + d - 1) / d
+}
+
+/// Block tile chosen for a product of `m x n` (times `batch`) on `gpu`.
+#[derive(Clone, Copy)]
+struct Tiles {
+    bm: i64,
+    bn: i64,
+}
+
+impl Tiles {
+    fn warps(self) -> i64 {
+        (self.bm / WARP_TILE) * (self.bn / WARP_TILE)
+    }
+    fn threads(self) -> i64 {
+        32 * self.warps()
+    }
+    fn shared_bytes(self) -> i64 {
+        self.bm * (BK + PAD) * 2 + BK * (self.bn + PAD) * 2 + self.warps() * FRAG * FRAG * 4
+    }
+    fn blocks(self, m: i64, n: i64, batch: i64) -> i64 {
+        ceil_div(m, self.bm) * ceil_div(n, self.bn) * batch
+    }
+}
+
+/// The largest block tile whose grid gives every multiprocessor a block,
+/// within the shared memory and thread limits (the smallest when none does).
+fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64) -> Tiles {
+    let shared = STATIC_SHARED.min(i64::from(gpu.shared_bytes_per_block));
+    let fits = |t: &Tiles| t.shared_bytes() <= shared && t.threads() <= i64::from(gpu.max_threads_per_block);
+    let candidates: Vec<Tiles> =
+        [(128, 128), (64, 64), (32, 32)].into_iter().map(|(bm, bn)| Tiles { bm, bn }).filter(fits).collect();
+    candidates
+        .iter()
+        .copied()
+        .find(|t| t.blocks(m, n, batch) >= i64::from(gpu.multiprocessors))
+        .or_else(|| candidates.last().copied())
+        .unwrap_or(Tiles { bm: 32, bn: 32 })
+}
+
+fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuDesc) -> Result<Option<String>, String> {
+    let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
+    let [statement] = scop.statements.as_slice() else { return Ok(None) };
+    let Some(mac) = contraction_roles::multiply_accumulate(statement) else { return Ok(None) };
+    let Some(types) = f16_product(&mac) else {
+        return Err("not on tensor cores: only f16 products (summed in f32 or f16) so far".to_string());
+    };
+    if !gpu.mma.iter().any(|s| s.operands == "f16" && s.accumulator == "f32") {
+        return Err(format!("not on tensor cores: {} has no f16 x f16 -> f32 matrix shape", gpu.chip));
+    }
+    let Some((roles, _)) = contraction_roles::roles(statement, &mac, WARP_TILE) else {
+        return Err("not on tensor cores: no row and column loops for the tiles".to_string());
+    };
+    let (m, n, k) = (roles.m(), roles.trip(roles.j), roles.k());
+    if m < 2 || n < 2 {
+        return Err(format!("not on tensor cores: {m} rows x {n} columns, a vector product (bound by memory)"));
+    }
+    let batch: i64 = roles.outer.iter().map(|d| roles.trip(*d)).product();
+    let tiles = choose_tiles(gpu, m, n, batch);
+    let grid = [ceil_div(n, tiles.bn), ceil_div(m, tiles.bm), batch];
+    if grid[1] > 65535 || grid[2] > 65535 {
+        return Err(format!("not on tensor cores: a grid of {grid:?} blocks is past the hardware's limits"));
+    }
+    let fill = crate::register_tile::zero_fill_before(nest, statement, roles.c, &roles.bounds);
+    let kernel = Kernel { e: Emit { context, location: nest.location() }, roles: &roles, statement, tiles, c_f16: types.c_f16, fill: fill.is_some(), m, n, k };
+    kernel.emit(nest, grid);
+    // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined
+    // inside it is used outside it; the SCoP's handles are not used after this point.
+    unsafe { ffi::erase(nest) };
+    if let Some(fill) = fill {
+        // SAFETY: the fill is a top-level loop nest before `nest` (`zero_fill_before`), already
+        // visited by `rewrite_each_nest`; a SCoP nest has no results.
+        unsafe { ffi::erase(fill) };
+    }
+    Ok(Some(format!(
+        "tensor cores: f16 products summed in f32{}, {m}x{n} over {k} reductions{}; blocks of {}x{} ({} warps of 2x2 16x16 fragments), \
+{BK} reductions per shared-memory step ({} bytes), grid {}x{}x{}{}",
+        if types.c_f16 { " (rounded once to f16)" } else { "" },
+        if batch > 1 { format!(", {batch} times") } else { String::new() },
+        tiles.bm,
+        tiles.bn,
+        tiles.warps(),
+        tiles.shared_bytes(),
+        grid[0],
+        grid[1],
+        grid[2],
+        if fill.is_some() { "; C's zero fill absorbed" } else { "" },
+    )))
+}
+
+/// Builds the launch of one product.
+struct Kernel<'c, 'r, 's, 'a> {
+    e: Emit<'c>,
+    roles: &'r Roles,
+    statement: &'s Statement<'c, 'a>,
+    tiles: Tiles,
+    c_f16: bool,
+    fill: bool,
+    m: i64,
+    n: i64,
+    k: i64,
+}
+
+/// Positions of the values an access's indices are written over: the
+/// flattened row, the column, the flattened reduction, the batch index.
+const ROW: usize = 0;
+const COL: usize = 1;
+const RED: usize = 2;
+const BATCH: usize = 3;
+
+impl<'c, 'a> Kernel<'c, '_, '_, 'a> {
+    fn memref(&self, access: usize) -> Value<'c, 'a> {
+        let op = self.statement.accesses[access].op;
+        let position = if self.statement.accesses[access].write { 1 } else { 0 };
+        op.operand(position).expect("an access's memref")
+    }
+
+    /// `access`'s indices over `[row, col, k, batch]` (`ROW`...).
+    fn indices(&self, access: usize) -> Vec<Aff> {
+        let r = self.roles;
+        let mut dims: Vec<Option<Aff>> = vec![None; r.bounds.len()];
+        r.set_row(Aff::Dim(ROW), &mut dims);
+        dims[r.j] = Some(Aff::Dim(COL).plus(Aff::Const(r.bounds[r.j].0)));
+        r.unflatten(&r.reductions, &Aff::Dim(RED), &mut dims);
+        let mut stride = 1;
+        for &d in r.outer.iter().rev() {
+            let value = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(Aff::Dim(BATCH)), stride)), r.trip(d));
+            dims[d] = Some(value.plus(Aff::Const(r.bounds[d].0)));
+            stride *= r.trip(d);
+        }
+        rewrite(&self.statement.accesses[access].indices, &dims, &r.bounds)
+    }
+
+    fn index(&self, at: OperationRef<'c, 'a>, value: i64) -> Value<'c, 'a> {
+        self.e.constant(at, "index", &value.to_string())
+    }
+
+    /// `affine.apply` of `expr` over `env`.
+    fn apply(&self, at: OperationRef<'c, 'a>, expr: Aff, env: &[Value<'c, 'a>]) -> Value<'c, 'a> {
+        self.e.apply(at, &expr, env)
+    }
+
+    /// `memref.load` of `memref` at `indices` (index values).
+    fn load(&self, at: OperationRef<'c, 'a>, memref: Value<'c, 'a>, indices: &[Value<'c, 'a>]) -> Value<'c, 'a> {
+        let element = crate::emit_at::memref_element(memref).expect("a memref");
+        let operands: Vec<Value> = std::iter::once(memref).chain(indices.iter().copied()).collect();
+        self.e.value(at, "memref.load", &operands, element, &[])
+    }
+
+    fn store(&self, at: OperationRef<'c, 'a>, value: Value<'c, 'a>, memref: Value<'c, 'a>, indices: &[Value<'c, 'a>]) {
+        let operands: Vec<Value> = [value, memref].into_iter().chain(indices.iter().copied()).collect();
+        self.e.op(at, "memref.store", &operands, &[], &[]);
+    }
+
+    /// The values of `access`'s indices at `env` (`[row, col, k, batch]`).
+    fn access_at(&self, at: OperationRef<'c, 'a>, access: usize, env: &[Value<'c, 'a>]) -> Vec<Value<'c, 'a>> {
+        self.indices(access).into_iter().map(|x| self.apply(at, x, env)).collect()
+    }
+
+    /// `lhs < bound` for an index value.
+    fn below(&self, at: OperationRef<'c, 'a>, lhs: Value<'c, 'a>, bound: i64) -> Value<'c, 'a> {
+        let bound = self.index(at, bound);
+        let predicate = self.e.attr("6 : i64"); // ult
+        self.e.value(at, "arith.cmpi", &[lhs, bound], Type::parse(self.e.context, "i1").expect("i1"), &[("predicate", predicate)])
+    }
+
+    /// `scf.for %iv = 0 to upper` before `at`, carrying `carried`: its
+    /// induction variable, carried values, yield (operands set by the
+    /// caller when carrying) and the loop.
+    fn for_loop(
+        &self,
+        at: OperationRef<'c, 'a>,
+        upper: i64,
+        step: i64,
+        carried: &[Value<'c, 'a>],
+    ) -> (Value<'c, 'a>, Vec<Value<'c, 'a>>, OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
+        let (lower, upper, step) = (self.index(at, 0), self.index(at, upper), self.index(at, step));
+        let location = self.e.location;
+        let mut arguments = vec![(Type::index(self.e.context), location)];
+        arguments.extend(carried.iter().map(|v| (v.r#type(), location)));
+        let region = Region::new();
+        let body = region.append_block(Block::new(&arguments));
+        let values: Vec<Value> = (1..=carried.len()).map(|k| body.argument(k).expect("carried").into()).collect();
+        body.append_operation(self.e.build("scf.yield", &values, &[], &[], vec![]));
+        let operands: Vec<Value> = [lower, upper, step].into_iter().chain(carried.iter().copied()).collect();
+        let types: Vec<Type> = carried.iter().map(|v| v.r#type()).collect();
+        let made = self.e.build("scf.for", &operands, &types, &[], vec![region]);
+        let made = at.block().expect("anchor in a block").insert_operation_before(at, made);
+        let body = made.region(0).ok().and_then(|r| r.first_block()).expect("loop body");
+        let values: Vec<Value> = (1..=carried.len()).map(|k| body.argument(k).expect("carried").into()).collect();
+        (body.argument(0).expect("iv").into(), values, body.terminator().expect("scf.yield"), made)
+    }
+
+    /// `cond ? then() : zero` as an `scf.if` yielding a value of `ty`;
+    /// `then` builds its value before the anchor it is given.
+    fn select_or_zero(
+        &self,
+        at: OperationRef<'c, 'a>,
+        cond: Option<Value<'c, 'a>>,
+        ty: Type<'c>,
+        then: impl FnOnce(OperationRef<'c, 'a>) -> Value<'c, 'a>,
+    ) -> Value<'c, 'a> {
+        let Some(cond) = cond else { return then(at) };
+        let (then_region, else_region) = (Region::new(), Region::new());
+        then_region.append_block(Block::new(&[])).append_operation(self.e.build("scf.yield", &[], &[], &[], vec![]));
+        else_region.append_block(Block::new(&[])).append_operation(self.e.build("scf.yield", &[], &[], &[], vec![]));
+        let made = self.e.build("scf.if", &[cond], &[ty], &[], vec![then_region, else_region]);
+        let made = at.block().expect("anchor in a block").insert_operation_before(at, made);
+        let end = |r: usize| made.region(r).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("yield");
+        let value = then(end(0));
+        ffi::set_operands(end(0), &[value]);
+        let zero = self.e.value(end(1), "arith.constant", &[], ty, &[("value", self.e.attr(&format!("0.0 : {ty}")))]);
+        ffi::set_operands(end(1), &[zero]);
+        made.result(0).expect("one result").into()
+    }
+
+    /// `a && b` of optional conditions.
+    fn and(&self, at: OperationRef<'c, 'a>, a: Option<Value<'c, 'a>>, b: Option<Value<'c, 'a>>) -> Option<Value<'c, 'a>> {
+        match (a, b) {
+            (Some(a), Some(b)) => Some(self.e.value(at, "arith.andi", &[a, b], a.r#type(), &[])),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn emit(&self, nest: OperationRef<'c, 'a>, grid: [i64; 3]) {
+        let e = &self.e;
+        let t = self.tiles;
+        let shared = |shape: &str, element: &str| e.ty(&format!("memref<{shape}x{element}, #gpu.address_space<workgroup>>"));
+        let as_ty = shared(&format!("{}x{}", t.bm, BK + PAD), "f16");
+        let bs_ty = shared(&format!("{}x{}", BK, t.bn + PAD), "f16");
+        let ws_ty = shared(&format!("{}x{FRAG}", t.warps() * FRAG), "f32");
+        let (launch, end) = self.launch(nest, grid, &[as_ty, bs_ty, ws_ty]);
+        let body = launch.region(0).ok().and_then(|r| r.first_block()).expect("launch body");
+        let arg = |k: usize| -> Value<'c, 'a> { body.argument(k).expect("launch argument").into() };
+        let (bx, by, bz, tx) = (arg(0), arg(1), arg(2), arg(3));
+        let (a_s, b_s, w_s) = (arg(12), arg(13), arg(14));
+        let r = self.roles;
+        let frag = |kind: &str, element: &str| e.ty(&format!("!gpu.mma_matrix<{FRAG}x{FRAG}x{element}, \"{kind}\">"));
+        let (a_frag, b_frag, c_frag) = (frag("AOp", "f16"), frag("BOp", "f16"), frag("COp", "f32"));
+        let f16 = e.ty("f16");
+        let f32t = e.ty("f32");
+        let zero = e.constant(end, "f32", "0.0");
+        let zeros: Vec<Value> =
+            (0..4).map(|_| e.value(end, "gpu.subgroup_mma_constant_matrix", &[zero], c_frag, &[])).collect();
+        let k_padded = ceil_div(self.k, BK) * BK;
+        let (k0, accs, yield_op, _) = self.for_loop(end, k_padded, BK, &zeros);
+        let threads = t.threads();
+
+        // Copy A's block: element q * T + t of BM x BK, row-major.
+        {
+            let (q, _, at, _) = self.for_loop(yield_op, t.bm * BK / threads, 1, &[]);
+            let env = [q, tx, by, k0];
+            let flat = Aff::Dim(0).scale(threads).plus(Aff::Dim(1));
+            let row_in = Aff::FloorDiv(Box::new(flat.clone()), BK);
+            let k_in = Aff::Mod(Box::new(flat), BK);
+            let rr = self.apply(at, row_in.clone(), &env);
+            let kk = self.apply(at, k_in.clone(), &env);
+            let row = self.apply(at, row_in.plus(Aff::Dim(2).scale(t.bm)), &env);
+            let kg = self.apply(at, k_in.plus(Aff::Dim(3)), &env);
+            let batch_value = bz;
+            let row_ok = (self.m % t.bm != 0).then(|| self.below(at, row, self.m));
+            let k_ok = (self.k % BK != 0).then(|| self.below(at, kg, self.k));
+            let cond = self.and(at, row_ok, k_ok);
+            let value = self.select_or_zero(at, cond, f16, |at| {
+                let col0 = self.index(at, 0);
+                let indices = self.access_at(at, r.a, &[row, col0, kg, batch_value]);
+                self.load(at, self.memref(r.a), &indices)
+            });
+            self.store(at, value, a_s, &[rr, kk]);
+        }
+        // Copy B's block: element q * T + t of BK x BN, row-major.
+        {
+            let (q, _, at, _) = self.for_loop(yield_op, BK * t.bn / threads, 1, &[]);
+            let env = [q, tx, bx, k0];
+            let flat = Aff::Dim(0).scale(threads).plus(Aff::Dim(1));
+            let k_in = Aff::FloorDiv(Box::new(flat.clone()), t.bn);
+            let col_in = Aff::Mod(Box::new(flat), t.bn);
+            let kk = self.apply(at, k_in.clone(), &env);
+            let cc = self.apply(at, col_in.clone(), &env);
+            let col = self.apply(at, col_in.plus(Aff::Dim(2).scale(t.bn)), &env);
+            let kg = self.apply(at, k_in.plus(Aff::Dim(3)), &env);
+            let col_ok = (self.n % t.bn != 0).then(|| self.below(at, col, self.n));
+            let k_ok = (self.k % BK != 0).then(|| self.below(at, kg, self.k));
+            let cond = self.and(at, col_ok, k_ok);
+            let value = self.select_or_zero(at, cond, f16, |at| {
+                let row0 = self.index(at, 0);
+                let indices = self.access_at(at, r.b, &[row0, col, kg, bz]);
+                self.load(at, self.memref(r.b), &indices)
+            });
+            self.store(at, value, b_s, &[kk, cc]);
+        }
+        e.op(yield_op, "gpu.barrier", &[], &[], &[]);
+        // Each warp's 2 x 2 fragments over the block's BK reductions.
+        let warps_per_row = t.bn / WARP_TILE;
+        let env = [tx];
+        let warp_row = self.apply(yield_op, Aff::Mod(Box::new(Aff::FloorDiv(Box::new(Aff::Dim(0)), 32 * warps_per_row)), t.bm / WARP_TILE).scale(WARP_TILE), &env);
+        let warp_col = self.apply(yield_op, Aff::Mod(Box::new(Aff::FloorDiv(Box::new(Aff::Dim(0)), 32)), warps_per_row).scale(WARP_TILE), &env);
+        let lead = |n: i64| ("leadDimension", e.attr(&format!("{n} : index")));
+        let mut sums = accs.clone();
+        for ks in 0..BK / FRAG {
+            let kk = self.index(yield_op, ks * FRAG);
+            let a: Vec<Value> = (0..2)
+                .map(|fi| {
+                    let row = self.apply(yield_op, Aff::Dim(0).plus(Aff::Const(fi * FRAG)), &[warp_row]);
+                    e.value(yield_op, "gpu.subgroup_mma_load_matrix", &[a_s, row, kk], a_frag, &[lead(BK + PAD)])
+                })
+                .collect();
+            let b: Vec<Value> = (0..2)
+                .map(|fj| {
+                    let col = self.apply(yield_op, Aff::Dim(0).plus(Aff::Const(fj * FRAG)), &[warp_col]);
+                    e.value(yield_op, "gpu.subgroup_mma_load_matrix", &[b_s, kk, col], b_frag, &[lead(t.bn + PAD)])
+                })
+                .collect();
+            for fi in 0..2 {
+                for fj in 0..2 {
+                    let q = fi * 2 + fj;
+                    sums[q] = e.value(yield_op, "gpu.subgroup_mma_compute", &[a[fi], b[fj], sums[q]], c_frag, &[]);
+                }
+            }
+        }
+        e.op(yield_op, "gpu.barrier", &[], &[], &[]);
+        ffi::set_operands(yield_op, &sums);
+
+        // Epilogue: each fragment through the warp's staging rows into C.
+        let results: Vec<Value> = (0..4).map(|q| ffi::result(self.loop_of(yield_op), q).expect("a sum")).collect();
+        let warp = self.apply(end, Aff::FloorDiv(Box::new(Aff::Dim(0)), 32).scale(FRAG), &[tx]);
+        let zero_index = self.index(end, 0);
+        let c_mem = self.memref(r.c);
+        let c_type = if self.c_f16 { f16 } else { f32t };
+        for fi in 0..2 {
+            for fj in 0..2 {
+                let q = (fi * 2 + fj) as usize;
+                e.op(end, "gpu.subgroup_mma_store_matrix", &[results[q], w_s, warp, zero_index], &[], &[lead(FRAG)]);
+                e.op(end, "gpu.barrier", &[], &[], &[]);
+                let (p, _, at, _) = self.for_loop(end, FRAG * FRAG / 32, 1, &[]);
+                // Element p * 32 + lane of the fragment.
+                let env = [p, tx, by, bx];
+                let flat = Aff::Dim(0).scale(32).plus(Aff::Mod(Box::new(Aff::Dim(1)), 32));
+                let rr = Aff::FloorDiv(Box::new(flat.clone()), FRAG);
+                let cc = Aff::Mod(Box::new(flat), FRAG);
+                let warp_rows = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(Aff::Dim(1)), 32 * warps_per_row)), t.bm / WARP_TILE).scale(WARP_TILE);
+                let warp_cols = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(Aff::Dim(1)), 32)), warps_per_row).scale(WARP_TILE);
+                let row = Aff::Dim(2).scale(t.bm).plus(warp_rows).plus(Aff::Const(fi * FRAG)).plus(rr.clone());
+                let col = Aff::Dim(3).scale(t.bn).plus(warp_cols).plus(Aff::Const(fj * FRAG)).plus(cc.clone());
+                let staged_row = self.apply(at, Aff::FloorDiv(Box::new(Aff::Dim(1)), 32).scale(FRAG).plus(rr), &env);
+                let staged_col = self.apply(at, cc, &env);
+                let row = self.apply(at, row, &env);
+                let col = self.apply(at, col, &env);
+                let row_ok = (self.m % t.bm != 0).then(|| self.below(at, row, self.m));
+                let col_ok = (self.n % t.bn != 0).then(|| self.below(at, col, self.n));
+                let cond = self.and(at, row_ok, col_ok);
+                let write = |at: OperationRef<'c, 'a>| {
+                    let sum = self.load(at, w_s, &[staged_row, staged_col]);
+                    let indices = self.access_at(at, r.c, &[row, col, zero_index, bz]);
+                    let sum = if self.fill {
+                        sum
+                    } else {
+                        let old = self.load(at, c_mem, &indices);
+                        let old = if self.c_f16 { e.value(at, "arith.extf", &[old], f32t, &[]) } else { old };
+                        e.value(at, "arith.addf", &[sum, old], f32t, &[])
+                    };
+                    let sum = if self.c_f16 { e.value(at, "arith.truncf", &[sum], c_type, &[]) } else { sum };
+                    self.store(at, sum, c_mem, &indices);
+                };
+                match cond {
+                    Some(cond) => {
+                        let region = Region::new();
+                        region.append_block(Block::new(&[])).append_operation(e.build("scf.yield", &[], &[], &[], vec![]));
+                        let made = e.build("scf.if", &[cond], &[], &[], vec![region, Region::new()]);
+                        let made = at.block().expect("in a block").insert_operation_before(at, made);
+                        let then_end = made.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("yield");
+                        write(then_end);
+                    }
+                    None => write(at),
+                }
+                e.op(end, "gpu.barrier", &[], &[], &[]);
+            }
+        }
+    }
+
+    /// The loop whose body ends with `yield_op`.
+    fn loop_of(&self, yield_op: OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
+        yield_op.block().and_then(|b| b.parent_operation()).expect("a loop")
+    }
+
+    /// A `gpu.launch` before `before` with grid `grid`, the tiles' threads
+    /// and workgroup buffers of `shared` types; the launch and its body's
+    /// terminator.
+    fn launch(&self, before: OperationRef<'c, 'a>, grid: [i64; 3], shared: &[Type<'c>]) -> (OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
+        let e = &self.e;
+        let sizes: Vec<Value> = [grid[0], grid[1], grid[2], self.tiles.threads(), 1, 1].iter().map(|v| self.index(before, *v)).collect();
+        let index = Type::index(e.context);
+        let mut arguments = vec![(index, e.location); 12];
+        arguments.extend(shared.iter().map(|t| (*t, e.location)));
+        let region = Region::new();
+        region.append_block(Block::new(&arguments)).append_operation(e.build("gpu.terminator", &[], &[], &[], vec![]));
+        let launch = e.build(
+            "gpu.launch",
+            &sizes,
+            &[],
+            &[
+                ("operandSegmentSizes", e.attr("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>")),
+                ("workgroup_attributions", e.attr(&format!("{} : i64", shared.len()))),
+            ],
+            vec![region],
+        );
+        let launch = before.block().expect("in a block").insert_operation_before(before, launch);
+        let end = launch.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("gpu.terminator");
+        (launch, end)
+    }
+}
