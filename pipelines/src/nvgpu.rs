@@ -11,7 +11,8 @@
 //! 3. `affine`: linalg to affine loops, views folded into accesses, copy
 //!    forwarding, store-to-load forwarding, every parallel loop marked
 //!    parallel (`affine-parallelize`); none of the CPU's register tiling,
-//!    vectorization or OpenMP grain;
+//!    vectorization or OpenMP grain, but f16 contractions go to tensor
+//!    cores as launches of their own (`pb-gpu-mma`);
 //! 4. `gpu-map`: loops to scf, each loop nest to a `gpu.launch` whose grid
 //!    and block come from the GPU description (`pb-gpu-map`), device
 //!    buffers for what the kernels touch (`pb-gpu-host-memory`), f32 math

@@ -48,6 +48,10 @@ pub struct GpuDesc {
     pub shared_bytes_per_multiprocessor: u32,
     /// 32-bit registers of one multiprocessor.
     pub registers_per_multiprocessor: u32,
+    /// Warps a multiprocessor runs matrix instructions for at once: its
+    /// sub-partitions, each with its own tensor core (4 since Volta), or
+    /// an RDNA compute unit's SIMDs (2).
+    pub mma_units_per_multiprocessor: u32,
     /// PTX ISA features LLVM must target (`+ptx80`); empty for AMD.
     pub features: &'static str,
     /// Matrix-unit shapes (tensor cores, WMMA).
@@ -78,6 +82,7 @@ impl GpuDesc {
             shared_bytes_per_block: shared_block,
             shared_bytes_per_multiprocessor: shared_sm,
             registers_per_multiprocessor: 65536,
+            mma_units_per_multiprocessor: 4,
             features,
             mma: ampere_mma(),
         };
@@ -96,6 +101,7 @@ impl GpuDesc {
                 shared_bytes_per_block: 64 * 1024,
                 shared_bytes_per_multiprocessor: 128 * 1024,
                 registers_per_multiprocessor: 2 * 65536,
+                mma_units_per_multiprocessor: 2,
                 features: "",
                 mma: vec![MmaShape { m: 16, n: 16, k: 16, operands: "f16", accumulator: "f32" }],
             },
@@ -136,6 +142,7 @@ impl fmt::Display for GpuDesc {
         writeln!(f, "threads: {} per block, {} per multiprocessor", self.max_threads_per_block, self.max_threads_per_multiprocessor)?;
         writeln!(f, "shared memory: {} B per block, {} B per multiprocessor", self.shared_bytes_per_block, self.shared_bytes_per_multiprocessor)?;
         writeln!(f, "registers: {} per multiprocessor", self.registers_per_multiprocessor)?;
+        writeln!(f, "matrix units: {} per multiprocessor", self.mma_units_per_multiprocessor)?;
         let mma: Vec<String> =
             self.mma.iter().map(|s| format!("{}x{}x{} {}->{}", s.m, s.n, s.k, s.operands, s.accumulator)).collect();
         write!(f, "matrix units: {}", mma.join(", "))

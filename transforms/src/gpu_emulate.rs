@@ -10,10 +10,23 @@
 //! indices, the guards, what moved to the device) runs as the GPU would run
 //! it; what follows on a GPU (NVVM, PTX) is upstream's lowering.
 //!
-//! A kernel that synchronizes its threads (`gpu.barrier`) would need each
-//! phase between barriers run for all threads in turn; the mapping makes
-//! none yet, and the pass refuses one with an error rather than run it
-//! wrongly.
+//! A kernel that synchronizes its threads (`gpu.barrier`) runs phase by
+//! phase: each run of ops between barriers in its own loops over the
+//! block's threads, in order, so every thread finishes a phase before any
+//! starts the next, as the barrier guarantees. A loop with uniform bounds
+//! holding barriers (the k-loop of a tiled contraction) runs once around
+//! its body's phases. Index arithmetic used across a barrier is computed
+//! again where it is used; any other per-thread value that would live
+//! across a barrier is refused with an error.
+//!
+//! Matrix fragments (`!gpu.mma_matrix`, warp-level values of
+//! `gpu.subgroup_mma_*`) become per-thread buffers of their rows and
+//! columns: every thread of a warp computes the same whole fragment (how a
+//! fragment is spread over a warp's lanes is the hardware's business, not
+//! observable), loads and stores copy the fragment's rows at the leading
+//! dimension, and a product sums in the accumulator's type. A loop
+//! carrying fragments copies them into the carried buffers.
+//! Workgroup buffers become host buffers reused by the blocks in turn.
 
 use melior::{
     ir::{
@@ -37,8 +50,11 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Run gpu.launch kernels as loops over their grid and block on the CPU (device buffers as host buffers)",
     description: "Each gpu.launch becomes nested scf.for loops over the block ids (z, y, x) and the \
 thread ids (z, y, x) with its body inside; gpu.alloc/gpu.dealloc/gpu.memcpy become \
-memref.alloc/memref.dealloc/memref.copy. Kernels with gpu.barrier are refused. The emulation path \
-of the GPU pipelines (compile option emulate): the mapped IR checked on a machine without a GPU.",
+memref.alloc/memref.dealloc/memref.copy. A kernel with gpu.barrier runs phase by phase (each run \
+of ops between barriers in its own loops over the threads; uniform loops holding barriers run once \
+around their body's phases); gpu.subgroup_mma fragments become per-thread buffers (every thread of \
+a warp computes the whole fragment); workgroup buffers become host buffers. The emulation path of \
+the GPU pipelines (compile option emulate): the mapped IR checked on a machine without a GPU.",
     anchor: "builtin.module",
     options: &[],
     id: &ID,
@@ -152,15 +168,20 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) -> Res
     for op in &ops {
         ffi::move_before(*op, anchor);
     }
-    recompute_after_barriers(&ops);
+    let grid_body = anchor.block().expect("the grid loop's body");
+    recompute_after_barriers(grid_body);
+    // Again: what was recomputed is among them now.
+    let ops = ir::ops_before_terminator(grid_body);
     let phases = Phases { context, thread_ids, sizes: [sizes[3], sizes[4], sizes[5]] };
     phases.split(&ops, &mut Vec::new())?;
     for buffer in shared.iter().chain(fragments.slots.iter()) {
         let after = launch.next_in_block().expect("the launch is not a terminator");
         Emit { context, location: launch.location() }.op(after, "memref.dealloc", &[*buffer], &[], &[]);
     }
-    if (0..body.argument_count()).any(|i| body.argument(i).is_ok_and(|a| ffi::has_uses(a))) {
-        return Err("internal error: a launch argument is still used".into());
+    if let Some((i, user)) = (0..body.argument_count())
+        .find_map(|i| body.argument(i).ok().and_then(|a| ffi::users(a.into()).first().map(|u| (i, op_name(*u)))))
+    {
+        return Err(format!("internal error: launch argument {i} is still used (by '{user}')"));
     }
     // SAFETY: the launch's body ops (but its terminator) were moved out and every body argument they
     // used was replaced (checked above); its results are unused (checked at the top); the launch
@@ -173,7 +194,7 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) -> Res
 /// used (a thread's warp, its offsets: the GPU keeps them in registers; run
 /// phase by phase they would have to outlive their phase). Repeats until
 /// no such use is left, so chains of arithmetic follow.
-fn recompute_after_barriers(ops: &[OperationRef]) {
+fn recompute_after_barriers(body: BlockRef) {
     let pure = |op: OperationRef| {
         op.region_count() == 0
             && op.result_count() == 1
@@ -183,7 +204,9 @@ fn recompute_after_barriers(ops: &[OperationRef]) {
     let holds_barrier = |op: OperationRef| !ffi::collect_ops(op, WalkOrder::PreOrder, |o| is_named(o, "gpu.barrier")).is_empty();
     loop {
         let mut changed = false;
-        let all: Vec<OperationRef> = ops.iter().flat_map(|op| ffi::collect_ops(*op, WalkOrder::PreOrder, |_| true)).collect();
+        // Copies made in the last round are among the definitions too.
+        let all: Vec<OperationRef> =
+            ir::ops_before_terminator(body).into_iter().flat_map(|op| ffi::collect_ops(op, WalkOrder::PreOrder, |_| true)).collect();
         for def in all.into_iter().filter(|op| pure(*op)) {
             let Some(block) = def.block() else { continue };
             let result: Value = def.result(0).expect("one result").into();
@@ -282,7 +305,7 @@ impl<'c, 'a> Phases<'c, 'a> {
                 for user in ffi::users(result.into()) {
                     let inside = phase.iter().any(|p| *p == user || ir::ancestor_in(user, p.block().expect("in a block")).is_some_and(|a| a == *p));
                     if !inside {
-                        return Err(format!("the value of '{}' is computed per thread and used after a barrier", op_name(*op)));
+                        return Err(format!("the value of '{}' is computed per thread and used after a barrier (by '{}')", op_name(*op), op_name(user)));
                     }
                 }
             }

@@ -29,9 +29,10 @@
 //! Each warp computes a 32 x 32 tile (2 x 2 fragments of the 16x16x16
 //! `gpu.subgroup_mma_*` shape, which upstream lowers to `wmma` instructions
 //! built of the description's `mma` shapes). The block tile comes from the
-//! GPU description: the largest of 128x128, 64x64 and 32x32 whose grid
-//! still gives every multiprocessor a block and whose buffers fit the
-//! static shared memory (48 KiB without the dynamic opt-in). Sums are added
+//! GPU description (`choose_tiles`): of 128x128, 64x64 and 32x32, the one
+//! keeping the most matrix units busy (multiprocessors x sub-partitions),
+//! the largest among equals, within the static shared memory (48 KiB
+//! without the dynamic opt-in). Sums are added
 //! into C, so a bias or a value in C before the nest is kept; a zero fill of
 //! C just before is absorbed instead (C is stored, not read).
 //!
@@ -63,8 +64,8 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Map f16 contractions (matmul, batch matmul, convolution) to tensor cores: one gpu.launch with shared-memory tiles and gpu.subgroup_mma ops",
     description: "A perfect nest computing C += A * B on f16 operands (an f32 C, or an f16 C summed in \
 f32) becomes a gpu.launch: a block of warps per BM x BN tile of C (from the GPU description: the \
-largest of 128x128, 64x64, 32x32 that gives every multiprocessor a block and fits 48 KiB of shared \
-memory), A's and B's BK-deep blocks copied into workgroup memory by all threads with zeros past the \
+one of 128x128, 64x64, 32x32 keeping the most matrix units busy, the largest among equals, \
+within 48 KiB of shared memory), A's and B's BK-deep blocks copied into workgroup memory by all threads with zeros past the \
 edges, 2x2 fragments of 16x16 f32 sums per warp (gpu.subgroup_mma_load_matrix/compute), and an \
 epilogue adding each fragment into C through a per-warp staging buffer. Loops take the roles of \
 pb-matrix-tile (rows flattened with outer loops, reductions flattened, a convolution's window \
@@ -127,24 +128,86 @@ struct Types {
     c_f16: bool,
 }
 
-/// The f16 product `mac` computes, if it is one.
-fn f16_product(mac: &contraction_roles::Mac) -> Option<Types> {
+/// The f16 buffer a factor reads: an `arith.extf` f16 -> f32 of a load,
+/// an f16 load (C f16), or an f32 load of a temporary that a nest before
+/// filled with `extf` of an f16 buffer element for element (a front that
+/// widens f16 operands to sum in f32, as torch-mlir does for PyTorch's
+/// half-precision matmuls): the f16 buffer and that nest (dead once the
+/// product reads around it).
+fn f16_source<'c, 'a>(
+    s: &Statement<'c, 'a>,
+    factor: (usize, Option<OperationRef<'c, 'a>>),
+    nest: OperationRef<'c, 'a>,
+    sum_f16: bool,
+) -> Option<(Value<'c, 'a>, Option<OperationRef<'c, 'a>>)> {
+    let load = s.accesses[factor.0].op;
+    let memref = load.operand(0).ok()?;
+    let element = crate::emit_at::memref_element(memref)?.to_string();
+    match factor.1 {
+        Some(ext) => (is_named(ext, "arith.extf") && element == "f16" && !sum_f16).then_some((memref, None)),
+        None if sum_f16 => (element == "f16").then_some((memref, None)),
+        None => widened_f16(memref, nest).map(|(source, copy)| (source, Some(copy))),
+    }
+}
+
+/// The f16 buffer whose elements `memref` (f32) holds widened, and the
+/// nest before `nest` that wrote them: the only other writer of `memref`,
+/// a nest storing `extf(X[idx])` into `memref[idx]` for every element.
+fn widened_f16<'c, 'a>(memref: Value<'c, 'a>, nest: OperationRef<'c, 'a>) -> Option<(Value<'c, 'a>, OperationRef<'c, 'a>)> {
+    let block = nest.block()?;
+    let writers: Vec<OperationRef> = ffi::users(memref)
+        .into_iter()
+        .filter(|u| is_named(*u, "affine.store") && u.operand(1).ok() == Some(memref))
+        .filter_map(|u| pb_support::ir::ancestor_in(u, block))
+        .collect();
+    let [writer] = writers.as_slice() else { return None };
+    if *writer == nest || !is_named(*writer, "affine.for") || !ffi::is_before_in_block(*writer, nest) {
+        return None;
+    }
+    let scop = Scop::extract(&[*writer]).ok()?;
+    let [statement] = scop.statements.as_slice() else { return None };
+    let [read, write] = statement.accesses.as_slice() else { return None };
+    if read.write || !write.write || !read.exact || !write.exact || read.indices != write.indices {
+        return None;
+    }
+    let ext = ffi::defining_op(write.op.operand(0).ok()?)?;
+    let source = read.op.operand(0).ok()?;
+    if !is_named(ext, "arith.extf") || ext.operand(0).ok()? != read.op.result(0).ok()?.into()
+        || crate::emit_at::memref_element(source)?.to_string() != "f16"
+        || statement.ops.iter().filter(|op| !is_named(**op, "affine.apply")).count() != 3
+    {
+        return None;
+    }
+    // Every element: the indices are the loops, each over its whole extent.
+    let shape = &scop.arrays[write.array].shape;
+    let covers = write.indices.len() == shape.len()
+        && write.indices.iter().zip(shape).all(|(index, extent)| match index {
+            Aff::Dim(d) => statement.bounds[*d].constant() == Some((0, *extent)) && statement.bounds[*d].step == 1,
+            _ => false,
+        });
+    covers.then_some((source, *writer))
+}
+
+/// The f16 product `mac` computes, if it is one: its types and the f16
+/// buffers (with the widening nests read around) of its factors `x`, `y`.
+#[allow(clippy::type_complexity)]
+fn f16_product<'c, 'a>(
+    s: &Statement<'c, 'a>,
+    mac: &contraction_roles::Mac<'c, 'a>,
+    nest: OperationRef<'c, 'a>,
+) -> Option<(Types, [(Value<'c, 'a>, Option<OperationRef<'c, 'a>>); 2])> {
     if !is_named(mac.add, "arith.addf") || !is_named(mac.mul, "arith.mulf") {
         return None;
     }
-    let result = |op: OperationRef| op.result(0).ok().map(|r| r.r#type().to_string());
-    let source = |op: OperationRef| op.operand(0).ok().map(|v| v.r#type().to_string());
-    let sum = result(mac.add)?;
-    match (mac.x.1, mac.y.1) {
-        // extf f16 -> f32 of both factors, summed in f32.
-        (Some(x), Some(y)) if is_named(x, "arith.extf") && is_named(y, "arith.extf") => {
-            let f16 = |op| source(op).as_deref() == Some("f16");
-            (f16(x) && f16(y) && sum == "f32").then_some(Types { c_f16: false })
-        }
-        // f16 products summed in f16.
-        (None, None) if sum == "f16" => Some(Types { c_f16: true }),
-        _ => None,
-    }
+    let sum = mac.add.result(0).ok()?.r#type().to_string();
+    let sum_f16 = match sum.as_str() {
+        "f16" => true,
+        "f32" => false,
+        _ => return None,
+    };
+    let x = f16_source(s, mac.x, nest, sum_f16)?;
+    let y = f16_source(s, mac.y, nest, sum_f16)?;
+    Some((Types { c_f16: sum_f16 }, [x, y]))
 }
 
 fn ceil_div(n: i64, d: i64) -> i64 {
@@ -173,32 +236,40 @@ impl Tiles {
     }
 }
 
-/// The largest block tile whose grid gives every multiprocessor a block,
-/// within the shared memory and thread limits (the smallest when none does).
+/// The block tile: every warp computes a 32 x 32 tile, so the choice is
+/// how warps group into blocks. Larger blocks share more of A and B
+/// through shared memory; a block runs on one multiprocessor, so too few
+/// blocks leave multiprocessors idle, and a block of fewer warps than the
+/// multiprocessor's matrix units leaves units idle. The tile keeping the
+/// most matrix units busy (`min(blocks * min(warps, units), SMs * units)`),
+/// the largest among equals, within the static shared memory and thread
+/// limits.
 fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64) -> Tiles {
     let shared = STATIC_SHARED.min(i64::from(gpu.shared_bytes_per_block));
+    let units = i64::from(gpu.mma_units_per_multiprocessor.max(1));
+    let capacity = i64::from(gpu.multiprocessors.max(1)) * units;
     let fits = |t: &Tiles| t.shared_bytes() <= shared && t.threads() <= i64::from(gpu.max_threads_per_block);
-    let candidates: Vec<Tiles> =
-        [(128, 128), (64, 64), (32, 32)].into_iter().map(|(bm, bn)| Tiles { bm, bn }).filter(fits).collect();
-    candidates
-        .iter()
-        .copied()
-        .find(|t| t.blocks(m, n, batch) >= i64::from(gpu.multiprocessors))
-        .or_else(|| candidates.last().copied())
-        .unwrap_or(Tiles { bm: 32, bn: 32 })
+    let busy = |t: &Tiles| (t.blocks(m, n, batch) * t.warps().min(units)).min(capacity);
+    let mut best: Option<Tiles> = None;
+    for t in [(128, 128), (64, 64), (32, 32)].into_iter().map(|(bm, bn)| Tiles { bm, bn }).filter(fits) {
+        if best.is_none_or(|b| busy(&t) > busy(&b)) {
+            best = Some(t);
+        }
+    }
+    best.unwrap_or(Tiles { bm: 32, bn: 32 })
 }
 
 fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuDesc) -> Result<Option<String>, String> {
     let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
     let [statement] = scop.statements.as_slice() else { return Ok(None) };
     let Some(mac) = contraction_roles::multiply_accumulate(statement) else { return Ok(None) };
-    let Some(types) = f16_product(&mac) else {
+    let Some((types, sources)) = f16_product(statement, &mac, nest) else {
         return Err("not on tensor cores: only f16 products (summed in f32 or f16) so far".to_string());
     };
     if !gpu.mma.iter().any(|s| s.operands == "f16" && s.accumulator == "f32") {
         return Err(format!("not on tensor cores: {} has no f16 x f16 -> f32 matrix shape", gpu.chip));
     }
-    let Some((roles, _)) = contraction_roles::roles(statement, &mac, WARP_TILE) else {
+    let Some((roles, a_is_x)) = contraction_roles::roles(statement, &mac, WARP_TILE) else {
         return Err("not on tensor cores: no row and column loops for the tiles".to_string());
     };
     let (m, n, k) = (roles.m(), roles.trip(roles.j), roles.k());
@@ -212,7 +283,20 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
         return Err(format!("not on tensor cores: a grid of {grid:?} blocks is past the hardware's limits"));
     }
     let fill = crate::register_tile::zero_fill_before(nest, statement, roles.c, &roles.bounds);
-    let kernel = Kernel { e: Emit { context, location: nest.location() }, roles: &roles, statement, tiles, c_f16: types.c_f16, fill: fill.is_some(), m, n, k };
+    let [(a_source, a_copy), (b_source, b_copy)] = if a_is_x { sources } else { [sources[1], sources[0]] };
+    let kernel = Kernel {
+        e: Emit { context, location: nest.location() },
+        roles: &roles,
+        statement,
+        tiles,
+        c_f16: types.c_f16,
+        fill: fill.is_some(),
+        m,
+        n,
+        k,
+        a_source,
+        b_source,
+    };
     kernel.emit(nest, grid);
     // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined
     // inside it is used outside it; the SCoP's handles are not used after this point.
@@ -221,6 +305,23 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
         // SAFETY: the fill is a top-level loop nest before `nest` (`zero_fill_before`), already
         // visited by `rewrite_each_nest`; a SCoP nest has no results.
         unsafe { ffi::erase(fill) };
+    }
+    // A widening nest read around goes when nothing else reads what it wrote.
+    let mut copies: Vec<OperationRef> = [a_copy, b_copy].into_iter().flatten().collect();
+    copies.dedup();
+    for copy in copies {
+        let written = ffi::collect_ops(copy, melior::ir::operation::WalkOrder::PreOrder, |op| is_named(op, "affine.store"))
+            .first()
+            .and_then(|store| store.operand(1).ok());
+        let Some(written) = written else { continue };
+        let read_elsewhere = ffi::users(written).into_iter().any(|user| {
+            !is_named(user, "memref.dealloc") && !is_named(user, "memref.alloc") && pb_support::ir::ancestor_in(user, copy.block().expect("in a block")) != Some(copy)
+        });
+        if !read_elsewhere {
+            // SAFETY: a top-level SCoP nest (no results) whose output nothing reads any more;
+            // visited already by `rewrite_each_nest` (it is before the product).
+            unsafe { ffi::erase(copy) };
+        }
     }
     Ok(Some(format!(
         "tensor cores: f16 products summed in f32{}, {m}x{n} over {k} reductions{}; blocks of {}x{} ({} warps of 2x2 16x16 fragments), \
@@ -249,6 +350,10 @@ struct Kernel<'c, 'r, 's, 'a> {
     m: i64,
     n: i64,
     k: i64,
+    /// The f16 buffers A and B are read from (the accesses' own, or those
+    /// their widened copies came from: the same indices).
+    a_source: Value<'c, 'a>,
+    b_source: Value<'c, 'a>,
 }
 
 /// Positions of the values an access's indices are written over: the
@@ -260,6 +365,12 @@ const BATCH: usize = 3;
 
 impl<'c, 'a> Kernel<'c, '_, '_, 'a> {
     fn memref(&self, access: usize) -> Value<'c, 'a> {
+        if access == self.roles.a {
+            return self.a_source;
+        }
+        if access == self.roles.b {
+            return self.b_source;
+        }
         let op = self.statement.accesses[access].op;
         let position = if self.statement.accesses[access].write { 1 } else { 0 };
         op.operand(position).expect("an access's memref")
@@ -461,10 +572,10 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a> {
                     e.value(yield_op, "gpu.subgroup_mma_load_matrix", &[b_s, kk, col], b_frag, &[lead(t.bn + PAD)])
                 })
                 .collect();
-            for fi in 0..2 {
-                for fj in 0..2 {
+            for (fi, a_frag) in a.iter().enumerate() {
+                for (fj, b_frag) in b.iter().enumerate() {
                     let q = fi * 2 + fj;
-                    sums[q] = e.value(yield_op, "gpu.subgroup_mma_compute", &[a[fi], b[fj], sums[q]], c_frag, &[]);
+                    sums[q] = e.value(yield_op, "gpu.subgroup_mma_compute", &[*a_frag, *b_frag, sums[q]], c_frag, &[]);
                 }
             }
         }

@@ -1,0 +1,112 @@
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(convert-linalg-to-affine-loops,pb-gpu-mma{chip=sm_90 report=true}))' %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(convert-linalg-to-affine-loops,pb-gpu-mma{chip=sm_90}),pb-gpu-emulate)' %s | FileCheck %s --check-prefix=EMU
+// RUN: not pb-opt --pass-pipeline='builtin.module(func.func(pb-gpu-mma{chip=sm_7}))' %s 2>&1 | FileCheck %s --check-prefix=CHIP
+
+// An f16 matmul summed in f32 with edges on every side (100 rows, 80
+// columns, 72 reductions): a launch of 64x64 blocks of 4 warps (the tile
+// keeping the most of sm_90's tensor cores busy for 100x80), A's and B's
+// 32-deep blocks in workgroup memory (rows padded by 8 halves), zeros past
+// the edges, 2x2 fragments per warp, the zero fill absorbed (C stored).
+// REPORT: remark: [pb-gpu-mma] tensor cores: f16 products summed in f32, 100x80 over 72 reductions; blocks of 64x64 (4 warps of 2x2 16x16 fragments), 32 reductions per shared-memory step (13824 bytes), grid 2x2x1; C's zero fill absorbed
+// CHECK-LABEL: func.func @edges
+// CHECK-NOT: affine.for
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>, %[[WS:.*]] : memref<64x16xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4: gpu.subgroup_mma_constant_matrix
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: scf.if
+// CHECK: memref.load %arg0
+// CHECK: memref.store {{.*}}, %[[AS]]
+// CHECK: memref.load %arg1
+// CHECK: memref.store {{.*}}, %[[BS]]
+// CHECK: gpu.barrier
+// CHECK: gpu.subgroup_mma_load_matrix %[[AS]]{{.*}}leadDimension = 40 : index{{.*}}"AOp">
+// CHECK: gpu.subgroup_mma_load_matrix %[[BS]]{{.*}}leadDimension = 72 : index{{.*}}"BOp">
+// CHECK-COUNT-8: gpu.subgroup_mma_compute
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+// The epilogue: each fragment through the warp's staging rows, stored
+// (not added: the fill was absorbed) where it is inside C.
+// CHECK: gpu.subgroup_mma_store_matrix {{.*}}, %[[WS]]
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: memref.load %[[WS]]
+// CHECK-NOT: memref.load %arg2
+// CHECK: memref.store {{.*}}, %arg2
+func.func @edges(%a: memref<100x72xf16>, %b: memref<72x80xf16>, %c: memref<100x80xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%c : memref<100x80xf32>)
+  linalg.matmul ins(%a, %b : memref<100x72xf16>, memref<72x80xf16>) outs(%c : memref<100x80xf32>)
+  return
+}
+
+// f16 sums: rounded once from f32; C's values before (a bias) are added,
+// and 64 rows, 128 columns and 64 reductions need no guards.
+// REPORT: remark: [pb-gpu-mma] tensor cores: f16 products summed in f32 (rounded once to f16), 64x128 over 64 reductions
+// CHECK-LABEL: func.func @half_sums
+// CHECK: gpu.launch
+// CHECK-NOT: scf.if
+// CHECK: gpu.subgroup_mma_store_matrix
+// CHECK: %[[SUM:.*]] = memref.load
+// CHECK: %[[OLD:.*]] = memref.load %arg2
+// CHECK: %[[WIDE:.*]] = arith.extf %[[OLD]] : f16 to f32
+// CHECK: %[[ADD:.*]] = arith.addf %[[SUM]], %[[WIDE]] : f32
+// CHECK: arith.truncf %[[ADD]] : f32 to f16
+func.func @half_sums(%a: memref<64x64xf16>, %b: memref<64x128xf16>, %c: memref<64x128xf16>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x128xf16>) outs(%c : memref<64x128xf16>)
+  return
+}
+
+// A front that widens the f16 operands into f32 buffers first (torch-mlir
+// for PyTorch's half matmuls): read around, the widening nests erased.
+// REPORT: remark: [pb-gpu-mma] tensor cores: f16 products summed in f32, 32x32 over 32 reductions
+// CHECK-LABEL: func.func @widened
+// CHECK-NOT: arith.extf
+// CHECK: gpu.launch
+// CHECK: memref.load %arg0
+// CHECK: memref.load %arg1
+func.func @widened(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %c: memref<32x32xf32>) {
+  %wa = memref.alloc() : memref<32x32xf32>
+  %wb = memref.alloc() : memref<32x32xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<32x32xf16>) outs(%wa : memref<32x32xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %e = arith.extf %x : f16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b : memref<32x32xf16>) outs(%wb : memref<32x32xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %e = arith.extf %x : f16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.matmul ins(%wa, %wb : memref<32x32xf32>, memref<32x32xf32>) outs(%c : memref<32x32xf32>)
+  return
+}
+
+// Refusals: f32 products (no f32 tensor-core shape used yet), a
+// matrix-vector product (bound by memory).
+// REPORT: remark: [pb-gpu-mma] not on tensor cores: only f16 products (summed in f32 or f16) so far
+// REPORT: remark: [pb-gpu-mma] not on tensor cores: 64 rows x 1 columns, a vector product (bound by memory)
+// CHECK-LABEL: func.func @refused_f32
+// CHECK-NOT: gpu.launch
+// CHECK: affine.for
+func.func @refused_f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+// CHECK-LABEL: func.func @refused_matvec
+// CHECK-NOT: gpu.launch
+func.func @refused_matvec(%a: memref<64x64xf16>, %b: memref<64x1xf16>, %c: memref<64x1xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x1xf16>) outs(%c : memref<64x1xf32>)
+  return
+}
+
+// The emulation: no GPU op left; each fragment a per-thread buffer of
+// 128 threads x 16 x 16, the workgroup buffers host ones.
+// EMU-LABEL: func.func @edges
+// EMU-NOT: gpu.
+// EMU: memref.alloc() : memref<64x40xf16>
+// EMU: memref.alloc() : memref<128x16x16xf32>
+// EMU-NOT: gpu.
+// EMU: return
+
+// CHIP: pb-gpu-mma: unknown GPU 'sm_7'
