@@ -23,7 +23,7 @@
 //! (`T[i..] = S[f(i..)]`: a broadcast of a per-channel bias) reads `S`
 //! instead; the copy is erased with `E` when nothing else reads `T`.
 
-use melior::ir::{operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use pb_polyhedral::{scop::Statement, Aff, Scop};
 use pb_dialects::type_utils::memref_static_shape as static_shape;
 use pb_support::{
@@ -139,9 +139,24 @@ pub(crate) fn copy_source<'c, 'a>(nest: OperationRef<'c, 'a>, t: Value<'c, 'a>) 
 /// The epilogue of the contraction nest `nest` writing `c` (its read of
 /// `A` and `B` in `inputs`), if there is one to take in.
 pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs: [Value<'c, 'a>; 2]) -> Option<Epilogue<'c, 'a>> {
+    find_with(nest, c, inputs, false)
+}
+
+/// [`find`], and with `in_place` also an epilogue that writes its result
+/// over C, element for element (`C[i] = f(C[i], ...)`: a bias and ReLU
+/// applied to a function's output buffer), C then any buffer: the kernel
+/// stores `f(sum)` where it would have stored the sum.
+pub(crate) fn find_with<'c, 'a>(
+    nest: OperationRef<'c, 'a>,
+    c: Value<'c, 'a>,
+    inputs: [Value<'c, 'a>; 2],
+    in_place: bool,
+) -> Option<Epilogue<'c, 'a>> {
     let block = nest.block()?;
-    // C: a temporary of this block.
-    ffi::defining_op(c).filter(|op| is_named(*op, "memref.alloc") && op.block() == Some(block))?;
+    // C: a temporary of this block (or any buffer E overwrites in place).
+    if !in_place {
+        ffi::defining_op(c).filter(|op| is_named(*op, "memref.alloc") && op.block() == Some(block))?;
+    }
     let c_shape = static_shape(c.r#type())?;
     let rank = c_shape.len();
     let order = block_ops(block);
@@ -162,7 +177,8 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
         if top == nest {
             continue;
         }
-        if !is_named(user, "affine.load") {
+        let overwrite = in_place && is_named(user, "affine.store");
+        if !is_named(user, "affine.load") && !overwrite {
             return None;
         }
         match e_nest {
@@ -170,7 +186,9 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
             Some(e) if e == top => {}
             Some(_) => return None,
         }
-        c_loads.push(user);
+        if !overwrite {
+            c_loads.push(user);
+        }
     }
     let e_nest = e_nest?;
     let [c_load] = c_loads.as_slice() else { return None };
@@ -253,7 +271,8 @@ pub(crate) fn find<'c, 'a>(nest: OperationRef<'c, 'a>, c: Value<'c, 'a>, inputs:
         }
         (0..bounds.len()).all(|d| trip(d) == 1 || seen.contains(&d))
     };
-    if out == c || inputs.contains(&out) || s.accesses.iter().any(|a| reads_other_element(&a)) || (reads_out && !own_element()) {
+    let overwrites_c = out == c && in_place && write.indices == c_access.indices;
+    if (out == c && !overwrites_c) || inputs.contains(&out) || s.accesses.iter().any(|a| reads_other_element(&a)) || (reads_out && !own_element()) {
         return None;
     }
     // The ops between P and E that E needs (they write what it accesses
@@ -374,6 +393,59 @@ pub(crate) fn erase_dead_copies<'c, 'a>(copies: &[(OperationRef<'c, 'a>, Value<'
         unsafe {
             ffi::erase(*nest);
             erase_dead_buffer(*temporary);
+        }
+    }
+}
+
+/// Emits `epilogue`'s statement before `at` on one element of the
+/// contraction's result: `sum` stands for the value loaded from C, `dims`
+/// gives each of the epilogue's loops as an index expression (over what
+/// `load` and `store` take them over); `load` and `store` emit its other
+/// accesses (affine ones in a CPU kernel, `memref` ones in a GPU launch).
+pub(crate) fn apply<'c, 'a>(
+    at: OperationRef<'c, 'a>,
+    epilogue: &Epilogue<'c, '_>,
+    sum: Value<'c, 'a>,
+    dims: &[Aff],
+    mut load: impl FnMut(OperationRef<'c, 'a>, Value<'c, 'a>, &[Aff]) -> Value<'c, 'a>,
+    mut store: impl FnMut(OperationRef<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>, &[Aff]),
+) {
+    let raw = |v: Value| v.to_raw().ptr;
+    let mut values: Vec<(*const std::ffi::c_void, Value<'c, 'a>)> = Vec::new();
+    if let Ok(loaded) = epilogue.c_load.result(0) {
+        values.push((raw(loaded.into()), sum));
+    }
+    let lookup = |values: &[(*const std::ffi::c_void, Value<'c, 'a>)], v: Value| values.iter().find(|(old, _)| *old == raw(v)).map(|(_, new)| *new);
+    for op in &epilogue.ops {
+        if *op == epilogue.c_load {
+            continue;
+        }
+        if let Some((_, memref, indices)) = epilogue.accesses.iter().find(|(access, _, _)| access == op) {
+            let indices: Vec<Aff> = indices.iter().map(|x| x.substitute(dims)).collect();
+            // SAFETY: a lifetime change only: the memref is a value of the
+            // same function, alive as long as the kernel's ops are.
+            let memref: Value<'c, 'a> = unsafe { Value::from_raw(memref.to_raw()) };
+            if is_named(*op, "affine.store") {
+                let stored = op.operand(0).expect("stored value");
+                // SAFETY: as for the memref (a value defined before the kernel).
+                let value = lookup(&values, stored).unwrap_or_else(|| unsafe { Value::from_raw(stored.to_raw()) });
+                store(at, value, memref, &indices);
+            } else if let Ok(result) = op.result(0) {
+                let loaded = load(at, memref, &indices);
+                values.push((raw(result.into()), loaded));
+            }
+            continue;
+        }
+        let copy = at.block().expect("anchor in a block").insert_operation_before(at, ffi::clone_operation(*op));
+        for k in 0..copy.operand_count() {
+            if let Some(new) = copy.operand(k).ok().and_then(|v| lookup(&values, v)) {
+                ffi::set_operand(copy, k, new);
+            }
+        }
+        for r in 0..op.result_count() {
+            if let (Ok(old), Ok(new)) = (op.result(r), copy.result(r)) {
+                values.push((raw(old.into()), new.into()));
+            }
         }
     }
 }

@@ -34,7 +34,11 @@
 //! the largest among equals, within the static shared memory (48 KiB
 //! without the dynamic opt-in). Sums are added
 //! into C, so a bias or a value in C before the nest is kept; a zero fill of
-//! C just before is absorbed instead (C is stored, not read).
+//! C just before is absorbed instead (C is stored, not read), and then the
+//! elementwise nest reading each sum once (a bias and activation, also when
+//! it overwrites C in place) runs on each sum in the epilogue
+//! (`contraction_epilogue`): a convolution and its bias and ReLU are one
+//! kernel.
 //!
 //! The emitted IR is the *mapped IR*: `pb-gpu-emulate` runs it on the CPU
 //! (barrier phases in turn, fragments as per-thread buffers) and
@@ -45,6 +49,7 @@
 //! single row or column (a vector product, bound by memory), a GPU without
 //! an f16 x f16 -> f32 matrix shape, grids past the hardware's limits.
 
+use crate::contraction_epilogue;
 use crate::contraction_roles::{self, rewrite, Roles};
 use crate::emit_at::Emit;
 use crate::text_kernel;
@@ -69,7 +74,8 @@ within 48 KiB of shared memory), A's and B's BK-deep blocks copied into workgrou
 edges, 2x2 fragments of 16x16 f32 sums per warp (gpu.subgroup_mma_load_matrix/compute), and an \
 epilogue adding each fragment into C through a per-warp staging buffer. Loops take the roles of \
 pb-matrix-tile (rows flattened with outer loops, reductions flattened, a convolution's window \
-gathered by the copies). A zero fill of C just before is absorbed. Other nests are left to \
+gathered by the copies). A zero fill of C just before is absorbed, and the elementwise nest reading \
+each sum once after it (bias, activation; also in place over C) applied in the epilogue. Other nests are left to \
 pb-gpu-map. Runs in the affine stage of the nvgpu pipeline.",
     anchor: "func.func",
     options: &[
@@ -284,6 +290,16 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
     }
     let fill = crate::register_tile::zero_fill_before(nest, statement, roles.c, &roles.bounds);
     let [(a_source, a_copy), (b_source, b_copy)] = if a_is_x { sources } else { [sources[1], sources[0]] };
+    // The elementwise nest reading each sum once (a bias and activation,
+    // a requantization) runs on each sum in the epilogue, where it is: C
+    // (then a temporary from a zero fill) is neither stored nor read back.
+    let c_memref = statement.accesses[roles.c].op.operand(1).map_err(|_| "a store without its memref")?;
+    let epilogue = fill.and_then(|_| contraction_epilogue::find_with(nest, c_memref, [a_source, b_source], true));
+    if let Some(epilogue) = &epilogue {
+        for op in &epilogue.moved {
+            ffi::move_before(*op, nest);
+        }
+    }
     let kernel = Kernel {
         e: Emit { context, location: nest.location() },
         roles: &roles,
@@ -296,8 +312,16 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
         k,
         a_source,
         b_source,
+        epilogue: epilogue.as_ref(),
     };
     kernel.emit(nest, grid);
+    let applied = epilogue.as_ref().map(|e| e.ops.len());
+    if let Some(epilogue) = epilogue {
+        // SAFETY: a top-level SCoP nest (no results) whose statement the kernel now computes;
+        // nothing reads what it wrote in between (`contraction_epilogue::find`).
+        unsafe { ffi::erase(epilogue.nest) };
+        contraction_epilogue::erase_dead_copies(&epilogue.copies);
+    }
     // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined
     // inside it is used outside it; the SCoP's handles are not used after this point.
     unsafe { ffi::erase(nest) };
@@ -325,7 +349,7 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
     }
     Ok(Some(format!(
         "tensor cores: f16 products summed in f32{}, {m}x{n} over {k} reductions{}; blocks of {}x{} ({} warps of 2x2 16x16 fragments), \
-{BK} reductions per shared-memory step ({} bytes), grid {}x{}x{}{}",
+{BK} reductions per shared-memory step ({} bytes), grid {}x{}x{}{}{}",
         if types.c_f16 { " (rounded once to f16)" } else { "" },
         if batch > 1 { format!(", {batch} times") } else { String::new() },
         tiles.bm,
@@ -336,11 +360,15 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
         grid[1],
         grid[2],
         if fill.is_some() { "; C's zero fill absorbed" } else { "" },
+        match applied {
+            Some(ops) => format!("; the elementwise nest after it applied to each sum ({ops} ops)"),
+            None => String::new(),
+        },
     )))
 }
 
 /// Builds the launch of one product.
-struct Kernel<'c, 'r, 's, 'a> {
+struct Kernel<'c, 'r, 's, 'a, 'p> {
     e: Emit<'c>,
     roles: &'r Roles,
     statement: &'s Statement<'c, 'a>,
@@ -354,6 +382,8 @@ struct Kernel<'c, 'r, 's, 'a> {
     /// their widened copies came from: the same indices).
     a_source: Value<'c, 'a>,
     b_source: Value<'c, 'a>,
+    /// The elementwise nest applied to each sum instead of storing it.
+    epilogue: Option<&'p contraction_epilogue::Epilogue<'c, 'a>>,
 }
 
 /// Positions of the values an access's indices are written over: the
@@ -363,7 +393,7 @@ const COL: usize = 1;
 const RED: usize = 2;
 const BATCH: usize = 3;
 
-impl<'c, 'a> Kernel<'c, '_, '_, 'a> {
+impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
     fn memref(&self, access: usize) -> Value<'c, 'a> {
         if access == self.roles.a {
             return self.a_source;
@@ -612,6 +642,13 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a> {
                 let cond = self.and(at, row_ok, col_ok);
                 let write = |at: OperationRef<'c, 'a>| {
                     let sum = self.load(at, w_s, &[staged_row, staged_col]);
+                    if let Some(epilogue) = self.epilogue {
+                        // C's value (a temporary from a zero fill: the sum,
+                        // in C's type) through the epilogue's statement.
+                        let value = if self.c_f16 { e.value(at, "arith.truncf", &[sum], c_type, &[]) } else { sum };
+                        self.apply_epilogue(at, epilogue, value, [row, col, zero_index, bz]);
+                        return;
+                    }
                     let indices = self.access_at(at, r.c, &[row, col, zero_index, bz]);
                     let sum = if self.fill {
                         sum
@@ -637,6 +674,47 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a> {
                 e.op(end, "gpu.barrier", &[], &[], &[]);
             }
         }
+    }
+
+    /// The epilogue's statement on C's element at `env` (`[row, col, k,
+    /// batch]`) whose value is `value`, before `at`: the epilogue's loops
+    /// follow from C's indices there.
+    fn apply_epilogue(
+        &self,
+        at: OperationRef<'c, 'a>,
+        epilogue: &contraction_epilogue::Epilogue<'c, 'a>,
+        value: Value<'c, 'a>,
+        env: [Value<'c, 'a>; 4],
+    ) {
+        let c_at = self.indices(self.roles.c);
+        let dims: Vec<Aff> = epilogue
+            .to_c
+            .iter()
+            .map(|to| match *to {
+                None => Aff::Const(0),
+                Some((q, stride, trip, outermost)) => {
+                    let divided = if stride == 1 { c_at[q].clone() } else { Aff::FloorDiv(Box::new(c_at[q].clone()), stride) };
+                    if outermost { divided } else { Aff::Mod(Box::new(divided), trip) }
+                }
+            })
+            .collect();
+        let indices = |at: OperationRef<'c, 'a>, exprs: &[Aff]| -> Vec<Value<'c, 'a>> {
+            exprs.iter().map(|x| self.apply(at, x.clone(), &env)).collect()
+        };
+        contraction_epilogue::apply(
+            at,
+            epilogue,
+            value,
+            &dims,
+            |at, memref, exprs| {
+                let at_indices = indices(at, exprs);
+                self.load(at, memref, &at_indices)
+            },
+            |at, stored, memref, exprs| {
+                let at_indices = indices(at, exprs);
+                self.store(at, stored, memref, &at_indices)
+            },
+        );
     }
 
     /// The loop whose body ends with `yield_op`.

@@ -69,7 +69,7 @@
 
 use melior::{
     ir::{
-        r#type::ShapedTypeLike, block::BlockLike, operation::OperationLike, Attribute, OperationRef, Type, Value, ValueLike,
+        r#type::ShapedTypeLike, operation::OperationLike, Attribute, OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -1083,44 +1083,14 @@ fn apply_epilogue<'c, 'a>(
             }
         })
         .collect();
-    let raw = |v: Value| v.to_raw().ptr;
-    let mut values: Vec<(*const std::ffi::c_void, Value<'c, 'a>)> = Vec::new();
-    if let Ok(loaded) = epilogue.c_load.result(0) {
-        values.push((raw(loaded.into()), sum));
-    }
-    let lookup = |values: &[(*const std::ffi::c_void, Value<'c, 'a>)], v: Value| values.iter().find(|(old, _)| *old == raw(v)).map(|(_, new)| *new);
-    for op in &epilogue.ops {
-        if *op == epilogue.c_load {
-            continue;
-        }
-        if let Some((_, memref, indices)) = epilogue.accesses.iter().find(|(access, _, _)| access == op) {
-            let indices: Vec<Aff> = indices.iter().map(|x| x.substitute(&dims)).collect();
-            // SAFETY: a lifetime change only: the memref is a value of the
-            // same function, alive as long as the kernel's ops are.
-            let memref: Value<'c, 'a> = unsafe { Value::from_raw(memref.to_raw()) };
-            if is_named(*op, "affine.store") {
-                let stored = op.operand(0).expect("stored value");
-                // SAFETY: as for the memref (a value defined before the kernel).
-                let value = lookup(&values, stored).unwrap_or_else(|| unsafe { Value::from_raw(stored.to_raw()) });
-                e.store(at, value, memref, &indices, env);
-            } else if let Ok(result) = op.result(0) {
-                let loaded = e.load(at, memref, &indices, env);
-                values.push((raw(result.into()), loaded));
-            }
-            continue;
-        }
-        let copy = at.block().expect("anchor in a block").insert_operation_before(at, ffi::clone_operation(*op));
-        for k in 0..copy.operand_count() {
-            if let Some(new) = copy.operand(k).ok().and_then(|v| lookup(&values, v)) {
-                ffi::set_operand(copy, k, new);
-            }
-        }
-        for r in 0..op.result_count() {
-            if let (Ok(old), Ok(new)) = (op.result(r), copy.result(r)) {
-                values.push((raw(old.into()), new.into()));
-            }
-        }
-    }
+    contraction_epilogue::apply(
+        at,
+        epilogue,
+        sum,
+        &dims,
+        |at, memref, indices| e.load(at, memref, indices, env),
+        |at, value, memref, indices| e.store(at, value, memref, indices, env),
+    );
 }
 
 /// Loops over `reductions` (some of `p`'s) over their original ranges,

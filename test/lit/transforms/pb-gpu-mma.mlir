@@ -82,6 +82,36 @@ func.func @widened(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %c: memref<32x3
   return
 }
 
+// A convolution (NHWC, implicit GEMM: 2 x 8 x 8 output pixels as rows,
+// the 3 x 3 x 8 window as reductions, gathered by the copy into shared
+// memory) whose bias and ReLU overwrite its output: applied to each sum in
+// the epilogue, one launch, the elementwise nest gone.
+// REPORT: remark: [pb-gpu-mma] tensor cores: f16 products summed in f32, 128x20 over 72 reductions; {{.*}}; C's zero fill absorbed; the elementwise nest after it applied to each sum (5 ops)
+// CHECK-LABEL: func.func @conv_bias_relu
+// CHECK: gpu.launch
+// CHECK: memref.load %arg0[{{.*}}] : memref<2x10x10x8xf16>
+// CHECK: gpu.subgroup_mma_compute
+// CHECK: gpu.subgroup_mma_store_matrix
+// CHECK: %[[SUM:.*]] = memref.load %{{.*}} : memref<64x16xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[BIAS:.*]] = memref.load %arg2
+// CHECK: %[[ADD:.*]] = arith.addf %[[SUM]], %[[BIAS]]
+// CHECK: %[[RELU:.*]] = arith.maximumf %[[ADD]]
+// CHECK: memref.store %[[RELU]], %arg3
+// CHECK-NOT: affine.for
+// CHECK: return
+func.func @conv_bias_relu(%x: memref<2x10x10x8xf16>, %w: memref<3x3x8x20xf16>, %bias: memref<20xf32>, %out: memref<2x8x8x20xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%out : memref<2x8x8x20xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : memref<2x10x10x8xf16>, memref<3x3x8x20xf16>) outs(%out : memref<2x8x8x20xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%out, %bias : memref<2x8x8x20xf32>, memref<20xf32>) outs(%out : memref<2x8x8x20xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
 // Refusals: f32 products (no f32 tensor-core shape used yet), a
 // matrix-vector product (bound by memory).
 // REPORT: remark: [pb-gpu-mma] not on tensor cores: only f16 products (summed in f32 or f16) so far

@@ -44,6 +44,8 @@ const BUILDER_HELPERS: &[(&str, &[&str])] = &[
     ("e.float(", &["arith"]),
     ("e.index(", &["arith"]),
     ("e.integer(", &["arith"]),
+    // emit_at.rs: `Emit::apply` builds an `affine.apply`.
+    ("e.apply(", &["affine"]),
     // support's fusion_shim.cpp: fused generics, reshapes moved by
     // expansion, folded constants, canonicalized affine.apply.
     ("ffi::fuse_elementwise(", &["linalg", "tensor", "arith", "affine"]),
