@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The GPU check (issue 18): every workload of examples/workloads and the
+# The GPU check (issue 18): every workload of examples/workloads and
+# examples/gpu_workloads (f16 products on tensor cores), and the
 # PyTorch programs of scripts/gpu_check.py compiled for an NVIDIA GPU with
 # the nvgpu pipeline, run on the GPU, and compared with the same programs
 # compiled for the CPU on the same inputs; then the GPU time of each beside
@@ -23,7 +24,7 @@ fi
 if [ "$step" != run ]; then
   scripts/setup.sh >/dev/null
   rm -rf gpucheck
-  PYTHONPATH=python .venv/bin/python scripts/gpu_check.py prepare gpucheck --torch "$@" examples/workloads/*.mlir
+  PYTHONPATH=python .venv/bin/python scripts/gpu_check.py prepare gpucheck --torch "$@" examples/workloads/*.mlir examples/gpu_workloads/*.mlir
 fi
 if [ "$step" != prepare ]; then
   python=python3

@@ -34,7 +34,7 @@ pub fn test_passes() -> Vec<&'static PassInfo> {
 }
 
 /// Names of the named pipelines.
-pub const NAMED_PIPELINES: &[&str] = &["cpu", "nvgpu"];
+pub const NAMED_PIPELINES: &[&str] = &["cpu", "nvgpu", "amdgpu"];
 
 /// The text of named pipeline `name` up to stage `stop_after` (all stages if
 /// `None`), with `options` (target, vectorization, fusion, report).
@@ -60,8 +60,12 @@ pub fn named_pipeline(
             }
             Ok(cpu::pipeline_between(&options, start, stop))
         }
-        "nvgpu" => {
-            let gpu = options.gpu.clone().unwrap_or_else(|| GpuDesc::default_for(GpuVendor::Nvidia));
+        "nvgpu" | "amdgpu" => {
+            let vendor = if name == "nvgpu" { GpuVendor::Nvidia } else { GpuVendor::Amd };
+            let gpu = options.gpu.clone().unwrap_or_else(|| GpuDesc::default_for(vendor));
+            if gpu.vendor != vendor {
+                return Err(format!("the {name} pipeline does not compile for {} (a {:?} GPU)", gpu.chip, gpu.vendor));
+            }
             nvgpu::pipeline_between(&options, &gpu, options.emulate, start_after, stop_after)
         }
         _ => Err(format!("unknown pipeline '{name}' (pipelines: {})", NAMED_PIPELINES.join(", "))),

@@ -1,7 +1,9 @@
-//! The `nvgpu` pipeline: the cpu pipeline's first stages, then GPU mapping
-//! and lowering through upstream MLIR (`gpu`, `nvvm`) to PTX for NVIDIA
-//! GPUs, with host code that launches the kernels through the `mgpu*`
-//! functions of our GPU runtime (`runtime-gpu/`).
+//! The `nvgpu` and `amdgpu` pipelines: the cpu pipeline's first stages,
+//! then GPU mapping and lowering through upstream MLIR (`gpu`, then `nvvm`
+//! to PTX for NVIDIA GPUs, `rocdl` to AMDGPU assembly for AMD ones: the GPU
+//! description's vendor decides), with host code that launches the kernels
+//! through the `mgpu*` functions of our GPU runtime (`runtime-gpu/`, NVIDIA
+//! only so far: AMD code is checked by its assembly and the emulation).
 //!
 //! Six stages; `pb-opt --pb-pipeline=nvgpu --pb-stop-after=<stage>` runs a
 //! prefix:
@@ -20,12 +22,13 @@
 //!    kernels outlined into a `gpu.module`. This is *the mapped IR*: what
 //!    the emulation (`emulate`) runs on the CPU instead;
 //! 5. `gpu-lower`: the kernels to NVVM and PTX (`gpu-module-to-binary`,
-//!    PTX text the driver compiles for the GPU it runs on);
+//!    PTX text the driver compiles for the GPU it runs on), or to ROCDL and
+//!    AMDGPU assembly;
 //! 6. `llvm`: the host code, as the cpu pipeline's `llvm` stage, with the
 //!    launches, copies and allocations as runtime calls (`gpu-to-llvm`).
 
 use crate::cpu::{self, CpuOptions};
-use pb_support::gpu_target::GpuDesc;
+use pb_support::gpu_target::{GpuDesc, GpuVendor};
 
 /// The stages of the nvgpu pipeline, in order.
 pub const STAGES: [&str; 6] = ["legalize", "graph", "affine", "gpu-map", "gpu-lower", "llvm"];
@@ -33,6 +36,14 @@ pub const STAGES: [&str; 6] = ["legalize", "graph", "affine", "gpu-map", "gpu-lo
 /// The stage names of the emulated pipeline (`emulate`): the mapped IR
 /// runs on the CPU, lowered by the cpu pipeline's last two stages.
 pub const EMULATED_STAGES: [&str; 6] = ["legalize", "graph", "affine", "gpu-map", "lower", "llvm"];
+
+/// The pipeline's name for `gpu`'s vendor.
+pub fn pipeline_name(gpu: &GpuDesc) -> &'static str {
+    match gpu.vendor {
+        GpuVendor::Nvidia => "nvgpu",
+        GpuVendor::Amd => "amdgpu",
+    }
+}
 
 /// The pass pipeline of stage `stage` (elements of a `builtin.module(...)`).
 pub fn stage_pipeline(stage: &str, options: &CpuOptions, gpu: &GpuDesc, emulate: bool) -> Result<String, String> {
@@ -79,13 +90,27 @@ pub fn stage_pipeline(stage: &str, options: &CpuOptions, gpu: &GpuDesc, emulate:
         .chain((!emulate).then(|| "gpu-kernel-outlining".to_string()))
         .chain(emulate.then(|| "pb-gpu-emulate".to_string()))
         .collect(),
-        "gpu-lower" if !emulate => vec![
+        "gpu-lower" if !emulate && gpu.vendor == GpuVendor::Nvidia => vec![
             format!("nvvm-attach-target{{chip={} features={} O=3}}", gpu.chip, gpu.features),
             // Math as LLVM intrinsics (NVPTX instructions), not libdevice
             // calls. Kernels take one pointer per buffer (static shapes,
             // as the host function's arguments).
             "pb-gpu-math".into(),
             "gpu.module(scf-parallel-for-to-nested-fors,lower-affine,expand-strided-metadata,convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},canonicalize,reconcile-unrealized-casts)".into(),
+            "gpu-module-to-binary{format=isa}".into(),
+        ],
+        // AMD: the same kernels through ROCDL to AMDGPU assembly (math as
+        // LLVM intrinsics, never the vendor's OCML calls).
+        "gpu-lower" if !emulate => vec![
+            format!("rocdl-attach-target{{chip={} O=3}}", gpu.chip),
+            "pb-gpu-math".into(),
+            // Tensor-core fragments as the lanes' vectors around
+            // amdgpu.wmma (upstream lowers gpu.subgroup_mma to NVVM only).
+            "pb-gpu-wmma-lanes".into(),
+            format!(
+                "gpu.module(scf-parallel-for-to-nested-fors,lower-affine,expand-strided-metadata,convert-scf-to-cf,convert-amdgpu-to-rocdl{{chipset={chip}}},convert-gpu-to-rocdl{{chipset={chip} use-bare-ptr-memref-call-conv=true}},canonicalize,reconcile-unrealized-casts)",
+                chip = gpu.chip
+            ),
             "gpu-module-to-binary{format=isa}".into(),
         ],
         "lower" if emulate => return Ok(cpu::stage_pipeline(cpu::Stage::Lower, options)),
@@ -104,7 +129,7 @@ pub fn stage_pipeline(stage: &str, options: &CpuOptions, gpu: &GpuDesc, emulate:
         }
         _ => {
             let names = if emulate { EMULATED_STAGES } else { STAGES };
-            return Err(format!("unknown nvgpu pipeline stage '{stage}' (stages: {})", names.join(", ")));
+            return Err(format!("unknown {} pipeline stage '{stage}' (stages: {})", pipeline_name(gpu), names.join(", ")));
         }
     };
     Ok(passes.join(","))
@@ -122,7 +147,7 @@ pub fn pipeline_between(
     let names = if emulate { EMULATED_STAGES } else { STAGES };
     let position = |name: &str| {
         names.iter().position(|s| *s == name).ok_or_else(|| {
-            format!("unknown nvgpu pipeline stage '{name}' (stages: {})", names.join(", "))
+            format!("unknown {} pipeline stage '{name}' (stages: {})", pipeline_name(gpu), names.join(", "))
         })
     };
     let first = start_after.map(position).transpose()?.map_or(0, |p| p + 1);

@@ -286,8 +286,8 @@ pub static PIPELINE_OPTIONS: &[OptionSpec<CpuOptions>] = &[
     OptionSpec {
         name: "gpu",
         flag: "gpu",
-        help: "nvgpu: the GPU to compile for, 'sm_80', 'sm_86', 'sm_89' or 'sm_90' (default: the GPU present, else \
-               'sm_80')",
+        help: "nvgpu, amdgpu: the GPU to compile for, 'sm_80', 'sm_86', 'sm_89', 'sm_90' or 'gfx1100' (default: the \
+               NVIDIA GPU present, else 'sm_80'; 'gfx1100' for amdgpu)",
         kind: Kind::Text,
         python: true,
         changes_code: true,
@@ -299,8 +299,8 @@ pub static PIPELINE_OPTIONS: &[OptionSpec<CpuOptions>] = &[
     OptionSpec {
         name: "emulate",
         flag: "emulate",
-        help: "nvgpu: run the GPU mapping on the CPU instead (kernels as loops over grid and block), to check it \
-               without a GPU",
+        help: "nvgpu, amdgpu: run the GPU mapping on the CPU instead (kernels as loops over grid and block, \
+               barrier phases in turn), to check it without a GPU",
         kind: Kind::Switch(false),
         python: true,
         changes_code: true,

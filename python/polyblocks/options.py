@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 # name -> (meaning, default, changes the generated code)
 PYTHON_OPTIONS = {
-    "target": ("'cpu' (default) or 'nvgpu' (NVIDIA GPUs: kernels as PTX); 'amdgpu' is not available yet", "cpu", True),
+    "target": ("'cpu' (default), 'nvgpu' (NVIDIA GPUs: kernels as PTX) or 'amdgpu' (AMD GPUs: kernels as AMDGPU code; runs emulated only so far)", "cpu", True),
     "debug": ("dump the IR after each stage into a folder and print per-stage compile times", False, False),
     "debug_dir": ("where debug dumps go (default: ./polyblocks_debug/<graph>)", None, False),
     "cache": ("use the on-disk compile cache ($POLYBLOCKS_CACHE_DIR or ~/.cache/polyblocks)", True, False),
@@ -69,8 +69,9 @@ def _default(name):
 
 
 TARGETS = ("cpu", "nvgpu", "amdgpu")
-AVAILABLE_TARGETS = ("cpu", "nvgpu")
+AVAILABLE_TARGETS = ("cpu", "nvgpu", "amdgpu")
 NVIDIA_CHIPS = ("sm_80", "sm_86", "sm_89", "sm_90")
+AMD_CHIPS = ("gfx1100",)
 
 
 class OptionError(ValueError):
@@ -104,15 +105,15 @@ class CompileOptions:
 
     def _engine_value(self, name):
         """The value the engine gets for option `name` (None: not passed)."""
-        nvgpu = self.get("target") == "nvgpu"
+        on_gpu = self.get("target") in ("nvgpu", "amdgpu")
         if name == "profile":
             return self.profile
         if name == "report":
             return bool(self.get("report"))
         if name == "gpu":
-            return self.gpu_chip if nvgpu else None
+            return self.gpu_chip if on_gpu else None
         if name == "emulate":
-            return bool(self.get("emulate")) and nvgpu
+            return bool(self.get("emulate")) and on_gpu
         if name == "compile_budget":
             return float(self.get("compile_budget") or 0)
         return self.get(name)
@@ -148,6 +149,8 @@ class CompileOptions:
         chip = self.get("gpu")
         if chip:
             return chip
+        if self.get("target") == "amdgpu":
+            return AMD_CHIPS[0]
         from . import gpu_runtime
 
         return gpu_runtime.detected_chip(NVIDIA_CHIPS) or "sm_80"
@@ -168,14 +171,15 @@ def parse(compile_options: dict | None, allowed: tuple[str, ...] | None = None) 
     if target not in TARGETS:
         raise OptionError(f"target must be one of {', '.join(map(repr, TARGETS))}, got {target!r}")
     if target not in AVAILABLE_TARGETS:
-        raise OptionError(f"target {target!r} is not available yet in polyblocks-rs; use 'cpu' or 'nvgpu'")
+        raise OptionError(f"target {target!r} is not available yet in polyblocks-rs; use 'cpu', 'nvgpu' or 'amdgpu'")
     chip = compile_options.get("gpu")
-    if chip is not None and chip not in NVIDIA_CHIPS:
-        raise OptionError(f"gpu must be one of {', '.join(map(repr, NVIDIA_CHIPS))}, got {chip!r}")
-    if (chip is not None or compile_options.get("emulate")) and target != "nvgpu":
-        raise OptionError("the 'gpu' and 'emulate' options need target 'nvgpu'")
-    if target == "nvgpu" and compile_options.get("user_memory"):
-        raise OptionError("user_memory (AOT into a caller's pool) is not supported with target 'nvgpu' yet")
+    chips = AMD_CHIPS if target == "amdgpu" else NVIDIA_CHIPS
+    if chip is not None and chip not in chips:
+        raise OptionError(f"gpu must be one of {', '.join(map(repr, chips))} for target {target!r}, got {chip!r}")
+    if (chip is not None or compile_options.get("emulate")) and target not in ("nvgpu", "amdgpu"):
+        raise OptionError("the 'gpu' and 'emulate' options need target 'nvgpu' or 'amdgpu'")
+    if target in ("nvgpu", "amdgpu") and compile_options.get("user_memory"):
+        raise OptionError(f"user_memory (AOT into a caller's pool) is not supported with target {target!r} yet")
     level = compile_options.get("opt_level", 3)
     if not isinstance(level, int) or not 0 <= level <= 3:
         raise OptionError(f"opt_level must be an integer from 0 to 3, got {level!r}")

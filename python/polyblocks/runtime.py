@@ -268,6 +268,14 @@ class Library:
         if gpu:
             gpu_error = gpu_runtime.last_error()
             gpu_runtime.clear()
+            if str(self.manifest["gpu"]).startswith("gfx"):
+                # The runtime loads NVIDIA code only: AMD kernels are
+                # checked by their assembly and the emulation so far.
+                gpu_error = (
+                    f"kernels for the AMD GPU {self.manifest['gpu']} cannot run yet (polyblocks-rs has no HIP "
+                    "runtime); compile with compile_options={'target': 'amdgpu', 'emulate': True} to run the "
+                    "mapping on the CPU"
+                )
         errors = self.manifest.get("errors", [])
         if "profile" in self.manifest:
             from . import profile

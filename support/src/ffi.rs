@@ -401,6 +401,7 @@ pub fn dialect_handle(namespace: &str) -> Option<melior::dialect::DialectHandle>
     use mlir_sys::*;
     let get: unsafe extern "C" fn() -> MlirDialectHandle = match namespace {
         "affine" => mlirGetDialectHandle__affine__,
+        "amdgpu" => mlirGetDialectHandle__amdgpu__,
         "amx" => mlirGetDialectHandle__amx__,
         "arith" => mlirGetDialectHandle__arith__,
         "bufferization" => mlirGetDialectHandle__bufferization__,

@@ -50,8 +50,9 @@ def test_emulated_mapping_matches_numpy(name, tmp_path):
     check(function(*inputs), reference(*[i.astype(np.float64) for i in inputs]))
 
 
-def kernels_ptx(text: str, chip: str, tmp_path: pathlib.Path) -> list[str]:
-    """The PTX of each kernel module of `text` compiled for `chip`."""
+def kernels_ptx(text: str, chip: str, tmp_path: pathlib.Path, pipeline: str = "nvgpu") -> list[str]:
+    """The PTX (AMDGPU assembly with `pipeline="amdgpu"`) of each kernel
+    module of `text` compiled for `chip`."""
     source = tmp_path / "input.mlir"
     source.write_text(text)
     pb_opt = polyblocks.engine.engine_binary().parent / "pb-opt"
@@ -60,7 +61,7 @@ def kernels_ptx(text: str, chip: str, tmp_path: pathlib.Path) -> list[str]:
         # pb-compile`) is newer than the dev build but has no pb-opt beside it.
         pb_opt = pathlib.Path(__file__).resolve().parents[2] / "target" / "debug" / "pb-opt"
     lowered = subprocess.run(
-        [str(pb_opt), str(source), "--pb-pipeline=nvgpu", f"--pb-gpu={chip}", "--pb-stop-after=gpu-lower"],
+        [str(pb_opt), str(source), f"--pb-pipeline={pipeline}", f"--pb-gpu={chip}", "--pb-stop-after=gpu-lower"],
         capture_output=True,
         text=True,
         check=True,

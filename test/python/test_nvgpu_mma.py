@@ -10,6 +10,8 @@ without a GPU:
 - PyTorch half-precision Linear layers through the front, emulated, match
   eager."""
 
+import pathlib
+
 import numpy as np
 import pytest
 import torch
@@ -18,77 +20,33 @@ import polyblocks
 from test_nvgpu import kernels_ptx, ptxas
 
 
-def _matmul(name, m, k, n, out="f32", fill=True):
-    zero = "0.0 : f32" if out == "f32" else "0.0 : f16"
-    return f"""
-func.func @{name}(%a: tensor<{m}x{k}xf16>, %b: tensor<{k}x{n}xf16>) -> tensor<{m}x{n}x{out}> {{
-  %z = arith.constant {zero}
-  %e = tensor.empty() : tensor<{m}x{n}x{out}>
-  %f = linalg.fill ins(%z : {out}) outs(%e : tensor<{m}x{n}x{out}>) -> tensor<{m}x{n}x{out}>
-  %c = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf16>, tensor<{k}x{n}xf16>) outs(%f : tensor<{m}x{n}x{out}>) -> tensor<{m}x{n}x{out}>
-  return %c : tensor<{m}x{n}x{out}>
-}}"""
-
-
-BIAS_F16 = """
-func.func @bias_f16(%a: tensor<64x48xf16>, %b: tensor<48x96xf16>, %bias: tensor<96xf16>) -> tensor<64x96xf16> {
-  %e = tensor.empty() : tensor<64x96xf16>
-  %f = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<96xf16>) outs(%e : tensor<64x96xf16>) {
-  ^bb0(%x: f16, %o: f16):
-    linalg.yield %x : f16
-  } -> tensor<64x96xf16>
-  %c = linalg.matmul ins(%a, %b : tensor<64x48xf16>, tensor<48x96xf16>) outs(%f : tensor<64x96xf16>) -> tensor<64x96xf16>
-  return %c : tensor<64x96xf16>
-}"""
-
-BATCH = """
-func.func @batch(%a: tensor<3x40x24xf16>, %b: tensor<3x24x50xf16>) -> tensor<3x40x50xf32> {
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<3x40x50xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<3x40x50xf32>) -> tensor<3x40x50xf32>
-  %c = linalg.batch_matmul ins(%a, %b : tensor<3x40x24xf16>, tensor<3x24x50xf16>) outs(%f : tensor<3x40x50xf32>) -> tensor<3x40x50xf32>
-  return %c : tensor<3x40x50xf32>
-}"""
-
-CONV = """
-func.func @conv(%x: tensor<2x10x10x8xf16>, %w: tensor<3x3x8x20xf16>, %bias: tensor<20xf32>) -> tensor<2x8x8x20xf32> {
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<2x8x8x20xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x8x8x20xf32>) -> tensor<2x8x8x20xf32>
-  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<2x10x10x8xf16>, tensor<3x3x8x20xf16>) outs(%f : tensor<2x8x8x20xf32>) -> tensor<2x8x8x20xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %bias : tensor<2x8x8x20xf32>, tensor<20xf32>) outs(%e : tensor<2x8x8x20xf32>) {
-  ^bb0(%v: f32, %b: f32, %o: f32):
-    %s = arith.addf %v, %b : f32
-    %m = arith.maximumf %s, %z : f32
-    linalg.yield %m : f32
-  } -> tensor<2x8x8x20xf32>
-  return %r : tensor<2x8x8x20xf32>
-}"""
-
-
 def _conv_reference(x, w, bias):
     out = sum(np.einsum("nhwc,cf->nhwf", x[:, i : i + 8, j : j + 8, :], w[i, j]) for i in range(3) for j in range(3))
     return np.maximum(out + bias, 0)
 
 
-# name: (MLIR, input (shape, dtype) list, float64 reference)
-WORKLOADS = {
-    "edges": (_matmul("edges", 100, 72, 80), [((100, 72), np.float16), ((72, 80), np.float16)], lambda a, b: a @ b),
-    "bias_f16": (BIAS_F16, [((64, 48), np.float16), ((48, 96), np.float16), ((96,), np.float16)], lambda a, b, c: a @ b + c),
-    "batch": (BATCH, [((3, 40, 24), np.float16), ((3, 24, 50), np.float16)], lambda a, b: a @ b),
-    "conv": (CONV, [((2, 10, 10, 8), np.float16), ((3, 3, 8, 20), np.float16), ((20,), np.float32)], _conv_reference),
-    "tiles64": (_matmul("tiles64", 512, 256, 640), [((512, 256), np.float16), ((256, 640), np.float16)], lambda a, b: a @ b),
-    "tiles128": (_matmul("tiles128", 2048, 64, 2048), [((2048, 64), np.float16), ((64, 2048), np.float16)], lambda a, b: a @ b),
+GPU_WORKLOADS = pathlib.Path(__file__).resolve().parents[2] / "examples" / "gpu_workloads"
+
+# examples/gpu_workloads/mma_NAME.mlir: input (shape, dtype) list, float64 reference.
+INPUTS = {
+    "edges": ([((100, 72), np.float16), ((72, 80), np.float16)], lambda a, b: a @ b),
+    "bias_f16": ([((64, 48), np.float16), ((48, 96), np.float16), ((96,), np.float16)], lambda a, b, c: a @ b + c),
+    "batch": ([((3, 40, 24), np.float16), ((3, 24, 50), np.float16)], lambda a, b: a @ b),
+    "conv": ([((2, 10, 10, 8), np.float16), ((3, 3, 8, 20), np.float16), ((20,), np.float32)], _conv_reference),
+    "tiles64": ([((512, 256), np.float16), ((256, 640), np.float16)], lambda a, b: a @ b),
+    "tiles128": ([((2048, 64), np.float16), ((64, 2048), np.float16)], lambda a, b: a @ b),
 }
+# name: (MLIR, inputs, reference)
+WORKLOADS = {name: ((GPU_WORKLOADS / f"mma_{name}.mlir").read_text(), *INPUTS[name]) for name in INPUTS}
 
 
 @pytest.mark.parametrize("name", WORKLOADS)
 def test_emulated_tensor_cores_match_numpy(name, tmp_path):
     text, shapes, reference = WORKLOADS[name]
-    library = polyblocks.compile_mlir(text, tmp_path, name, ["--gpu=sm_90", "--emulate"])
+    library = polyblocks.compile_mlir(text, tmp_path, f"mma_{name}", ["--gpu=sm_90", "--emulate"])
     rng = np.random.default_rng(0)
     inputs = [rng.standard_normal(shape).astype(dtype) for shape, dtype in shapes]
-    out = library[name](*inputs)
+    out = library[f"mma_{name}"](*inputs)
     expected = reference(*[i.astype(np.float64) for i in inputs])
     assert out.shape == expected.shape
     # Sums in f32 of exact f16 products; an f16 result is rounded once.

@@ -647,11 +647,13 @@ def test_an_engine_crash_is_reported_as_ours(tmp_path, monkeypatch):
 def test_unknown_and_unavailable_options_are_clear_errors():
     with pytest.raises(options.OptionError, match=r"unknown compile option\(s\) 'tagret'; valid options are:\n  target:"):
         polyblocks_jit_torch(compile_options={"tagret": "cpu"})
-    with pytest.raises(options.OptionError, match="'amdgpu' is not available yet"):
-        polyblocks_jit_torch(compile_options={"target": "amdgpu"})
+    with pytest.raises(options.OptionError, match="target must be one of 'cpu', 'nvgpu', 'amdgpu', got 'tpu'"):
+        polyblocks_jit_torch(compile_options={"target": "tpu"})
     with pytest.raises(options.OptionError, match="gpu must be one of 'sm_80'"):
         polyblocks_jit_torch(compile_options={"target": "nvgpu", "gpu": "sm_70"})
-    with pytest.raises(options.OptionError, match="need target 'nvgpu'"):
+    with pytest.raises(options.OptionError, match="gpu must be one of 'gfx1100' for target 'amdgpu', got 'sm_90'"):
+        polyblocks_jit_torch(compile_options={"target": "amdgpu", "gpu": "sm_90"})
+    with pytest.raises(options.OptionError, match="need target 'nvgpu' or 'amdgpu'"):
         polyblocks_jit_torch(compile_options={"emulate": True})
     with pytest.raises(options.OptionError, match="opt_level"):
         polyblocks_jit_torch(compile_options={"opt_level": 7})

@@ -41,6 +41,7 @@ pub mod gpu_emulate;
 pub mod gpu_host_memory;
 pub mod gpu_map;
 pub mod gpu_mma;
+pub mod gpu_wmma_lanes;
 pub mod gpu_math;
 mod fuse_cache;
 pub mod inits_as_inputs;
@@ -86,7 +87,7 @@ pub static PASSES: &[&PassInfo] =
     &fold_clamps::INFO,
     &scalar_once::INFO,
     &fp_contract::INFO,
-    &fuse::INFO, &fuse_elementwise::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_mma::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &inline_pointwise::INFO, &integer_contraction::INFO, &interchange::INFO, &matrix_tile::INFO,
+    &fuse::INFO, &fuse_elementwise::INFO, &gpu_emulate::INFO, &gpu_host_memory::INFO, &gpu_map::INFO, &gpu_mma::INFO, &gpu_wmma_lanes::INFO, &gpu_math::INFO, &inits_as_inputs::INFO, &inline_pointwise::INFO, &integer_contraction::INFO, &interchange::INFO, &matrix_tile::INFO,
     &outline_kernels::INFO,
     &packed_entry_points::INFO,
     &parallel_grain::INFO,

@@ -56,9 +56,9 @@ OPTIONS:
                                  'builtin.module(func.func(pb-simplify-quant,canonicalize))'
   --<pass>[=<options>]           Add one pass (ours or upstream), in order, e.g.
                                  --canonicalize --pb-simplify-quant
-  --pb-pipeline=<name>           Run a named pipeline: cpu, nvgpu
+  --pb-pipeline=<name>           Run a named pipeline: cpu, nvgpu, amdgpu
   --pb-stop-after=<stage>        ...only up to a stage (cpu: legalize, graph, affine, lower, llvm;
-                                 nvgpu: legalize, graph, affine, gpu-map, gpu-lower, llvm)
+                                 nvgpu, amdgpu: legalize, graph, affine, gpu-map, gpu-lower, llvm)
   --pb-start-after=<stage>       ...only the stages after one (input: that stage's output, e.g. edited by hand)
   --pb-print-target              Print the target description (with --pb-target) and exit
   --split-input-file             Process each chunk between '// -----' lines on its own

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 /// Every dialect namespace a pass could create ops of.
 const DIALECTS: &[&str] = &[
-    "affine", "amx", "arith", "bufferization", "cf", "complex", "func", "gpu", "index", "linalg", "llvm", "math", "memref",
+    "affine", "amdgpu", "amx", "arith", "bufferization", "cf", "complex", "func", "gpu", "index", "linalg", "llvm", "math", "memref",
     "nvvm", "pbq", "scf", "stablehlo", "tensor", "ub", "vector", "x86vector",
 ];
 
