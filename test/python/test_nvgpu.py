@@ -105,3 +105,19 @@ def test_without_a_gpu_calls_raise_a_clear_error(tmp_path):
     # The process goes on: the same program compiled for the CPU runs.
     cpu = polyblocks.compile_mlir(workload_text("matmul"), tmp_path / "cpu", "matmul")
     check(cpu["matmul"](a, b), a.astype(np.float64) @ b)
+
+
+@pytest.mark.parametrize("target", ["nvgpu", "amdgpu"])
+def test_scalars_between_kernels_and_constant_taps_emulated(target):
+    # A 0-d sum computed in a one-thread kernel and read by the next kernel
+    # (it stays on the device, in a 0-d buffer), and a separable blur whose
+    # filter taps are a constant the host reads once for the kernels.
+    from test_torch_front import make_blur
+
+    options = {"target": target, "emulate": True, "fallback": False}
+    normalize = lambda x: x / x.sum() + torch.where(x > x.mean(), x, torch.zeros_like(x))
+    blur = make_blur(37, 41)
+    for function, x in [(normalize, torch.rand(5, 33)), (blur, torch.rand(3, 37, 41))]:
+        compiled = polyblocks.polyblocks_jit_torch(compile_options=options)(function)
+        with torch.no_grad():
+            torch.testing.assert_close(compiled(x), function(x), rtol=1e-5, atol=1e-6)

@@ -22,6 +22,10 @@
 //! - any other op that touches memory or computes on what does (a
 //!   sequential loop nest, a store of a scalar) runs in a one-thread
 //!   launch, with the other ops of its run: correct, and said in the report.
+//!   A scalar it computes for later kernels (a 0-d sum) stays on the
+//!   device: stored in a 0-d buffer, loaded by each kernel that uses it.
+//! - a scalar read from a constant global (a filter's taps) is read on the
+//!   host and passed to the kernels as a value.
 //!
 //! The loops left inside a kernel (reductions, inner parallel loops) run
 //! sequentially in each thread. Buffers still live on the host here:
@@ -37,6 +41,7 @@ use melior::{
 use pb_support::{
     builder::Emitter,
     ffi,
+    builder,
     gpu_target::GpuDesc,
     ir::{self, is_named},
     OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass,
@@ -118,37 +123,45 @@ enum Kind {
 }
 
 impl<'c> Mapper<'c, '_> {
-    /// Maps the ops of a host block; false after an error.
+    /// Maps the ops of a host block; false after an error. Visits the
+    /// block's ops as they are when reached: a one-thread launch whose
+    /// scalar later ops use leaves loads of it before them (`flush`).
     fn map_block(&self, block: BlockRef<'c, '_>) -> bool {
-        // Every op but the block's terminator (the loop's scf.yield, the
-        // function's return), which stays where it is.
-        let ops = ir::ops_before_terminator(block);
         let mut run: Vec<OperationRef> = Vec::new();
         let mut ok = true;
-        for op in ops {
+        let mut cursor = block.first_operation();
+        // Every op but the block's terminator (the loop's scf.yield, the
+        // function's return), which stays where it is.
+        while let Some(op) = cursor.filter(|op| op.next_in_block().is_some()) {
             match self.kind(op, &run) {
-                Kind::Device => run.push(op),
+                Kind::Device => {
+                    run.push(op);
+                    cursor = op.next_in_block();
+                }
                 Kind::Host => {
                     // Constants and index arithmetic between device ops do
                     // not end the run: they stay on the host and the kernel
                     // captures their values.
                     if !is_pure_scalar(op) {
-                        ok &= self.flush(&mut run);
+                        ok &= self.flush(&mut run, Some(op));
                     }
+                    cursor = op.next_in_block();
                 }
                 Kind::Parallel => {
-                    ok &= self.flush(&mut run);
+                    ok &= self.flush(&mut run, Some(op));
+                    cursor = op.next_in_block();
                     self.map_band(op);
                 }
                 Kind::HostLoop => {
-                    ok &= self.flush(&mut run);
+                    ok &= self.flush(&mut run, Some(op));
+                    cursor = op.next_in_block();
                     if let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) {
                         ok &= self.map_block(body);
                     }
                 }
             }
         }
-        ok &= self.flush(&mut run);
+        ok &= self.flush(&mut run, cursor);
         ok
     }
 
@@ -167,6 +180,11 @@ impl<'c> Mapper<'c, '_> {
         }
         // A launch made by an earlier pass (`pb-gpu-mma`) is mapped already.
         if is_named(op, "gpu.launch") {
+            return Kind::Host;
+        }
+        // A scalar of a constant global (a filter tap the kernels share):
+        // read on the host, passed to the kernels as a value.
+        if is_named(op, "memref.load") && reads_constant_global(op) {
             return Kind::Host;
         }
         if op.region_count() > 0 {
@@ -191,22 +209,36 @@ impl<'c> Mapper<'c, '_> {
     }
 
     /// Wraps the ops of `run` (consecutive device ops, with host scalar ops
-    /// possibly between them) in a one-thread launch.
-    fn flush(&self, run: &mut Vec<OperationRef<'c, '_>>) -> bool {
+    /// possibly between them) in a one-thread launch. `next` is the op that
+    /// ends the run (none at the end of the block).
+    ///
+    /// A scalar computed in the launch and used after it (a 0-d reduction a
+    /// later kernel reads, an element a later sequential op uses) stays on
+    /// the device: the launch stores it into a 0-d buffer and each later use
+    /// loads it there, inside the kernel that uses it. Only a use by the op
+    /// ending the run itself (a loop bound, a host allocation's size, the
+    /// return) would need it back on the host: an error.
+    fn flush(&self, run: &mut Vec<OperationRef<'c, '_>>, next: Option<OperationRef<'c, '_>>) -> bool {
         if run.is_empty() {
             return true;
         }
         let ops = std::mem::take(run);
         let first = ops[0];
-        // A value computed in the launch and used after it on the host
-        // would have to come back from the device.
+        let block = first.block().expect("in a block");
+        let in_run = |top: OperationRef| ops.iter().any(|o| o.to_raw().ptr == top.to_raw().ptr);
+        let mut escaping = Vec::new();
         for op in &ops {
             for result in op.results() {
-                let escapes = ffi::users(result.into()).into_iter().any(|user| {
-                    let Some(top) = first.block().and_then(|b| ir::ancestor_in(user, b)) else { return false };
-                    !ops.iter().any(|o| o.to_raw().ptr == top.to_raw().ptr)
-                });
-                if escapes {
+                let outside: Vec<(OperationRef, usize)> = ffi::uses(result.into())
+                    .into_iter()
+                    .filter(|(user, _)| ir::ancestor_in(*user, block).is_some_and(|top| !in_run(top)))
+                    .collect();
+                if outside.is_empty() {
+                    continue;
+                }
+                let host_use = outside.iter().any(|(user, _)| Some(*user) == next || is_named(*user, "func.return"));
+                let scalar = result.r#type().is_index() || result.r#type().is_integer() || result.r#type().is_float();
+                if host_use || !scalar {
                     ffi::emit_error(
                         op.location(),
                         &format!(
@@ -217,11 +249,32 @@ not supported yet",
                     );
                     return false;
                 }
+                escaping.push((Value::from(result), *op, outside));
             }
         }
         let (launch, body_end) = self.launch_before(first, None, [1, 1, 1]);
-        for op in ops {
-            ffi::move_before(op, body_end);
+        for op in &ops {
+            ffi::move_before(*op, body_end);
+        }
+        for (value, def, uses) in escaping {
+            let ty = Type::parse(self.context, &format!("memref<{}>", value.r#type())).expect("a 0-d memref type");
+            let buffer = builder::emit_before(self.context, launch, |e| {
+                let segments = e.attribute("array<i32: 0, 0>");
+                e.op("memref.alloc", &[], &[ty], &[("operandSegmentSizes", segments)], vec![]).result(0).expect("a buffer").to_raw()
+            });
+            // SAFETY: the alloc just built, alive in the function's body.
+            let buffer: Value = unsafe { Value::from_raw(buffer) };
+            let after_def = def.next_in_block().expect("a body op is not a terminator");
+            builder::emit_before(self.context, after_def, |e| {
+                e.op("memref.store", &[value, buffer], &[], &[], vec![]);
+            });
+            for (user, index) in uses {
+                let loaded = builder::emit_before(self.context, user, |e| {
+                    e.op("memref.load", &[buffer], &[value.r#type()], &[], vec![]).result(0).expect("a value").to_raw()
+                });
+                // SAFETY: the load just built before `user`.
+                ffi::set_operand(user, index, unsafe { Value::from_raw(loaded) });
+            }
         }
         if self.report {
             eprintln!("{}: pb-gpu-map: sequential code in a one-thread kernel", ffi::place(launch.location()));
@@ -448,6 +501,26 @@ not supported yet",
 }
 
 /// Is `value` defined inside `op` (by an op or as a block argument)?
+/// Does `load` read a `memref.global` marked `constant` (host memory that
+/// no kernel writes)?
+fn reads_constant_global(load: OperationRef) -> bool {
+    let Some(get) = load.operand(0).ok().and_then(ffi::defining_op).filter(|d| is_named(*d, "memref.get_global")) else {
+        return false;
+    };
+    let Ok(name) = get.attribute("name") else { return false };
+    let symbol = name.to_string();
+    let mut module = get.parent_operation();
+    while let Some(m) = module.filter(|m| !is_named(*m, "builtin.module")) {
+        module = m.parent_operation();
+    }
+    let Some(module) = module else { return false };
+    ir::body_ops(module).into_iter().any(|global| {
+        is_named(global, "memref.global")
+            && global.attribute("sym_name").is_ok_and(|n| format!("@{}", n.to_string().trim_matches('"')) == symbol)
+            && global.attribute("constant").is_ok()
+    })
+}
+
 fn defined_inside(value: Value, op: OperationRef) -> bool {
     let mut parent = ffi::defining_block(value).and_then(|b| b.parent_operation());
     while let Some(p) = parent {

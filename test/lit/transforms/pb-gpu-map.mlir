@@ -104,3 +104,42 @@ func.func @column_max(%x: memref<31x17xf32>, %m: memref<17xf32>) {
 }
 
 // CHIP: pb-gpu-map: unknown GPU 'sm_70' (known: sm_80, sm_86, sm_89, sm_90, gfx1100)
+
+// -----
+
+// A scalar computed in a one-thread kernel (a 0-d sum) and read by a later
+// kernel stays on the device: stored into a 0-d buffer, loaded inside the
+// kernel that uses it. The filter taps of a constant global are read on the
+// host and passed in as values.
+// CHECK-LABEL: func.func @scalar_to_kernel
+// CHECK: %[[TAP:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<2xf32>
+// CHECK: %[[BOX:.*]] = memref.alloc() : memref<f32>
+// CHECK: gpu.launch
+// CHECK: %[[SUM:.*]] = scf.for
+// CHECK: memref.store %[[SUM]], %[[BOX]][] : memref<f32>
+// CHECK: gpu.launch
+// CHECK: %[[S:.*]] = memref.load %[[BOX]][] : memref<f32>
+// CHECK: arith.divf %{{.*}}, %[[S]]
+// CHECK: arith.mulf %{{.*}}, %[[TAP]]
+memref.global "private" constant @taps : memref<2xf32> = dense<[0.25, 0.75]>
+func.func @scalar_to_kernel(%x: memref<64xf32>, %y: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %g = memref.get_global @taps : memref<2xf32>
+  %tap = memref.load %g[%c1] : memref<2xf32>
+  %sum = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %v = memref.load %x[%i] : memref<64xf32>
+    %a = arith.addf %acc, %v : f32
+    scf.yield %a : f32
+  }
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    %v = memref.load %x[%i] : memref<64xf32>
+    %n = arith.divf %v, %sum : f32
+    %w = arith.mulf %n, %tap : f32
+    memref.store %w, %y[%i] : memref<64xf32>
+    scf.reduce
+  }
+  return
+}
