@@ -3,7 +3,8 @@ without a GPU:
 
 - f16 products (matmul with edges on every side, f16 sums onto a bias, a
   batch, an NHWC convolution with its bias and ReLU applied in the
-  kernel's epilogue, tiles of 64 and 128) run in the emulation (barrier phases in turn, fragments as
+  kernel's epilogue, tiles of 64 and 128) and 8-bit integer ones (s8 with
+  edges; u8 with a requantization to int8 in the epilogue) run in the emulation (barrier phases in turn, fragments as
   per-thread buffers) and match numpy in float64;
 - their PTX has `wmma.mma.sync` and assembles with ptxas for sm_80 and
   sm_90;
@@ -36,19 +37,47 @@ INPUTS = {
     "tiles64": ([((512, 256), np.float16), ((256, 640), np.float16)], lambda a, b: a @ b),
     "tiles128": ([((2048, 64), np.float16), ((64, 2048), np.float16)], lambda a, b: a @ b),
 }
+def _requant_reference(a, b, bias):
+    # u8 x u8 sums (exact in float64), the bias, a scale of 2^-10, rounded
+    # half to even and clamped to int8.
+    sums = a.astype(np.float64) % 256 @ (b.astype(np.float64) % 256) + bias
+    return np.clip(np.round(sums * 0.0009765625), -128, 127)
+
+
+INPUTS["int8"] = ([((100, 72), np.int8), ((72, 80), np.int8)], lambda a, b: a @ b)
+INPUTS["uint8_requant"] = ([((64, 96), np.int8), ((96, 128), np.int8), ((128,), np.int32)], _requant_reference)
+
 # name: (MLIR, inputs, reference)
 WORKLOADS = {name: ((GPU_WORKLOADS / f"mma_{name}.mlir").read_text(), *INPUTS[name]) for name in INPUTS}
+
+
+def random_inputs(shapes):
+    """Normal floats; integers over their whole 8-bit range (int32: small
+    biases)."""
+    rng = np.random.default_rng(0)
+    inputs = []
+    for shape, dtype in shapes:
+        if dtype == np.int8:
+            inputs.append(rng.integers(-128, 128, shape).astype(np.int8))
+        elif dtype == np.int32:
+            inputs.append(rng.integers(-5000, 5000, shape).astype(np.int32))
+        else:
+            inputs.append(rng.standard_normal(shape).astype(dtype))
+    return inputs
 
 
 @pytest.mark.parametrize("name", WORKLOADS)
 def test_emulated_tensor_cores_match_numpy(name, tmp_path):
     text, shapes, reference = WORKLOADS[name]
     library = polyblocks.compile_mlir(text, tmp_path, f"mma_{name}", ["--gpu=sm_90", "--emulate"])
-    rng = np.random.default_rng(0)
-    inputs = [rng.standard_normal(shape).astype(dtype) for shape, dtype in shapes]
+    inputs = random_inputs(shapes)
     out = library[f"mma_{name}"](*inputs)
     expected = reference(*[i.astype(np.float64) for i in inputs])
     assert out.shape == expected.shape
+    if np.issubdtype(out.dtype, np.integer):
+        # Integer sums are exact.
+        assert np.array_equal(out.astype(np.float64), expected), f"{name}: {np.abs(out - expected).max()} off"
+        return
     # Sums in f32 of exact f16 products; an f16 result is rounded once.
     tolerance = 2e-3 if out.dtype == np.float16 else 1e-5
     error = np.abs(out.astype(np.float64) - expected).max() / np.abs(expected).max()
@@ -62,11 +91,13 @@ def test_tensor_core_ptx_assembles(chip, tmp_path):
 
     for name, (text, _, _) in WORKLOADS.items():
         ptx = kernels_ptx(text, chip, tmp_path)
-        assert any("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32" in p for p in ptx), f"{name}: no tensor-core instruction"
+        instruction = {"int8": "m16n16k16.s32.s8.s8.s32", "uint8_requant": "m16n16k16.s32.u8.u8.s32"}.get(name, "m16n16k16.f32.f32")
+        assert any(f"wmma.mma.sync.aligned.row.row.{instruction}" in p for p in ptx), f"{name}: no tensor-core instruction"
         assert any(".shared" in p for p in ptx), f"{name}: no shared memory"
-        if name == "conv":
-            # The bias and ReLU run in the tensor-core kernel's epilogue.
-            assert len(ptx) == 1, f"conv: {len(ptx)} kernels"
+        if name in ("conv", "uint8_requant"):
+            # The bias and ReLU (the requantization) run in the tensor-core
+            # kernel's epilogue.
+            assert len(ptx) == 1, f"{name}: {len(ptx)} kernels"
         for index, kernel in enumerate(ptx):
             path = tmp_path / f"{name}_{index}.ptx"
             path.write_text(kernel)

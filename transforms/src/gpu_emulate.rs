@@ -393,6 +393,9 @@ impl<'c, 'a> Fragments<'c, 'a> {
                 continue;
             }
             let (rows, columns, element) = Self::shape(value.r#type()).ok_or("an unknown fragment type")?;
+            // Signed and unsigned bytes are bytes in memory (the compute
+            // widens each as its fragment type says).
+            let element = if element == "si8" || element == "ui8" { "i8".to_string() } else { element };
             let ty = Type::parse(self.context, &format!("memref<{}x{rows}x{columns}x{element}>", self.threads)).ok_or("a fragment element type")?;
             let slot = alloc(self.context, launch, ty);
             self.slots.push(slot);
@@ -516,19 +519,22 @@ impl<'c, 'a> Fragments<'c, 'a> {
                 let depth = dims(a).1;
                 let sum_type = crate::emit_at::memref_element(to).ok_or("a fragment element")?;
                 let float = sum_type.to_string().starts_with('f');
+                let unsigned = |i: usize| ffi::operand(op, i).is_some_and(|v| v.r#type().to_string().contains("xui8"));
+                let (a_unsigned, b_unsigned) = (unsigned(0), unsigned(1));
                 grid2(self.context, op, rows, columns, |end, r, c| {
                     let e = self.e(end);
                     let start = load(&e, end, c_in, &[t, r, c]);
                     let (k, carried, step_end, lp) = for_carrying(self.context, end, depth, start);
-                    let widen = |v: Value<'c, 'a>| {
-                        if v.r#type() == sum_type {
-                            v
-                        } else {
-                            e.value(step_end, if float { "arith.extf" } else { "arith.extsi" }, &[v], sum_type, &[])
-                        }
+                    let widen = |v: Value<'c, 'a>, unsigned: bool| {
+                        let ext = match (float, unsigned) {
+                            (true, _) => "arith.extf",
+                            (false, true) => "arith.extui",
+                            (false, false) => "arith.extsi",
+                        };
+                        if v.r#type() == sum_type { v } else { e.value(step_end, ext, &[v], sum_type, &[]) }
                     };
-                    let x = widen(load(&e, step_end, a, &[t, r, k]));
-                    let y = widen(load(&e, step_end, b, &[t, k, c]));
+                    let x = widen(load(&e, step_end, a, &[t, r, k]), a_unsigned);
+                    let y = widen(load(&e, step_end, b, &[t, k, c]), b_unsigned);
                     let (mul, add) = if float { ("arith.mulf", "arith.addf") } else { ("arith.muli", "arith.addi") };
                     let product = e.value(step_end, mul, &[x, y], sum_type, &[]);
                     let sum = e.value(step_end, add, &[carried, product], sum_type, &[]);

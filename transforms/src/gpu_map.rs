@@ -79,7 +79,7 @@ struct GpuMap {
 
 impl RustPass for GpuMap {
     fn dependent_dialects(&self) -> &'static [&'static str] {
-        &["arith", "gpu", "scf"]
+        &["arith", "gpu", "memref", "scf"]
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {

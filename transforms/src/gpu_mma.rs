@@ -3,7 +3,9 @@
 //! For a perfect nest whose single statement is the multiply-accumulate
 //! `C[..i..j] += A[..i..k..] * B[..k..j]` on f16 operands (summed in f32:
 //! `arith.extf` to an f32 C, or an f16 C summed in f32 and rounded once at
-//! the end, as cuBLAS-class kernels do), the loops take the roles of
+//! the end, as cuBLAS-class kernels do) or on 8-bit integers (`extsi` or
+//! `extui` to an i32 C, both factors of one signedness: the `wmma` integer
+//! shapes take `s8 x s8` or `u8 x u8`), the loops take the roles of
 //! `pb-matrix-tile` (`contraction_roles`: rows `i` with the loops flattened
 //! into them, columns `j`, the reductions flattened into one `K`, other C
 //! loops a batch), so a matmul, a batch matmul, a transposed operand and a
@@ -31,7 +33,7 @@
 //! built of the description's `mma` shapes). The block tile comes from the
 //! GPU description (`choose_tiles`): of 128x128, 64x64 and 32x32, the one
 //! keeping the most matrix units busy (multiprocessors x sub-partitions),
-//! the largest among equals, within the static shared memory (48 KiB
+//! then computing the fewest padded elements, then the largest, within the static shared memory (48 KiB
 //! without the dynamic opt-in). Sums are added
 //! into C, so a bias or a value in C before the nest is kept; a zero fill of
 //! C just before is absorbed instead (C is stored, not read), and then the
@@ -45,7 +47,7 @@
 //! `convert-gpu-to-nvvm` lowers it to PTX.
 //!
 //! Refuses (the nest stays for `pb-gpu-map`'s one-thread-per-element
-//! mapping, still correct): other element types, non-constant bounds, a
+//! mapping, still correct): other element types, `u8 x s8` products, non-constant bounds, a
 //! single row or column (a vector product, bound by memory), a GPU without
 //! an f16 x f16 -> f32 matrix shape, grids past the hardware's limits.
 
@@ -66,10 +68,10 @@ static ID: PassId = PassId::new();
 
 pub static INFO: PassInfo = PassInfo {
     argument: "pb-gpu-mma",
-    summary: "Map f16 contractions (matmul, batch matmul, convolution) to tensor cores: one gpu.launch with shared-memory tiles and gpu.subgroup_mma ops",
+    summary: "Map f16 and 8-bit integer contractions (matmul, batch matmul, convolution) to tensor cores: one gpu.launch with shared-memory tiles and gpu.subgroup_mma ops",
     description: "A perfect nest computing C += A * B on f16 operands (an f32 C, or an f16 C summed in \
-f32) becomes a gpu.launch: a block of warps per BM x BN tile of C (from the GPU description: the \
-one of 128x128, 64x64, 32x32 keeping the most matrix units busy, the largest among equals, \
+f32) or on 8-bit integers of one signedness (an i32 C) becomes a gpu.launch: a block of warps per BM x BN tile of C (from the GPU description: the \
+one of 128x128, 64x64, 32x32 keeping the most matrix units busy (then the least padding, then the largest), \
 within 48 KiB of shared memory), A's and B's BK-deep blocks copied into workgroup memory by all threads with zeros past the \
 edges, 2x2 fragments of 16x16 f32 sums per warp (gpu.subgroup_mma_load_matrix/compute), and an \
 epilogue adding each fragment into C through a per-warp staging buffer. Loops take the roles of \
@@ -102,9 +104,6 @@ const FRAG: i64 = 16;
 const WARP_TILE: i64 = 32;
 /// Reductions per block copy: two fragment steps.
 const BK: i64 = 32;
-/// Elements of padding per shared row (16 bytes of f16: WMMA's leading
-/// dimension stays a multiple of 8, rows start in different banks).
-const PAD: i64 = 8;
 /// Static shared memory a kernel may use without the dynamic opt-in.
 const STATIC_SHARED: i64 = 48 * 1024;
 
@@ -128,10 +127,48 @@ impl RustPass for GpuMma {
     }
 }
 
-/// Element types of a product: the operands' (f16) and C's.
+/// Element types of a product: the operands' (f16 or 8-bit integers) and C's.
+#[derive(Clone, Copy)]
 struct Types {
     /// C's element type: f32, or f16 (rounded once from the f32 sums).
     c_f16: bool,
+    /// 8-bit integer operands summed in i32 (`Some(unsigned)`: both of the
+    /// same signedness, as the `wmma` integer shapes take them).
+    int8: Option<bool>,
+}
+
+impl Types {
+    /// The operands' element type in memory.
+    fn operand(self) -> &'static str {
+        if self.int8.is_some() { "i8" } else { "f16" }
+    }
+    /// The operands' fragment element type (signedness explicit).
+    fn fragment(self) -> &'static str {
+        match self.int8 {
+            Some(true) => "ui8",
+            Some(false) => "si8",
+            None => "f16",
+        }
+    }
+    /// The sums' type.
+    fn sum(self) -> &'static str {
+        if self.int8.is_some() { "i32" } else { "f32" }
+    }
+    fn bytes(self) -> i64 {
+        if self.int8.is_some() { 1 } else { 2 }
+    }
+    /// Zero of type `ty` (an operand or a sum), as an attribute's text.
+    fn zero(self, ty: &str) -> String {
+        if self.int8.is_some() { format!("0 : {ty}") } else { format!("0.0 : {ty}") }
+    }
+    fn describe(self) -> &'static str {
+        match self.int8 {
+            Some(true) => "u8 products summed in i32",
+            Some(false) => "s8 products summed in i32",
+            None if self.c_f16 => "f16 products summed in f32 (rounded once to f16)",
+            None => "f16 products summed in f32",
+        }
+    }
 }
 
 /// The f16 buffer a factor reads: an `arith.extf` f16 -> f32 of a load,
@@ -213,7 +250,34 @@ fn f16_product<'c, 'a>(
     };
     let x = f16_source(s, mac.x, nest, sum_f16)?;
     let y = f16_source(s, mac.y, nest, sum_f16)?;
-    Some((Types { c_f16: sum_f16 }, [x, y]))
+    Some((Types { c_f16: sum_f16, int8: None }, [x, y]))
+}
+
+/// The 8-bit integer product `mac` computes, if it is one (`extsi` or
+/// `extui` i8 -> i32 of both factors, summed in i32): its types and the
+/// factors' buffers. Factors of different signedness: `Err` with why.
+#[allow(clippy::type_complexity)]
+fn int8_product<'c, 'a>(
+    s: &Statement<'c, 'a>,
+    mac: &contraction_roles::Mac<'c, 'a>,
+) -> Option<Result<(Types, [(Value<'c, 'a>, Option<OperationRef<'c, 'a>>); 2]), String>> {
+    if !is_named(mac.add, "arith.addi") || !is_named(mac.mul, "arith.muli") || mac.add.result(0).ok()?.r#type().to_string() != "i32" {
+        return None;
+    }
+    let factor = |(k, ext): (usize, Option<OperationRef<'c, 'a>>)| -> Option<(Value<'c, 'a>, bool)> {
+        let ext = ext?;
+        let unsigned = is_named(ext, "arith.extui");
+        if !unsigned && !is_named(ext, "arith.extsi") || ext.operand(0).ok()?.r#type().to_string() != "i8" {
+            return None;
+        }
+        Some((s.accesses[k].op.operand(0).ok()?, unsigned))
+    };
+    let (x, ux) = factor(mac.x)?;
+    let (y, uy) = factor(mac.y)?;
+    if ux != uy {
+        return Some(Err("not on tensor cores: an unsigned by signed 8-bit product (the wmma integer shapes take one signedness)".to_string()));
+    }
+    Some(Ok((Types { c_f16: false, int8: Some(ux) }, [(x, None), (y, None)])))
 }
 
 fn ceil_div(n: i64, d: i64) -> i64 {
@@ -225,6 +289,8 @@ fn ceil_div(n: i64, d: i64) -> i64 {
 struct Tiles {
     bm: i64,
     bn: i64,
+    /// Bytes of an operand element (2: f16, 1: i8).
+    bytes: i64,
 }
 
 impl Tiles {
@@ -234,8 +300,14 @@ impl Tiles {
     fn threads(self) -> i64 {
         32 * self.warps()
     }
+    /// Elements of padding per shared row: 16 bytes (the fragment loads'
+    /// leading dimension stays a multiple of 16 bytes; rows start in
+    /// different banks).
+    fn pad(self) -> i64 {
+        16 / self.bytes
+    }
     fn shared_bytes(self) -> i64 {
-        self.bm * (BK + PAD) * 2 + BK * (self.bn + PAD) * 2 + self.warps() * FRAG * FRAG * 4
+        (self.bm * (BK + self.pad()) + BK * (self.bn + self.pad())) * self.bytes + self.warps() * FRAG * FRAG * 4
     }
     fn blocks(self, m: i64, n: i64, batch: i64) -> i64 {
         ceil_div(m, self.bm) * ceil_div(n, self.bn) * batch
@@ -248,32 +320,40 @@ impl Tiles {
 /// blocks leave multiprocessors idle, and a block of fewer warps than the
 /// multiprocessor's matrix units leaves units idle. The tile keeping the
 /// most matrix units busy (`min(blocks * min(warps, units), SMs * units)`),
-/// the largest among equals, within the static shared memory and thread
-/// limits.
-fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64) -> Tiles {
+/// then the one computing the fewest padded elements, then the largest,
+/// within the static shared memory and thread limits.
+fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64, bytes: i64) -> Tiles {
     let shared = STATIC_SHARED.min(i64::from(gpu.shared_bytes_per_block));
     let units = i64::from(gpu.mma_units_per_multiprocessor.max(1));
     let capacity = i64::from(gpu.multiprocessors.max(1)) * units;
     let fits = |t: &Tiles| t.shared_bytes() <= shared && t.threads() <= i64::from(gpu.max_threads_per_block);
     let busy = |t: &Tiles| (t.blocks(m, n, batch) * t.warps().min(units)).min(capacity);
+    // Among equally busy tiles, the one computing the fewest padded
+    // elements (a 64x64 product is not a quarter of a 128x128 block), then
+    // the largest (the candidates come largest first).
+    let padded = |t: &Tiles| t.blocks(m, n, batch) * t.bm * t.bn;
     let mut best: Option<Tiles> = None;
-    for t in [(128, 128), (64, 64), (32, 32)].into_iter().map(|(bm, bn)| Tiles { bm, bn }).filter(fits) {
-        if best.is_none_or(|b| busy(&t) > busy(&b)) {
+    for t in [(128, 128), (64, 64), (32, 32)].into_iter().map(|(bm, bn)| Tiles { bm, bn, bytes }).filter(fits) {
+        if best.is_none_or(|b| (busy(&t), -padded(&t)) > (busy(&b), -padded(&b))) {
             best = Some(t);
         }
     }
-    best.unwrap_or(Tiles { bm: 32, bn: 32 })
+    best.unwrap_or(Tiles { bm: 32, bn: 32, bytes })
 }
 
 fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuDesc) -> Result<Option<String>, String> {
     let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
     let [statement] = scop.statements.as_slice() else { return Ok(None) };
     let Some(mac) = contraction_roles::multiply_accumulate(statement) else { return Ok(None) };
-    let Some((types, sources)) = f16_product(statement, &mac, nest) else {
-        return Err("not on tensor cores: only f16 products (summed in f32 or f16) so far".to_string());
+    let (types, sources) = match (f16_product(statement, &mac, nest), int8_product(statement, &mac)) {
+        (Some(found), _) => found,
+        (None, Some(found)) => found?,
+        (None, None) => {
+            return Err("not on tensor cores: only f16 (summed in f32 or f16) and 8-bit integer products so far".to_string())
+        }
     };
-    if !gpu.mma.iter().any(|s| s.operands == "f16" && s.accumulator == "f32") {
-        return Err(format!("not on tensor cores: {} has no f16 x f16 -> f32 matrix shape", gpu.chip));
+    if !gpu.mma.iter().any(|s| s.operands == types.operand() && s.accumulator == types.sum()) {
+        return Err(format!("not on tensor cores: {} has no {} x {} -> {} matrix shape", gpu.chip, types.operand(), types.operand(), types.sum()));
     }
     let Some((roles, a_is_x)) = contraction_roles::roles(statement, &mac, WARP_TILE) else {
         return Err("not on tensor cores: no row and column loops for the tiles".to_string());
@@ -283,7 +363,7 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
         return Err(format!("not on tensor cores: {m} rows x {n} columns, a vector product (bound by memory)"));
     }
     let batch: i64 = roles.outer.iter().map(|d| roles.trip(*d)).product();
-    let tiles = choose_tiles(gpu, m, n, batch);
+    let tiles = choose_tiles(gpu, m, n, batch, types.bytes());
     let grid = [ceil_div(n, tiles.bn), ceil_div(m, tiles.bm), batch];
     if grid[1] > 65535 || grid[2] > 65535 {
         return Err(format!("not on tensor cores: a grid of {grid:?} blocks is past the hardware's limits"));
@@ -305,7 +385,7 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
         roles: &roles,
         statement,
         tiles,
-        c_f16: types.c_f16,
+        types,
         fill: fill.is_some(),
         m,
         n,
@@ -348,9 +428,9 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
         }
     }
     Ok(Some(format!(
-        "tensor cores: f16 products summed in f32{}, {m}x{n} over {k} reductions{}; blocks of {}x{} ({} warps of 2x2 16x16 fragments), \
+        "tensor cores: {}, {m}x{n} over {k} reductions{}; blocks of {}x{} ({} warps of 2x2 16x16 fragments), \
 {BK} reductions per shared-memory step ({} bytes), grid {}x{}x{}{}{}",
-        if types.c_f16 { " (rounded once to f16)" } else { "" },
+        types.describe(),
         if batch > 1 { format!(", {batch} times") } else { String::new() },
         tiles.bm,
         tiles.bn,
@@ -373,7 +453,7 @@ struct Kernel<'c, 'r, 's, 'a, 'p> {
     roles: &'r Roles,
     statement: &'s Statement<'c, 'a>,
     tiles: Tiles,
-    c_f16: bool,
+    types: Types,
     fill: bool,
     m: i64,
     n: i64,
@@ -500,7 +580,7 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let end = |r: usize| made.region(r).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("yield");
         let value = then(end(0));
         ffi::set_operands(end(0), &[value]);
-        let zero = self.e.value(end(1), "arith.constant", &[], ty, &[("value", self.e.attr(&format!("0.0 : {ty}")))]);
+        let zero = self.e.value(end(1), "arith.constant", &[], ty, &[("value", self.e.attr(&self.types.zero(&ty.to_string())))]);
         ffi::set_operands(end(1), &[zero]);
         made.result(0).expect("one result").into()
     }
@@ -517,9 +597,10 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let e = &self.e;
         let t = self.tiles;
         let shared = |shape: &str, element: &str| e.ty(&format!("memref<{shape}x{element}, #gpu.address_space<workgroup>>"));
-        let as_ty = shared(&format!("{}x{}", t.bm, BK + PAD), "f16");
-        let bs_ty = shared(&format!("{}x{}", BK, t.bn + PAD), "f16");
-        let ws_ty = shared(&format!("{}x{FRAG}", t.warps() * FRAG), "f32");
+        let operand = self.types.operand();
+        let as_ty = shared(&format!("{}x{}", t.bm, BK + t.pad()), operand);
+        let bs_ty = shared(&format!("{}x{}", BK, t.bn + t.pad()), operand);
+        let ws_ty = shared(&format!("{}x{FRAG}", t.warps() * FRAG), self.types.sum());
         let (launch, end) = self.launch(nest, grid, &[as_ty, bs_ty, ws_ty]);
         let body = launch.region(0).ok().and_then(|r| r.first_block()).expect("launch body");
         let arg = |k: usize| -> Value<'c, 'a> { body.argument(k).expect("launch argument").into() };
@@ -527,10 +608,11 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let (a_s, b_s, w_s) = (arg(12), arg(13), arg(14));
         let r = self.roles;
         let frag = |kind: &str, element: &str| e.ty(&format!("!gpu.mma_matrix<{FRAG}x{FRAG}x{element}, \"{kind}\">"));
-        let (a_frag, b_frag, c_frag) = (frag("AOp", "f16"), frag("BOp", "f16"), frag("COp", "f32"));
-        let f16 = e.ty("f16");
-        let f32t = e.ty("f32");
-        let zero = e.constant(end, "f32", "0.0");
+        let (a_frag, b_frag, c_frag) =
+            (frag("AOp", self.types.fragment()), frag("BOp", self.types.fragment()), frag("COp", self.types.sum()));
+        let f16 = e.ty(operand);
+        let f32t = e.ty(self.types.sum());
+        let zero = e.value(end, "arith.constant", &[], f32t, &[("value", e.attr(&self.types.zero(self.types.sum())))]);
         let zeros: Vec<Value> =
             (0..4).map(|_| e.value(end, "gpu.subgroup_mma_constant_matrix", &[zero], c_frag, &[])).collect();
         let k_padded = ceil_div(self.k, BK) * BK;
@@ -593,13 +675,13 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
             let a: Vec<Value> = (0..2)
                 .map(|fi| {
                     let row = self.apply(yield_op, Aff::Dim(0).plus(Aff::Const(fi * FRAG)), &[warp_row]);
-                    e.value(yield_op, "gpu.subgroup_mma_load_matrix", &[a_s, row, kk], a_frag, &[lead(BK + PAD)])
+                    e.value(yield_op, "gpu.subgroup_mma_load_matrix", &[a_s, row, kk], a_frag, &[lead(BK + t.pad())])
                 })
                 .collect();
             let b: Vec<Value> = (0..2)
                 .map(|fj| {
                     let col = self.apply(yield_op, Aff::Dim(0).plus(Aff::Const(fj * FRAG)), &[warp_col]);
-                    e.value(yield_op, "gpu.subgroup_mma_load_matrix", &[b_s, kk, col], b_frag, &[lead(t.bn + PAD)])
+                    e.value(yield_op, "gpu.subgroup_mma_load_matrix", &[b_s, kk, col], b_frag, &[lead(t.bn + t.pad())])
                 })
                 .collect();
             for (fi, a_frag) in a.iter().enumerate() {
@@ -617,7 +699,9 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let warp = self.apply(end, Aff::FloorDiv(Box::new(Aff::Dim(0)), 32).scale(FRAG), &[tx]);
         let zero_index = self.index(end, 0);
         let c_mem = self.memref(r.c);
-        let c_type = if self.c_f16 { f16 } else { f32t };
+        let c_f16 = self.types.c_f16;
+        let c_type = if c_f16 { f16 } else { f32t };
+        let add = if self.types.int8.is_some() { "arith.addi" } else { "arith.addf" };
         for fi in 0..2 {
             for fj in 0..2 {
                 let q = (fi * 2 + fj) as usize;
@@ -645,7 +729,7 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
                     if let Some(epilogue) = self.epilogue {
                         // C's value (a temporary from a zero fill: the sum,
                         // in C's type) through the epilogue's statement.
-                        let value = if self.c_f16 { e.value(at, "arith.truncf", &[sum], c_type, &[]) } else { sum };
+                        let value = if c_f16 { e.value(at, "arith.truncf", &[sum], c_type, &[]) } else { sum };
                         self.apply_epilogue(at, epilogue, value, [row, col, zero_index, bz]);
                         return;
                     }
@@ -654,10 +738,10 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
                         sum
                     } else {
                         let old = self.load(at, c_mem, &indices);
-                        let old = if self.c_f16 { e.value(at, "arith.extf", &[old], f32t, &[]) } else { old };
-                        e.value(at, "arith.addf", &[sum, old], f32t, &[])
+                        let old = if c_f16 { e.value(at, "arith.extf", &[old], f32t, &[]) } else { old };
+                        e.value(at, add, &[sum, old], f32t, &[])
                     };
-                    let sum = if self.c_f16 { e.value(at, "arith.truncf", &[sum], c_type, &[]) } else { sum };
+                    let sum = if c_f16 { e.value(at, "arith.truncf", &[sum], c_type, &[]) } else { sum };
                     self.store(at, sum, c_mem, &indices);
                 };
                 match cond {

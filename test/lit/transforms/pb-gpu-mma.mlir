@@ -113,9 +113,11 @@ func.func @conv_bias_relu(%x: memref<2x10x10x8xf16>, %w: memref<3x3x8x20xf16>, %
 }
 
 // Refusals: f32 products (no f32 tensor-core shape used yet), a
-// matrix-vector product (bound by memory).
-// REPORT: remark: [pb-gpu-mma] not on tensor cores: only f16 products (summed in f32 or f16) so far
+// matrix-vector product (bound by memory), u8 x s8 (one signedness per
+// wmma integer shape).
+// REPORT: remark: [pb-gpu-mma] not on tensor cores: only f16 (summed in f32 or f16) and 8-bit integer products so far
 // REPORT: remark: [pb-gpu-mma] not on tensor cores: 64 rows x 1 columns, a vector product (bound by memory)
+// REPORT: remark: [pb-gpu-mma] not on tensor cores: an unsigned by signed 8-bit product (the wmma integer shapes take one signedness)
 // CHECK-LABEL: func.func @refused_f32
 // CHECK-NOT: gpu.launch
 // CHECK: affine.for
@@ -127,6 +129,32 @@ func.func @refused_f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<
 // CHECK-NOT: gpu.launch
 func.func @refused_matvec(%a: memref<64x64xf16>, %b: memref<64x1xf16>, %c: memref<64x1xf32>) {
   linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x1xf16>) outs(%c : memref<64x1xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @refused_mixed_signs
+// CHECK-NOT: gpu.launch
+func.func @refused_mixed_signs(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memref<64x64xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<64x64xi8>, memref<64x64xi8>) outs(%c : memref<64x64xi32>) {
+  ^bb0(%x: i8, %y: i8, %o: i32):
+    %xu = arith.extui %x : i8 to i32
+    %ys = arith.extsi %y : i8 to i32
+    %p = arith.muli %xu, %ys : i32
+    %s = arith.addi %o, %p : i32
+    linalg.yield %s : i32
+  }
+  return
+}
+
+// s8 x s8 summed in i32: byte tiles padded by 16 bytes, s8 fragments.
+// REPORT: remark: [pb-gpu-mma] tensor cores: s8 products summed in i32, 64x64 over 64 reductions
+// CHECK-LABEL: func.func @int8
+// CHECK: workgroup(%{{.*}} : memref<64x48xi8, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x80xi8, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x16xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xi32, "COp">
+// CHECK: gpu.subgroup_mma_load_matrix {{.*}} -> !gpu.mma_matrix<16x16xsi8, "AOp">
+// CHECK: gpu.subgroup_mma_compute {{.*}} -> !gpu.mma_matrix<16x16xi32, "COp">
+func.func @int8(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memref<64x64xi32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xi8>, memref<64x64xi8>) outs(%c : memref<64x64xi32>)
   return
 }
 
