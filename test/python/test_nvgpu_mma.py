@@ -94,6 +94,9 @@ def test_tensor_core_ptx_assembles(chip, tmp_path):
         instruction = {"int8": "m16n16k16.s32.s8.s8.s32", "uint8_requant": "m16n16k16.s32.u8.u8.s32"}.get(name, "m16n16k16.f32.f32")
         assert any(f"wmma.mma.sync.aligned.row.row.{instruction}" in p for p in ptx), f"{name}: no tensor-core instruction"
         assert any(".shared" in p for p in ptx), f"{name}: no shared memory"
+        if name in ("edges", "tiles64", "tiles128"):
+            # Operands contiguous along the block's rows: 16-byte copies.
+            assert any("ld.global.v4" in p and "st.shared.v4" in p for p in ptx), f"{name}: no 16-byte copies"
         if name in ("conv", "uint8_requant"):
             # The bias and ReLU (the requantization) run in the tensor-core
             # kernel's epilogue.

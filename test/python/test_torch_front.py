@@ -94,6 +94,7 @@ def test_large_outputs_are_reused_only_when_free():
     assert first_row.data_ptr() != second.data_ptr()
 
 
+@pytest.mark.cpu_only
 def test_report_explains_fusion(caplog):
     # Large enough that fusing pays (a blur of 3x131x127 stays in cache
     # unfused, and the model says so).
@@ -326,6 +327,7 @@ def test_gelu_alone_compiles_as_eager_computes_it(tmp_path, approximate):
     assert graphs and not any("arith.divf" in g for g in graphs)
 
 
+@pytest.mark.cpu_only
 def test_float_powers_are_computed_inline(tmp_path):
     """Float powers by a tensor of exponents and by constants (gamma 1/2.2,
     2, 3, 0.5): eager's values (2 and 3 bit for bit, as its kernels compute
@@ -382,6 +384,7 @@ def test_index_computing_ops_match_eager(tmp_path, name):
         assert graphs and "memref.load" not in graphs and "tensor.extract " not in graphs, name
 
 
+@pytest.mark.cpu_only
 @pytest.mark.parametrize("contract", [True, False])
 def test_fp_contract_option(tmp_path, contract):
     """`fp_contract` (default on): x * w + b reaches LLVM as one contractable
@@ -644,6 +647,7 @@ def test_an_engine_crash_is_reported_as_ours(tmp_path, monkeypatch):
         engine.run_engine(source, [])
 
 
+@pytest.mark.cpu_only
 def test_unknown_and_unavailable_options_are_clear_errors():
     with pytest.raises(options.OptionError, match=r"unknown compile option\(s\) 'tagret'; valid options are:\n  target:"):
         polyblocks_jit_torch(compile_options={"tagret": "cpu"})
@@ -659,6 +663,7 @@ def test_unknown_and_unavailable_options_are_clear_errors():
         polyblocks_jit_torch(compile_options={"opt_level": 7})
 
 
+@pytest.mark.cpu_only
 def test_compile_budget_spent_leaves_the_rest_unfused_with_a_warning():
     # A blur of a blur: two loop nests pb-fuse would fuse. With a budget
     # that is spent before pb-fuse runs, they stay apart, the result is the

@@ -138,6 +138,7 @@ class Mlp(torch.nn.Module):
         return self.fc2(torch.nn.functional.gelu(self.fc1(x + y.sum(1).reshape(40, 16).repeat(1, 6))))
 
 
+@pytest.mark.cpu_only
 @pytest.mark.parametrize("channels_last", [True, False])
 @pytest.mark.parametrize("prepack", [True, False])
 def test_prepacked_weights_follow_parameter_updates(tmp_path, monkeypatch, caplog, prepack, channels_last):
@@ -203,6 +204,7 @@ class ConvThenLinear(torch.nn.Module):
         return torch.relu(self.conv(image)), self.fc(x)
 
 
+@pytest.mark.cpu_only
 @pytest.mark.parametrize("channels_last", [False, True])
 def test_column_blocks_keep_results_exact(tmp_path, monkeypatch, caplog, channels_last):
     """Caches described as small (16 KiB L1, 64 KiB L2) make the register

@@ -19,8 +19,9 @@
 //! acc[2][2] = 0                            (16x16 f32 fragments per warp)
 //! for k0 = 0 to K step BK:
 //!   As = A's BM x BK block, Bs = B's BK x BN block (each thread copies
-//!        elements t, t + T, ...: neighbouring threads read neighbouring
-//!        elements; zeros past M, N, K)
+//!        runs t, t + T, ...: neighbouring threads read neighbouring
+//!        memory; 16-byte vectors where the operand is contiguous along
+//!        the block's rows, else elements; zeros past M, N, K)
 //!   barrier
 //!   for ks < BK / 16: a[fi] = load As, b[fj] = load Bs, acc += a x b
 //!   barrier
@@ -157,9 +158,11 @@ impl Types {
     fn bytes(self) -> i64 {
         if self.int8.is_some() { 1 } else { 2 }
     }
-    /// Zero of type `ty` (an operand or a sum), as an attribute's text.
+    /// Zero of type `ty` (an operand, a vector of them, or a sum), as an
+    /// attribute's text.
     fn zero(self, ty: &str) -> String {
-        if self.int8.is_some() { format!("0 : {ty}") } else { format!("0.0 : {ty}") }
+        let zero = if self.int8.is_some() { "0" } else { "0.0" };
+        if ty.starts_with("vector") { format!("dense<{zero}> : {ty}") } else { format!("{zero} : {ty}") }
     }
     fn describe(self) -> &'static str {
         match self.int8 {
@@ -492,7 +495,13 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let mut dims: Vec<Option<Aff>> = vec![None; r.bounds.len()];
         r.set_row(Aff::Dim(ROW), &mut dims);
         dims[r.j] = Some(Aff::Dim(COL).plus(Aff::Const(r.bounds[r.j].0)));
-        r.unflatten(&r.reductions, &Aff::Dim(RED), &mut dims);
+        match r.reductions.as_slice() {
+            // One reduction loop: its value is the flattened index (no
+            // `mod K`: an index past K is never loaded, the copies' guards
+            // see to it), so a contiguous operand stays visibly so.
+            [d] => dims[*d] = Some(Aff::Dim(RED).plus(Aff::Const(r.bounds[*d].0))),
+            _ => r.unflatten(&r.reductions, &Aff::Dim(RED), &mut dims),
+        }
         let mut stride = 1;
         for &d in r.outer.iter().rev() {
             let value = Aff::Mod(Box::new(Aff::FloorDiv(Box::new(Aff::Dim(BATCH)), stride)), r.trip(d));
@@ -500,6 +509,33 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
             stride *= r.trip(d);
         }
         rewrite(&self.statement.accesses[access].indices, &dims, &r.bounds)
+    }
+
+    /// Elements per copy of `access` along `along` (`RED` for A, `COL`
+    /// for B) out of a block of `block`: 16 bytes (or as many as divide
+    /// the block's share per thread) when its last index walks `along` with unit stride
+    /// from an offset that keeps 16-byte alignment, no other index moves
+    /// with it, rows of its buffer are whole 16-byte groups and `extent`
+    /// (K or N) is too, so that no copy straddles an edge; else 1.
+    fn lanes(&self, access: usize, along: usize, extent: i64, block: i64) -> i64 {
+        // Fewer lanes where the block's runs do not split evenly over the
+        // threads (a 128-column block of bytes over 512 threads: 8).
+        let mut lanes = 16 / self.types.bytes();
+        while lanes > 1 && block % (self.tiles.threads() * lanes) != 0 {
+            lanes /= 2;
+        }
+        let indices = self.indices(access);
+        let Some((last, front)) = indices.split_last() else { return 1 };
+        let memref = melior::ir::r#type::MemRefType::try_from(self.memref(access).r#type());
+        let row_ok = memref.is_ok_and(|ty| {
+            use melior::ir::r#type::ShapedTypeLike;
+            ffi::has_identity_layout(ty)
+                && matches!(ty.dim_size(ty.rank().saturating_sub(1)), Ok(melior::ir::r#type::DimSize::Static(n)) if n as i64 % lanes == 0)
+        });
+        let contiguous = !front.iter().any(|e| e.uses_dim(along))
+            && last.coefficient(along) == Some(1)
+            && last.constant_difference(&Aff::Dim(along)).is_some_and(|offset| offset % lanes == 0);
+        if row_ok && contiguous && extent % lanes == 0 { lanes } else { 1 }
     }
 
     fn index(&self, at: OperationRef<'c, 'a>, value: i64) -> Value<'c, 'a> {
@@ -516,6 +552,27 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let element = crate::emit_at::memref_element(memref).expect("a memref");
         let operands: Vec<Value> = std::iter::once(memref).chain(indices.iter().copied()).collect();
         self.e.value(at, "memref.load", &operands, element, &[])
+    }
+
+    /// A load of `ty`: the element, or a vector of them aligned to its size.
+    fn load_as(&self, at: OperationRef<'c, 'a>, memref: Value<'c, 'a>, indices: &[Value<'c, 'a>], ty: Type<'c>) -> Value<'c, 'a> {
+        if !ty.to_string().starts_with("vector") {
+            return self.load(at, memref, indices);
+        }
+        let operands: Vec<Value> = std::iter::once(memref).chain(indices.iter().copied()).collect();
+        let lanes = ty.to_string().trim_start_matches("vector<").split('x').next().and_then(|n| n.parse::<i64>().ok()).unwrap_or(1);
+        let alignment = self.e.attr(&format!("{} : i64", lanes * self.types.bytes()));
+        self.e.value(at, "vector.load", &operands, ty, &[("alignment", alignment)])
+    }
+
+    /// A store of an element, or of a vector of `lanes` (aligned to its size).
+    fn store_as(&self, at: OperationRef<'c, 'a>, value: Value<'c, 'a>, memref: Value<'c, 'a>, indices: &[Value<'c, 'a>], lanes: i64) {
+        if lanes == 1 {
+            return self.store(at, value, memref, indices);
+        }
+        let operands: Vec<Value> = [value, memref].into_iter().chain(indices.iter().copied()).collect();
+        let alignment = self.e.attr(&format!("{} : i64", lanes * self.types.bytes()));
+        self.e.op(at, "vector.store", &operands, &[], &[("alignment", alignment)]);
     }
 
     fn store(&self, at: OperationRef<'c, 'a>, value: Value<'c, 'a>, memref: Value<'c, 'a>, indices: &[Value<'c, 'a>]) {
@@ -619,35 +676,40 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let (k0, accs, yield_op, _) = self.for_loop(end, k_padded, BK, &zeros);
         let threads = t.threads();
 
-        // Copy A's block: element q * T + t of BM x BK, row-major.
+        // Copy A's block (BM x BK, row-major) and B's (BK x BN): run q * T
+        // + t of `lanes` elements each, one 16-byte vector where the
+        // operand is contiguous along the block's rows.
+        let a_lanes = self.lanes(r.a, RED, self.k, t.bm * BK);
+        let b_lanes = self.lanes(r.b, COL, self.n, BK * t.bn);
         {
-            let (q, _, at, _) = self.for_loop(yield_op, t.bm * BK / threads, 1, &[]);
+            let lanes = a_lanes;
+            let (q, _, at, _) = self.for_loop(yield_op, t.bm * BK / threads / lanes, 1, &[]);
             let env = [q, tx, by, k0];
             let flat = Aff::Dim(0).scale(threads).plus(Aff::Dim(1));
-            let row_in = Aff::FloorDiv(Box::new(flat.clone()), BK);
-            let k_in = Aff::Mod(Box::new(flat), BK);
+            let row_in = Aff::FloorDiv(Box::new(flat.clone()), BK / lanes);
+            let k_in = Aff::Mod(Box::new(flat), BK / lanes).scale(lanes);
             let rr = self.apply(at, row_in.clone(), &env);
             let kk = self.apply(at, k_in.clone(), &env);
             let row = self.apply(at, row_in.plus(Aff::Dim(2).scale(t.bm)), &env);
             let kg = self.apply(at, k_in.plus(Aff::Dim(3)), &env);
-            let batch_value = bz;
             let row_ok = (self.m % t.bm != 0).then(|| self.below(at, row, self.m));
             let k_ok = (self.k % BK != 0).then(|| self.below(at, kg, self.k));
             let cond = self.and(at, row_ok, k_ok);
-            let value = self.select_or_zero(at, cond, f16, |at| {
+            let ty = if lanes > 1 { e.ty(&format!("vector<{lanes}x{operand}>")) } else { f16 };
+            let value = self.select_or_zero(at, cond, ty, |at| {
                 let col0 = self.index(at, 0);
-                let indices = self.access_at(at, r.a, &[row, col0, kg, batch_value]);
-                self.load(at, self.memref(r.a), &indices)
+                let indices = self.access_at(at, r.a, &[row, col0, kg, bz]);
+                self.load_as(at, self.memref(r.a), &indices, ty)
             });
-            self.store(at, value, a_s, &[rr, kk]);
+            self.store_as(at, value, a_s, &[rr, kk], lanes);
         }
-        // Copy B's block: element q * T + t of BK x BN, row-major.
         {
-            let (q, _, at, _) = self.for_loop(yield_op, BK * t.bn / threads, 1, &[]);
+            let lanes = b_lanes;
+            let (q, _, at, _) = self.for_loop(yield_op, BK * t.bn / threads / lanes, 1, &[]);
             let env = [q, tx, bx, k0];
             let flat = Aff::Dim(0).scale(threads).plus(Aff::Dim(1));
-            let k_in = Aff::FloorDiv(Box::new(flat.clone()), t.bn);
-            let col_in = Aff::Mod(Box::new(flat), t.bn);
+            let k_in = Aff::FloorDiv(Box::new(flat.clone()), t.bn / lanes);
+            let col_in = Aff::Mod(Box::new(flat), t.bn / lanes).scale(lanes);
             let kk = self.apply(at, k_in.clone(), &env);
             let cc = self.apply(at, col_in.clone(), &env);
             let col = self.apply(at, col_in.plus(Aff::Dim(2).scale(t.bn)), &env);
@@ -655,12 +717,13 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
             let col_ok = (self.n % t.bn != 0).then(|| self.below(at, col, self.n));
             let k_ok = (self.k % BK != 0).then(|| self.below(at, kg, self.k));
             let cond = self.and(at, col_ok, k_ok);
-            let value = self.select_or_zero(at, cond, f16, |at| {
+            let ty = if lanes > 1 { e.ty(&format!("vector<{lanes}x{operand}>")) } else { f16 };
+            let value = self.select_or_zero(at, cond, ty, |at| {
                 let row0 = self.index(at, 0);
                 let indices = self.access_at(at, r.b, &[row0, col, kg, bz]);
-                self.load(at, self.memref(r.b), &indices)
+                self.load_as(at, self.memref(r.b), &indices, ty)
             });
-            self.store(at, value, b_s, &[kk, cc]);
+            self.store_as(at, value, b_s, &[kk, cc], lanes);
         }
         e.op(yield_op, "gpu.barrier", &[], &[], &[]);
         // Each warp's 2 x 2 fragments over the block's BK reductions.

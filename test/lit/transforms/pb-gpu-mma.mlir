@@ -14,11 +14,13 @@
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>, %[[WS:.*]] : memref<64x16xf32, #gpu.address_space<workgroup>>)
 // CHECK-COUNT-4: gpu.subgroup_mma_constant_matrix
 // CHECK: scf.for {{.*}} iter_args
-// CHECK: scf.if
-// CHECK: memref.load %arg0
-// CHECK: memref.store {{.*}}, %[[AS]]
-// CHECK: memref.load %arg1
-// CHECK: memref.store {{.*}}, %[[BS]]
+// Rows of A (72 halves) and of B (80) are whole 16-byte groups: each
+// thread copies 8 halves at once (zeros past the 100 rows, 80 columns).
+// CHECK: scf.if {{.*}} -> (vector<8xf16>)
+// CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<100x72xf16>, vector<8xf16>
+// CHECK: vector.store {{.*}}, %[[AS]][{{.*}}] {alignment = 16 : i64}
+// CHECK: vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<72x80xf16>, vector<8xf16>
+// CHECK: vector.store {{.*}}, %[[BS]]
 // CHECK: gpu.barrier
 // CHECK: gpu.subgroup_mma_load_matrix %[[AS]]{{.*}}leadDimension = 40 : index{{.*}}"AOp">
 // CHECK: gpu.subgroup_mma_load_matrix %[[BS]]{{.*}}leadDimension = 72 : index{{.*}}"BOp">
@@ -63,8 +65,8 @@ func.func @half_sums(%a: memref<64x64xf16>, %b: memref<64x128xf16>, %c: memref<6
 // CHECK-LABEL: func.func @widened
 // CHECK-NOT: arith.extf
 // CHECK: gpu.launch
-// CHECK: memref.load %arg0
-// CHECK: memref.load %arg1
+// CHECK: vector.load %arg0
+// CHECK: vector.load %arg1
 func.func @widened(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %c: memref<32x32xf32>) {
   %wa = memref.alloc() : memref<32x32xf32>
   %wb = memref.alloc() : memref<32x32xf32>
@@ -89,6 +91,7 @@ func.func @widened(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %c: memref<32x3
 // REPORT: remark: [pb-gpu-mma] tensor cores: f16 products summed in f32, 128x20 over 72 reductions; {{.*}}; C's zero fill absorbed; the elementwise nest after it applied to each sum (5 ops)
 // CHECK-LABEL: func.func @conv_bias_relu
 // CHECK: gpu.launch
+// (The window's three reductions flattened: copied element by element.)
 // CHECK: memref.load %arg0[{{.*}}] : memref<2x10x10x8xf16>
 // CHECK: gpu.subgroup_mma_compute
 // CHECK: gpu.subgroup_mma_store_matrix
