@@ -110,7 +110,7 @@ const STATIC_SHARED: i64 = 48 * 1024;
 
 impl RustPass for GpuMma {
     fn dependent_dialects(&self) -> &'static [&'static str] {
-        &["affine", "arith", "gpu", "memref", "scf"]
+        &["affine", "arith", "gpu", "memref", "scf", "vector"]
     }
 
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
