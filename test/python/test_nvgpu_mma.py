@@ -4,7 +4,8 @@ without a GPU:
 - f16 products (matmul with edges on every side, f16 sums onto a bias, a
   batch, an NHWC convolution with its bias and ReLU applied in the
   kernel's epilogue, tiles of 64 and 128) and 8-bit integer ones (s8 with
-  edges; u8 with a requantization to int8 in the epilogue) run in the emulation (barrier phases in turn, fragments as
+  edges; u8 with a requantization to int8 in the epilogue; u8 x s8 and
+  s8 x u8, one operand offset by -128 and corrected) run in the emulation (barrier phases in turn, fragments as
   per-thread buffers) and match numpy in float64;
 - their PTX has `wmma.mma.sync` and assembles with ptxas for sm_80 and
   sm_90;
@@ -45,6 +46,8 @@ def _requant_reference(a, b, bias):
 
 
 INPUTS["int8"] = ([((100, 72), np.int8), ((72, 80), np.int8)], lambda a, b: a @ b)
+INPUTS["u8s8"] = ([((100, 72), np.int8), ((72, 80), np.int8)], lambda a, b: (a % 256) @ b)
+INPUTS["s8u8"] = ([((100, 72), np.int8), ((72, 80), np.int8)], lambda a, b: a @ (b % 256))
 INPUTS["uint8_requant"] = ([((64, 96), np.int8), ((96, 128), np.int8), ((128,), np.int32)], _requant_reference)
 
 # name: (MLIR, inputs, reference)
@@ -91,7 +94,8 @@ def test_tensor_core_ptx_assembles(chip, tmp_path):
 
     for name, (text, _, _) in WORKLOADS.items():
         ptx = kernels_ptx(text, chip, tmp_path)
-        instruction = {"int8": "m16n16k16.s32.s8.s8.s32", "uint8_requant": "m16n16k16.s32.u8.u8.s32"}.get(name, "m16n16k16.f32.f32")
+        signed = "m16n16k16.s32.s8.s8.s32"
+        instruction = {"int8": signed, "u8s8": signed, "s8u8": signed, "uint8_requant": "m16n16k16.s32.u8.u8.s32"}.get(name, "m16n16k16.f32.f32")
         assert any(f"wmma.mma.sync.aligned.row.row.{instruction}" in p for p in ptx), f"{name}: no tensor-core instruction"
         assert any(".shared" in p for p in ptx), f"{name}: no shared memory"
         if name in ("edges", "tiles64", "tiles128"):
@@ -119,3 +123,32 @@ def test_torch_half_linear_emulated_matches_eager():
     assert out.dtype == torch.float16
     error = ((out.float() - expected).abs().max() / expected.abs().max()).item()
     assert error <= 2e-3
+
+
+def test_torch_half_convolutions_emulated_match_eager():
+    # NCHW half convolutions from the front: 2 x 12 x 12 output pixels as
+    # the rows, the 3 x 3 window and channels as the reductions, on the
+    # tensor cores (the lit tests check the mapping; this, the numbers).
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(16, 32, 3, padding=1), torch.nn.ReLU(), torch.nn.Conv2d(32, 32, 3, padding=1)).half().eval()
+    x = torch.randn(2, 16, 12, 12).half()
+    compiled = polyblocks.polyblocks_jit_torch(compile_options={"target": "nvgpu", "emulate": True, "fallback": False})(model)
+    with torch.no_grad():
+        out = compiled(x)
+        expected = model.float()(x.float())
+    assert out.dtype == torch.float16
+    assert ((out.float() - expected).abs().max() / expected.abs().max()).item() <= 2e-3
+
+
+def test_pt2e_quantized_mlp_emulated_on_tensor_cores_matches_the_quantized_reference():
+    # PT2E's u8 activations by s8 weights: A offset by -128 on the tensor
+    # cores, B's column sums added back; the requantization in the epilogue.
+    from test_quantized import quantized
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 96), torch.nn.ReLU(), torch.nn.Linear(96, 32)).eval()
+    x = torch.randn(40, 64)
+    q = quantized(model, x)
+    compiled = polyblocks.polyblocks_jit_torch(compile_options={"target": "nvgpu", "emulate": True, "fallback": False})(q)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), q(x), rtol=0, atol=1e-5)

@@ -264,6 +264,12 @@ not supported yet",
             });
             // SAFETY: the alloc just built, alive in the function's body.
             let buffer: Value = unsafe { Value::from_raw(buffer) };
+            // Freed at the end of its block (every use is in the block).
+            if let Some(end) = block.terminator() {
+                builder::emit_before(self.context, end, |e| {
+                    e.op("memref.dealloc", &[buffer], &[], &[], vec![]);
+                });
+            }
             let after_def = def.next_in_block().expect("a body op is not a terminator");
             builder::emit_before(self.context, after_def, |e| {
                 e.op("memref.store", &[value, buffer], &[], &[], vec![]);

@@ -4,8 +4,10 @@
 //! `C[..i..j] += A[..i..k..] * B[..k..j]` on f16 operands (summed in f32:
 //! `arith.extf` to an f32 C, or an f16 C summed in f32 and rounded once at
 //! the end, as cuBLAS-class kernels do) or on 8-bit integers (`extsi` or
-//! `extui` to an i32 C, both factors of one signedness: the `wmma` integer
-//! shapes take `s8 x s8` or `u8 x u8`), the loops take the roles of
+//! `extui` to an i32 C; the `wmma` integer shapes take `s8 x s8` or `u8 x
+//! u8`, so a `u8 x s8` product runs with the unsigned operand's bytes XOR
+//! 0x80, `u - 128`, and 128 x the other operand's column (row) sums, products
+//! with a tile of ones on the same tensor cores, added back), the loops take the roles of
 //! `pb-matrix-tile` (`contraction_roles`: rows `i` with the loops flattened
 //! into them, columns `j`, the reductions flattened into one `K`, other C
 //! loops a batch), so a matmul, a batch matmul, a transposed operand and a
@@ -48,7 +50,7 @@
 //! `convert-gpu-to-nvvm` lowers it to PTX.
 //!
 //! Refuses (the nest stays for `pb-gpu-map`'s one-thread-per-element
-//! mapping, still correct): other element types, `u8 x s8` products, non-constant bounds, a
+//! mapping, still correct): other element types, non-constant bounds, a
 //! single row or column (a vector product, bound by memory), a GPU without
 //! an f16 x f16 -> f32 matrix shape, grids past the hardware's limits.
 
@@ -71,7 +73,7 @@ pub static INFO: PassInfo = PassInfo {
     argument: "pb-gpu-mma",
     summary: "Map f16 and 8-bit integer contractions (matmul, batch matmul, convolution) to tensor cores: one gpu.launch with shared-memory tiles and gpu.subgroup_mma ops",
     description: "A perfect nest computing C += A * B on f16 operands (an f32 C, or an f16 C summed in \
-f32) or on 8-bit integers of one signedness (an i32 C) becomes a gpu.launch: a block of warps per BM x BN tile of C (from the GPU description: the \
+f32) or on 8-bit integers (an i32 C; u8 x s8 with the unsigned bytes offset by -128 and corrected) becomes a gpu.launch: a block of warps per BM x BN tile of C (from the GPU description: the \
 one of 128x128, 64x64, 32x32 keeping the most matrix units busy (then the least padding, then the largest), \
 within 48 KiB of shared memory), A's and B's BK-deep blocks copied into workgroup memory by all threads with zeros past the \
 edges, 2x2 fragments of 16x16 f32 sums per warp (gpu.subgroup_mma_load_matrix/compute), and an \
@@ -133,9 +135,19 @@ impl RustPass for GpuMma {
 struct Types {
     /// C's element type: f32, or f16 (rounded once from the f32 sums).
     c_f16: bool,
-    /// 8-bit integer operands summed in i32 (`Some(unsigned)`: both of the
-    /// same signedness, as the `wmma` integer shapes take them).
-    int8: Option<bool>,
+    /// 8-bit integer operands summed in i32: `Some((a_unsigned,
+    /// b_unsigned))` (the factors' `(x, y)` until the roles are known).
+    int8: Option<(bool, bool)>,
+}
+
+/// Which operand of a `u8 x s8` product runs offset by -128 (its bytes
+/// XOR 0x80: the `wmma` integer shapes take one signedness), and so which
+/// sums correct it: `128 x` B's column sums (A offset) or A's row sums (B
+/// offset), from products with a fragment of ones.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Offset {
+    A,
+    B,
 }
 
 impl Types {
@@ -143,12 +155,21 @@ impl Types {
     fn operand(self) -> &'static str {
         if self.int8.is_some() { "i8" } else { "f16" }
     }
-    /// The operands' fragment element type (signedness explicit).
+    /// The operands' fragment element type (signedness explicit; an
+    /// offset operand is signed).
     fn fragment(self) -> &'static str {
         match self.int8 {
-            Some(true) => "ui8",
-            Some(false) => "si8",
+            Some((true, true)) => "ui8",
+            Some(_) => "si8",
             None => "f16",
+        }
+    }
+    /// The operand offset by -128 to make a mixed-sign product signed.
+    fn offset(self) -> Option<Offset> {
+        match self.int8 {
+            Some((true, false)) => Some(Offset::A),
+            Some((false, true)) => Some(Offset::B),
+            _ => None,
         }
     }
     /// The sums' type.
@@ -166,8 +187,10 @@ impl Types {
     }
     fn describe(self) -> &'static str {
         match self.int8 {
-            Some(true) => "u8 products summed in i32",
-            Some(false) => "s8 products summed in i32",
+            Some((true, true)) => "u8 products summed in i32",
+            Some((false, false)) => "s8 products summed in i32",
+            Some((true, false)) => "u8 x s8 products summed in i32 (A's bytes offset by -128, 128 x B's column sums added back)",
+            Some((false, true)) => "s8 x u8 products summed in i32 (B's bytes offset by -128, 128 x A's row sums added back)",
             None if self.c_f16 => "f16 products summed in f32 (rounded once to f16)",
             None => "f16 products summed in f32",
         }
@@ -277,10 +300,7 @@ fn int8_product<'c, 'a>(
     };
     let (x, ux) = factor(mac.x)?;
     let (y, uy) = factor(mac.y)?;
-    if ux != uy {
-        return Some(Err("not on tensor cores: an unsigned by signed 8-bit product (the wmma integer shapes take one signedness)".to_string()));
-    }
-    Some(Ok((Types { c_f16: false, int8: Some(ux) }, [(x, None), (y, None)])))
+    Some(Ok((Types { c_f16: false, int8: Some((ux, uy)) }, [(x, None), (y, None)])))
 }
 
 fn ceil_div(n: i64, d: i64) -> i64 {
@@ -294,6 +314,9 @@ struct Tiles {
     bn: i64,
     /// Bytes of an operand element (2: f16, 1: i8).
     bytes: i64,
+    /// A mixed-sign product's correction: a ones tile and a second
+    /// staging buffer.
+    offset: bool,
 }
 
 impl Tiles {
@@ -310,7 +333,9 @@ impl Tiles {
         16 / self.bytes
     }
     fn shared_bytes(self) -> i64 {
-        (self.bm * (BK + self.pad()) + BK * (self.bn + self.pad())) * self.bytes + self.warps() * FRAG * FRAG * 4
+        let staging = self.warps() * FRAG * FRAG * 4;
+        let correction = if self.offset { FRAG * (FRAG + self.pad()) * self.bytes + staging } else { 0 };
+        (self.bm * (BK + self.pad()) + BK * (self.bn + self.pad())) * self.bytes + staging + correction
     }
     fn blocks(self, m: i64, n: i64, batch: i64) -> i64 {
         ceil_div(m, self.bm) * ceil_div(n, self.bn) * batch
@@ -325,7 +350,7 @@ impl Tiles {
 /// most matrix units busy (`min(blocks * min(warps, units), SMs * units)`),
 /// then the one computing the fewest padded elements, then the largest,
 /// within the static shared memory and thread limits.
-fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64, bytes: i64) -> Tiles {
+fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64, bytes: i64, offset: bool) -> Tiles {
     let shared = STATIC_SHARED.min(i64::from(gpu.shared_bytes_per_block));
     let units = i64::from(gpu.mma_units_per_multiprocessor.max(1));
     let capacity = i64::from(gpu.multiprocessors.max(1)) * units;
@@ -336,12 +361,12 @@ fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64, bytes: i64) -> Tiles 
     // the largest (the candidates come largest first).
     let padded = |t: &Tiles| t.blocks(m, n, batch) * t.bm * t.bn;
     let mut best: Option<Tiles> = None;
-    for t in [(128, 128), (64, 64), (32, 32)].into_iter().map(|(bm, bn)| Tiles { bm, bn, bytes }).filter(fits) {
+    for t in [(128, 128), (64, 64), (32, 32)].into_iter().map(|(bm, bn)| Tiles { bm, bn, bytes, offset }).filter(fits) {
         if best.is_none_or(|b| (busy(&t), -padded(&t)) > (busy(&b), -padded(&b))) {
             best = Some(t);
         }
     }
-    best.unwrap_or(Tiles { bm: 32, bn: 32, bytes })
+    best.unwrap_or(Tiles { bm: 32, bn: 32, bytes, offset })
 }
 
 fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuDesc) -> Result<Option<String>, String> {
@@ -361,12 +386,14 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
     let Some((roles, a_is_x)) = contraction_roles::roles(statement, &mac, WARP_TILE) else {
         return Err("not on tensor cores: no row and column loops for the tiles".to_string());
     };
+    // Signedness by role: (A's, B's).
+    let types = Types { int8: types.int8.map(|(x, y)| if a_is_x { (x, y) } else { (y, x) }), ..types };
     let (m, n, k) = (roles.m(), roles.trip(roles.j), roles.k());
     if m < 2 || n < 2 {
         return Err(format!("not on tensor cores: {m} rows x {n} columns, a vector product (bound by memory)"));
     }
     let batch: i64 = roles.outer.iter().map(|d| roles.trip(*d)).product();
-    let tiles = choose_tiles(gpu, m, n, batch, types.bytes());
+    let tiles = choose_tiles(gpu, m, n, batch, types.bytes(), types.offset().is_some());
     let grid = [ceil_div(n, tiles.bn), ceil_div(m, tiles.bm), batch];
     if grid[1] > 65535 || grid[2] > 65535 {
         return Err(format!("not on tensor cores: a grid of {grid:?} blocks is past the hardware's limits"));
@@ -565,6 +592,19 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         self.e.value(at, "vector.load", &operands, ty, &[("alignment", alignment)])
     }
 
+    /// `value` (bytes, or a vector of them) XOR 0x80 when `offset`: an
+    /// unsigned byte `u` as the signed byte `u - 128`.
+    fn offset_bytes(&self, at: OperationRef<'c, 'a>, value: Value<'c, 'a>, offset: bool) -> Value<'c, 'a> {
+        if !offset {
+            return value;
+        }
+        let ty = value.r#type();
+        let text = ty.to_string();
+        let bit = if text.starts_with("vector") { format!("dense<-128> : {text}") } else { format!("-128 : {text}") };
+        let bit = self.e.value(at, "arith.constant", &[], ty, &[("value", self.e.attr(&bit))]);
+        self.e.value(at, "arith.xori", &[value, bit], ty, &[])
+    }
+
     /// A store of an element, or of a vector of `lanes` (aligned to its size).
     fn store_as(&self, at: OperationRef<'c, 'a>, value: Value<'c, 'a>, memref: Value<'c, 'a>, indices: &[Value<'c, 'a>], lanes: i64) {
         if lanes == 1 {
@@ -658,7 +698,15 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let as_ty = shared(&format!("{}x{}", t.bm, BK + t.pad()), operand);
         let bs_ty = shared(&format!("{}x{}", BK, t.bn + t.pad()), operand);
         let ws_ty = shared(&format!("{}x{FRAG}", t.warps() * FRAG), self.types.sum());
-        let (launch, end) = self.launch(nest, grid, &[as_ty, bs_ty, ws_ty]);
+        let offset = self.types.offset();
+        // A mixed-sign product's correction: a 16x16 tile of ones, and the
+        // warps' staging rows of the correcting sums.
+        let ones_ty = shared(&format!("{FRAG}x{}", FRAG + t.pad()), operand);
+        let mut attributions = vec![as_ty, bs_ty, ws_ty];
+        if offset.is_some() {
+            attributions.extend([ones_ty, ws_ty]);
+        }
+        let (launch, end) = self.launch(nest, grid, &attributions);
         let body = launch.region(0).ok().and_then(|r| r.first_block()).expect("launch body");
         let arg = |k: usize| -> Value<'c, 'a> { body.argument(k).expect("launch argument").into() };
         let (bx, by, bz, tx) = (arg(0), arg(1), arg(2), arg(3));
@@ -670,8 +718,28 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let f16 = e.ty(operand);
         let f32t = e.ty(self.types.sum());
         let zero = e.value(end, "arith.constant", &[], f32t, &[("value", e.attr(&self.types.zero(self.types.sum())))]);
+        // Four sums per warp, and with an offset two correcting sums (per
+        // column fragment: B's column sums; per row fragment: A's row sums).
+        let fragments = if offset.is_some() { 6 } else { 4 };
         let zeros: Vec<Value> =
-            (0..4).map(|_| e.value(end, "gpu.subgroup_mma_constant_matrix", &[zero], c_frag, &[])).collect();
+            (0..fragments).map(|_| e.value(end, "gpu.subgroup_mma_constant_matrix", &[zero], c_frag, &[])).collect();
+        if offset.is_some() {
+            // Ones: element p * T + t of the 16x16 tile (ordered before the
+            // first products by the k-loop's first barrier).
+            let ones = arg(15);
+            let (p, _, at, _) = self.for_loop(end, ceil_div(FRAG * FRAG, t.threads()), 1, &[]);
+            let flat = Aff::Dim(0).scale(t.threads()).plus(Aff::Dim(1));
+            let inside = self.below(at, self.apply(at, flat.clone(), &[p, tx]), FRAG * FRAG);
+            let region = Region::new();
+            region.append_block(Block::new(&[])).append_operation(e.build("scf.yield", &[], &[], &[], vec![]));
+            let made = e.build("scf.if", &[inside], &[], &[], vec![region, Region::new()]);
+            let made = at.block().expect("in a block").insert_operation_before(at, made);
+            let then_end = made.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("yield");
+            let one = e.constant(then_end, operand, "1");
+            let row = self.apply(then_end, Aff::FloorDiv(Box::new(flat.clone()), FRAG), &[p, tx]);
+            let column = self.apply(then_end, Aff::Mod(Box::new(flat), FRAG), &[p, tx]);
+            self.store(then_end, one, ones, &[row, column]);
+        }
         let k_padded = ceil_div(self.k, BK) * BK;
         let (k0, accs, yield_op, _) = self.for_loop(end, k_padded, BK, &zeros);
         let threads = t.threads();
@@ -699,7 +767,8 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
             let value = self.select_or_zero(at, cond, ty, |at| {
                 let col0 = self.index(at, 0);
                 let indices = self.access_at(at, r.a, &[row, col0, kg, bz]);
-                self.load_as(at, self.memref(r.a), &indices, ty)
+                let value = self.load_as(at, self.memref(r.a), &indices, ty);
+                self.offset_bytes(at, value, offset == Some(Offset::A))
             });
             self.store_as(at, value, a_s, &[rr, kk], lanes);
         }
@@ -721,7 +790,8 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
             let value = self.select_or_zero(at, cond, ty, |at| {
                 let row0 = self.index(at, 0);
                 let indices = self.access_at(at, r.b, &[row0, col, kg, bz]);
-                self.load_as(at, self.memref(r.b), &indices, ty)
+                let value = self.load_as(at, self.memref(r.b), &indices, ty);
+                self.offset_bytes(at, value, offset == Some(Offset::B))
             });
             self.store_as(at, value, b_s, &[kk, cc], lanes);
         }
@@ -753,12 +823,24 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
                     sums[q] = e.value(yield_op, "gpu.subgroup_mma_compute", &[*a_frag, *b_frag, sums[q]], c_frag, &[]);
                 }
             }
+            // The correcting sums: ones x B (every row: B's column sums)
+            // or A x ones (every column: A's row sums).
+            if let Some(side) = offset {
+                let zero_index = self.index(yield_op, 0);
+                let ones = arg(15);
+                let kind = if side == Offset::A { a_frag } else { b_frag };
+                let one = e.value(yield_op, "gpu.subgroup_mma_load_matrix", &[ones, zero_index, zero_index], kind, &[lead(FRAG + t.pad())]);
+                for f in 0..2 {
+                    let (x, y) = if side == Offset::A { (one, b[f]) } else { (a[f], one) };
+                    sums[4 + f] = e.value(yield_op, "gpu.subgroup_mma_compute", &[x, y, sums[4 + f]], c_frag, &[]);
+                }
+            }
         }
         e.op(yield_op, "gpu.barrier", &[], &[], &[]);
         ffi::set_operands(yield_op, &sums);
 
         // Epilogue: each fragment through the warp's staging rows into C.
-        let results: Vec<Value> = (0..4).map(|q| ffi::result(self.loop_of(yield_op), q).expect("a sum")).collect();
+        let results: Vec<Value> = (0..fragments).map(|q| ffi::result(self.loop_of(yield_op), q).expect("a sum")).collect();
         let warp = self.apply(end, Aff::FloorDiv(Box::new(Aff::Dim(0)), 32).scale(FRAG), &[tx]);
         let zero_index = self.index(end, 0);
         let c_mem = self.memref(r.c);
@@ -769,6 +851,10 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
             for fj in 0..2 {
                 let q = (fi * 2 + fj) as usize;
                 e.op(end, "gpu.subgroup_mma_store_matrix", &[results[q], w_s, warp, zero_index], &[], &[lead(FRAG)]);
+                if let Some(side) = offset {
+                    let correction = results[4 + if side == Offset::A { fj } else { fi } as usize];
+                    e.op(end, "gpu.subgroup_mma_store_matrix", &[correction, arg(16), warp, zero_index], &[], &[lead(FRAG)]);
+                }
                 e.op(end, "gpu.barrier", &[], &[], &[]);
                 let (p, _, at, _) = self.for_loop(end, FRAG * FRAG / 32, 1, &[]);
                 // Element p * 32 + lane of the fragment.
@@ -789,6 +875,17 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
                 let cond = self.and(at, row_ok, col_ok);
                 let write = |at: OperationRef<'c, 'a>| {
                     let sum = self.load(at, w_s, &[staged_row, staged_col]);
+                    // Offset sums corrected: + 128 x the column (row) sum,
+                    // which every row (column) of the correcting tile holds.
+                    let sum = match offset {
+                        Some(_) => {
+                            let correction = self.load(at, arg(16), &[staged_row, staged_col]);
+                            let shift = e.constant(at, "i32", "7");
+                            let scaled = e.value(at, "arith.shli", &[correction, shift], f32t, &[]);
+                            e.value(at, "arith.addi", &[sum, scaled], f32t, &[])
+                        }
+                        None => sum,
+                    };
                     if let Some(epilogue) = self.epilogue {
                         // C's value (a temporary from a zero fill: the sum,
                         // in C's type) through the epilogue's statement.

@@ -121,6 +121,8 @@ func.func @column_max(%x: memref<31x17xf32>, %m: memref<17xf32>) {
 // CHECK: %[[S:.*]] = memref.load %[[BOX]][] : memref<f32>
 // CHECK: arith.divf %{{.*}}, %[[S]]
 // CHECK: arith.mulf %{{.*}}, %[[TAP]]
+// CHECK: memref.dealloc %[[BOX]] : memref<f32>
+// CHECK-NEXT: return
 memref.global "private" constant @taps : memref<2xf32> = dense<[0.25, 0.75]>
 func.func @scalar_to_kernel(%x: memref<64xf32>, %y: memref<64xf32>) {
   %c0 = arith.constant 0 : index

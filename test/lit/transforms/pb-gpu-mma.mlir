@@ -116,11 +116,14 @@ func.func @conv_bias_relu(%x: memref<2x10x10x8xf16>, %w: memref<3x3x8x20xf16>, %
 }
 
 // Refusals: f32 products (no f32 tensor-core shape used yet), a
-// matrix-vector product (bound by memory), u8 x s8 (one signedness per
-// wmma integer shape).
+// matrix-vector product (bound by memory).
 // REPORT: remark: [pb-gpu-mma] not on tensor cores: only f16 (summed in f32 or f16) and 8-bit integer products so far
 // REPORT: remark: [pb-gpu-mma] not on tensor cores: 64 rows x 1 columns, a vector product (bound by memory)
-// REPORT: remark: [pb-gpu-mma] not on tensor cores: an unsigned by signed 8-bit product (the wmma integer shapes take one signedness)
+// u8 x s8 (PT2E's activations by weights; a wmma integer shape takes one
+// signedness): A's bytes XOR 0x80 (u - 128, signed) as they are copied, a
+// tile of ones times B's fragments gives B's column sums, and 128 times
+// them is added back to each sum.
+// REPORT: remark: [pb-gpu-mma] tensor cores: u8 x s8 products summed in i32 (A's bytes offset by -128, 128 x B's column sums added back), 64x64 over 64 reductions
 // CHECK-LABEL: func.func @refused_f32
 // CHECK-NOT: gpu.launch
 // CHECK: affine.for
@@ -135,9 +138,17 @@ func.func @refused_matvec(%a: memref<64x64xf16>, %b: memref<64x1xf16>, %c: memre
   return
 }
 
-// CHECK-LABEL: func.func @refused_mixed_signs
-// CHECK-NOT: gpu.launch
-func.func @refused_mixed_signs(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memref<64x64xi32>) {
+// CHECK-LABEL: func.func @mixed_signs
+// CHECK: gpu.launch {{.*}} workgroup({{.*}}, %[[ONES:.*]] : memref<16x32xi8, #gpu.address_space<workgroup>>, %[[WC:.*]] : memref<64x16xi32, #gpu.address_space<workgroup>>)
+// CHECK: memref.store %{{.*}}, %[[ONES]]
+// CHECK: %[[A:.*]] = vector.load %arg0
+// CHECK: arith.xori %[[A]], %{{.*}} : vector<16xi8>
+// CHECK: %[[ONE:.*]] = gpu.subgroup_mma_load_matrix %[[ONES]]{{.*}} -> !gpu.mma_matrix<16x16xsi8, "AOp">
+// CHECK: gpu.subgroup_mma_compute %[[ONE]]
+// CHECK: gpu.subgroup_mma_store_matrix %{{.*}}, %[[WC]]
+// CHECK: %[[CORR:.*]] = memref.load %[[WC]]
+// CHECK: arith.shli %[[CORR]]
+func.func @mixed_signs(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memref<64x64xi32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<64x64xi8>, memref<64x64xi8>) outs(%c : memref<64x64xi32>) {
   ^bb0(%x: i8, %y: i8, %o: i32):
     %xu = arith.extui %x : i8 to i32
