@@ -140,14 +140,19 @@ def test_torch_half_convolutions_emulated_match_eager():
     assert ((out.float() - expected).abs().max() / expected.abs().max()).item() <= 2e-3
 
 
-def test_pt2e_quantized_mlp_emulated_on_tensor_cores_matches_the_quantized_reference():
+@pytest.mark.parametrize("kind", ["mlp", "convolutions"])
+def test_pt2e_quantized_models_emulated_on_tensor_cores_match_the_quantized_reference(kind):
     # PT2E's u8 activations by s8 weights: A offset by -128 on the tensor
     # cores, B's column sums added back; the requantization in the epilogue.
     from test_quantized import quantized
 
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(64, 96), torch.nn.ReLU(), torch.nn.Linear(96, 32)).eval()
-    x = torch.randn(40, 64)
+    if kind == "mlp":
+        model = torch.nn.Sequential(torch.nn.Linear(64, 96), torch.nn.ReLU(), torch.nn.Linear(96, 32)).eval()
+        x = torch.randn(40, 64)
+    else:
+        model = torch.nn.Sequential(torch.nn.Conv2d(16, 32, 3, padding=1), torch.nn.ReLU(), torch.nn.Conv2d(32, 32, 1)).eval()
+        x = torch.randn(2, 16, 10, 10)
     q = quantized(model, x)
     compiled = polyblocks.polyblocks_jit_torch(compile_options={"target": "nvgpu", "emulate": True, "fallback": False})(q)
     with torch.no_grad():
