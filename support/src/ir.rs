@@ -13,6 +13,16 @@ pub fn op_name(op: OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()
 }
 
+/// An op without regions, memory effects or memref operands computing
+/// scalars: constants, index and integer arithmetic.
+pub fn is_pure_scalar(op: OperationRef) -> bool {
+    use melior::ir::{TypeLike, ValueLike};
+    let name = op_name(op);
+    op.region_count() == 0
+        && (name.starts_with("arith.") || name.starts_with("index.") || name == "affine.apply" || name == "ub.poison")
+        && op.operands().all(|v| !v.r#type().is_mem_ref())
+}
+
 /// Is `op` named `name` (e.g. `"affine.for"`)?
 pub fn is_named(op: OperationRef, name: &str) -> bool {
     op.name().as_string_ref().as_str() == Ok(name)

@@ -11,7 +11,6 @@ ROCDL to AMDGPU code.
   saying why (no HIP runtime yet), without losing the process."""
 
 import pathlib
-import subprocess
 
 import numpy as np
 import pytest
@@ -21,9 +20,10 @@ import polyblocks
 import references
 from polyblocks import gpu_runtime
 from test_cpu_workloads import REFERENCE, WORKLOADS, check, random_inputs
-from test_nvgpu import kernels_ptx, workload_text
+from test_nvgpu import assemble, kernels_ptx, workload_text
 
 LLVM_MC = pathlib.Path("/usr/lib/llvm-22/bin/llvm-mc")
+LLVM_MC_GFX1100 = [str(LLVM_MC), "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj"]
 
 
 @pytest.mark.parametrize("name", WORKLOADS)
@@ -42,15 +42,8 @@ def test_every_workload_becomes_gfx1100_code_objects(tmp_path):
             assert '.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"' in code, name
             assert "__ocml_" not in code and "__ockl_" not in code, f"{name}: a call into AMD's device libraries"
             if LLVM_MC.exists():
-                source = tmp_path / f"{name}_{index}.s"
-                source.write_text(code)
-                result = subprocess.run(
-                    [str(LLVM_MC), "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", str(source), "-o", str(tmp_path / "k.o")],
-                    capture_output=True,
-                    text=True,
-                )
-                assert result.returncode == 0, f"{name} kernel {index}: {result.stderr}"
-                assert (tmp_path / "k.o").read_bytes()[:4] == b"\x7fELF"
+                obj = assemble(code, LLVM_MC_GFX1100, tmp_path / f"{name}_{index}.s", f"{name} kernel {index}")
+                assert obj.read_bytes()[:4] == b"\x7fELF"
             count += 1
     assert count >= len(WORKLOADS)
 
@@ -77,11 +70,11 @@ def test_amdgpu_library_calls_raise_a_clear_error(tmp_path):
 @pytest.mark.parametrize("name", ["edges", "conv", "tiles64"])
 def test_emulated_tensor_cores_on_gfx1100_match_numpy(name, tmp_path):
     from test_nvgpu_mma import WORKLOADS as MMA
+    from test_nvgpu_mma import random_inputs as mma_inputs
 
     text, shapes, reference = MMA[name]
     library = polyblocks.compile_mlir(text, tmp_path, f"mma_{name}", ["--gpu=gfx1100", "--emulate"])
-    rng = np.random.default_rng(0)
-    inputs = [rng.standard_normal(shape).astype(dtype) for shape, dtype in shapes]
+    inputs = mma_inputs(shapes)
     out = library[f"mma_{name}"](*inputs)
     expected = reference(*[i.astype(np.float64) for i in inputs])
     assert np.abs(out.astype(np.float64) - expected).max() / np.abs(expected).max() <= 1e-5
@@ -97,11 +90,4 @@ def test_tensor_cores_become_rdna3_wmma_instructions(tmp_path):
         assert any("v_wmma_f32_16x16x16_f16" in c for c in code), f"{name}: no WMMA instruction"
         if LLVM_MC.exists():
             for index, kernel in enumerate(code):
-                source = tmp_path / f"{name}_{index}.s"
-                source.write_text(kernel)
-                result = subprocess.run(
-                    [str(LLVM_MC), "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", str(source), "-o", str(tmp_path / "k.o")],
-                    capture_output=True,
-                    text=True,
-                )
-                assert result.returncode == 0, f"{name} kernel {index}: {result.stderr}"
+                assemble(kernel, LLVM_MC_GFX1100, tmp_path / f"{name}_{index}.s", f"{name} kernel {index}")

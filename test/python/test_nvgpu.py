@@ -70,18 +70,26 @@ def kernels_ptx(text: str, chip: str, tmp_path: pathlib.Path, pipeline: str = "n
     return [unescape(m.group(1)) for m in re.finditer(r'assembly = "((?:[^"\\]|\\.)*)"', lowered)]
 
 
+def assemble(code: str, command: list[str], path: pathlib.Path, what: str) -> pathlib.Path:
+    """Writes `code` to `path` and runs `command` (an assembler, its
+    target flags) on it into `path` with suffix `.o`; fails with the
+    assembler's message, names `what`; the object's path."""
+    path.write_text(code)
+    output = path.with_suffix(".o")
+    result = subprocess.run([*command, str(path), "-o", str(output)], capture_output=True, text=True)
+    assert result.returncode == 0, f"{what}: {result.stderr}"
+    return output
+
+
 @pytest.mark.parametrize("chip", ["sm_80", "sm_90"])
 def test_every_workload_assembles_with_ptxas(chip, tmp_path):
-    assembler = ptxas()
+    assembler = [str(ptxas()), f"-arch={chip}"]
     count = 0
     for name in WORKLOADS:
         for index, ptx in enumerate(kernels_ptx(workload_text(name), chip, tmp_path)):
             assert f".target {chip}" in ptx
             assert "__nv_" not in ptx, f"{name}: a libdevice call in the PTX"
-            path = tmp_path / f"{name}_{index}.ptx"
-            path.write_text(ptx)
-            result = subprocess.run([str(assembler), f"-arch={chip}", str(path), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
-            assert result.returncode == 0, f"{name} kernel {index}: {result.stderr}"
+            assemble(ptx, assembler, tmp_path / f"{name}_{index}.ptx", f"{name} kernel {index}")
             count += 1
     assert count >= 2 * len(WORKLOADS)
 

@@ -19,7 +19,7 @@ import pytest
 import torch
 
 import polyblocks
-from test_nvgpu import kernels_ptx, ptxas
+from test_nvgpu import assemble, kernels_ptx, ptxas
 
 
 def _conv_reference(x, w, bias):
@@ -89,9 +89,7 @@ def test_emulated_tensor_cores_match_numpy(name, tmp_path):
 
 @pytest.mark.parametrize("chip", ["sm_80", "sm_90"])
 def test_tensor_core_ptx_assembles(chip, tmp_path):
-    assembler = ptxas()
-    import subprocess
-
+    assembler = [str(ptxas()), f"-arch={chip}"]
     for name, (text, _, _) in WORKLOADS.items():
         ptx = kernels_ptx(text, chip, tmp_path)
         signed = "m16n16k16.s32.s8.s8.s32"
@@ -106,10 +104,7 @@ def test_tensor_core_ptx_assembles(chip, tmp_path):
             # kernel's epilogue.
             assert len(ptx) == 1, f"{name}: {len(ptx)} kernels"
         for index, kernel in enumerate(ptx):
-            path = tmp_path / f"{name}_{index}.ptx"
-            path.write_text(kernel)
-            result = subprocess.run([str(assembler), f"-arch={chip}", str(path), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
-            assert result.returncode == 0, f"{name} kernel {index}: {result.stderr}"
+            assemble(kernel, assembler, tmp_path / f"{name}_{index}.ptx", f"{name} kernel {index}")
 
 
 def test_torch_half_linear_emulated_matches_eager():

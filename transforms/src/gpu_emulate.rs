@@ -30,12 +30,13 @@
 
 use melior::{
     ir::{
-        block::BlockLike, operation::{OperationLike, WalkOrder}, r#type::ShapedTypeLike, TypeLike, Block, BlockRef, OperationRef, Region, RegionLike, Type, Value,
+        block::BlockLike, operation::{OperationLike, WalkOrder}, r#type::ShapedTypeLike, Block, BlockRef, OperationRef, Region, RegionLike, Type, Value,
         ValueLike,
     },
     Context, IrRewriter,
 };
 use crate::emit_at::Emit;
+use crate::mma_fragment::{self, Fragment};
 use pb_support::{
     builder::Emitter,
     ffi,
@@ -139,7 +140,7 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) -> Res
     }
     // The fragments of the matrix ops, as per-thread buffers.
     let mut fragments = Fragments { context, slots: Vec::new(), threads: 0, sizes: [sizes[3], sizes[4], sizes[5]] };
-    let has_fragments = !ffi::collect_ops(launch, WalkOrder::PreOrder, |op| op_name(op).starts_with("gpu.subgroup_mma")).is_empty();
+    let has_fragments = !ffi::collect_ops(launch, WalkOrder::PreOrder, |op| ir::op_name(op).starts_with("gpu.subgroup_mma")).is_empty();
     if has_fragments {
         let threads = block_threads.as_ref().ok_or("matrix fragments in a block of non-constant size")?;
         fragments.threads = threads.iter().product();
@@ -179,7 +180,7 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) -> Res
         Emit { context, location: launch.location() }.op(after, "memref.dealloc", &[*buffer], &[], &[]);
     }
     if let Some((i, user)) = (0..body.argument_count())
-        .find_map(|i| body.argument(i).ok().and_then(|a| ffi::users(a.into()).first().map(|u| (i, op_name(*u)))))
+        .find_map(|i| body.argument(i).ok().and_then(|a| ffi::users(a.into()).first().map(|u| (i, ir::op_name(*u)))))
     {
         return Err(format!("internal error: launch argument {i} is still used (by '{user}')"));
     }
@@ -195,12 +196,7 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) -> Res
 /// phase by phase they would have to outlive their phase). Repeats until
 /// no such use is left, so chains of arithmetic follow.
 fn recompute_after_barriers(body: BlockRef) {
-    let pure = |op: OperationRef| {
-        op.region_count() == 0
-            && op.result_count() == 1
-            && (op_name(op).starts_with("arith.") || is_named(op, "affine.apply"))
-            && op.operands().all(|v| !v.r#type().is_mem_ref())
-    };
+    let pure = |op: OperationRef| ir::is_pure_scalar(op) && op.result_count() == 1;
     let holds_barrier = |op: OperationRef| !ffi::collect_ops(op, WalkOrder::PreOrder, |o| is_named(o, "gpu.barrier")).is_empty();
     loop {
         let mut changed = false;
@@ -232,10 +228,6 @@ fn recompute_after_barriers(body: BlockRef) {
             return;
         }
     }
-}
-
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
 }
 
 /// Splits a launch body into phases between barriers.
@@ -273,7 +265,7 @@ impl<'c, 'a> Phases<'c, 'a> {
                 if !is_named(op, "scf.for") || op.result_count() != 0 || !op.operands().all(|v| is_uniform(v, uniform)) {
                     return Err(format!(
                         "a barrier inside '{}' that does not run the same in every thread (only loops of uniform bounds without results may hold barriers)",
-                        op_name(op)
+                        ir::op_name(op)
                     ));
                 }
                 self.wrap(&std::mem::take(&mut phase))?;
@@ -282,9 +274,7 @@ impl<'c, 'a> Phases<'c, 'a> {
                 self.split(&ir::ops_before_terminator(loop_body), uniform)?;
                 continue;
             }
-            let pure = op.region_count() == 0
-                && (op_name(op).starts_with("arith.") || is_named(op, "affine.apply"))
-                && op.operands().all(|v| is_uniform(v, uniform));
+            let pure = ir::is_pure_scalar(op) && op.operands().all(|v| is_uniform(v, uniform));
             if pure {
                 uniform.extend(op.results().map(Value::from));
             } else {
@@ -305,7 +295,7 @@ impl<'c, 'a> Phases<'c, 'a> {
                 for user in ffi::users(result.into()) {
                     let inside = phase.iter().any(|p| *p == user || ir::ancestor_in(user, p.block().expect("in a block")).is_some_and(|a| a == *p));
                     if !inside {
-                        return Err(format!("the value of '{}' is computed per thread and used after a barrier (by '{}')", op_name(*op), op_name(user)));
+                        return Err(format!("the value of '{}' is computed per thread and used after a barrier (by '{}')", ir::op_name(*op), ir::op_name(user)));
                     }
                 }
             }
@@ -351,17 +341,8 @@ struct Fragments<'c, 'a> {
 }
 
 impl<'c, 'a> Fragments<'c, 'a> {
-    /// (rows, columns, element) of a fragment type.
-    fn shape(ty: Type) -> Option<(i64, i64, String)> {
-        let text = ty.to_string();
-        let inner = text.strip_prefix("!gpu.mma_matrix<")?.split(',').next()?.to_string();
-        let parts: Vec<&str> = inner.split('x').collect();
-        let [rows, columns, element] = parts.as_slice() else { return None };
-        Some((rows.parse().ok()?, columns.parse().ok()?, element.to_string()))
-    }
-
     fn is_fragment(v: Value) -> bool {
-        v.r#type().to_string().starts_with("!gpu.mma_matrix")
+        mma_fragment::parse(v.r#type()).is_some()
     }
 
     fn rewrite(&mut self, launch: OperationRef<'c, 'a>, body: BlockRef<'c, 'a>) -> Result<(), String> {
@@ -392,7 +373,7 @@ impl<'c, 'a> Fragments<'c, 'a> {
                 slot_of.push((value, slot));
                 continue;
             }
-            let (rows, columns, element) = Self::shape(value.r#type()).ok_or("an unknown fragment type")?;
+            let Fragment { rows, columns, element, .. } = mma_fragment::parse(value.r#type()).ok_or("an unknown fragment type")?;
             // Signed and unsigned bytes are bytes in memory (the compute
             // widens each as its fragment type says).
             let element = if element == "si8" || element == "ui8" { "i8".to_string() } else { element };
@@ -425,7 +406,7 @@ impl<'c, 'a> Fragments<'c, 'a> {
         }
         // The ops, each as loops over its slot (post-order: users first
         // would leave dangling values, so erase after all are rewritten).
-        let ops = ffi::collect_ops(launch, WalkOrder::PreOrder, |op| op_name(op).starts_with("gpu.subgroup_mma"));
+        let ops = ffi::collect_ops(launch, WalkOrder::PreOrder, |op| ir::op_name(op).starts_with("gpu.subgroup_mma"));
         for op in &ops {
             self.emulate(*op, &thread_ids, &slot)?;
         }
@@ -476,7 +457,7 @@ impl<'c, 'a> Fragments<'c, 'a> {
     }
 
     fn emulate(&self, op: OperationRef<'c, 'a>, ids: &[Value<'c, 'a>], slot: &dyn Fn(Value<'c, 'a>) -> Result<Value<'c, 'a>, &'static str>) -> Result<(), String> {
-        let name = op_name(op);
+        let name = ir::op_name(op);
         if op.attribute("transpose").is_ok() || op.attribute("a_transpose").is_ok() || op.attribute("b_transpose").is_ok() {
             return Err(format!("'{name}' with a transposed operand cannot be emulated yet"));
         }
@@ -519,7 +500,7 @@ impl<'c, 'a> Fragments<'c, 'a> {
                 let depth = dims(a).1;
                 let sum_type = crate::emit_at::memref_element(to).ok_or("a fragment element")?;
                 let float = sum_type.to_string().starts_with('f');
-                let unsigned = |i: usize| ffi::operand(op, i).is_some_and(|v| v.r#type().to_string().contains("xui8"));
+                let unsigned = |i: usize| ffi::operand(op, i).and_then(|v| mma_fragment::parse(v.r#type())).is_some_and(|f| f.element == "ui8");
                 let (a_unsigned, b_unsigned) = (unsigned(0), unsigned(1));
                 grid2(self.context, op, rows, columns, |end, r, c| {
                     let e = self.e(end);

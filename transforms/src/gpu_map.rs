@@ -41,7 +41,6 @@ use melior::{
 use pb_support::{
     builder::Emitter,
     ffi,
-    builder,
     gpu_target::GpuDesc,
     ir::{self, is_named},
     OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass,
@@ -142,7 +141,7 @@ impl<'c> Mapper<'c, '_> {
                     // Constants and index arithmetic between device ops do
                     // not end the run: they stay on the host and the kernel
                     // captures their values.
-                    if !is_pure_scalar(op) {
+                    if !ir::is_pure_scalar(op) {
                         ok &= self.flush(&mut run, Some(op));
                     }
                     cursor = op.next_in_block();
@@ -200,7 +199,7 @@ impl<'c> Mapper<'c, '_> {
             || name == "memref.extract_aligned_pointer_as_index"
             || name.starts_with("func.")
             || name.starts_with("gpu.")
-            || is_pure_scalar(op);
+            || ir::is_pure_scalar(op);
         if host {
             Kind::Host
         } else {
@@ -257,29 +256,18 @@ not supported yet",
             ffi::move_before(*op, body_end);
         }
         for (value, def, uses) in escaping {
+            let e = crate::emit_at::Emit { context: self.context, location: def.location() };
             let ty = Type::parse(self.context, &format!("memref<{}>", value.r#type())).expect("a 0-d memref type");
-            let buffer = builder::emit_before(self.context, launch, |e| {
-                let segments = e.attribute("array<i32: 0, 0>");
-                e.op("memref.alloc", &[], &[ty], &[("operandSegmentSizes", segments)], vec![]).result(0).expect("a buffer").to_raw()
-            });
-            // SAFETY: the alloc just built, alive in the function's body.
-            let buffer: Value = unsafe { Value::from_raw(buffer) };
+            let buffer = e.value(launch, "memref.alloc", &[], ty, &[("operandSegmentSizes", e.attr("array<i32: 0, 0>"))]);
             // Freed at the end of its block (every use is in the block).
             if let Some(end) = block.terminator() {
-                builder::emit_before(self.context, end, |e| {
-                    e.op("memref.dealloc", &[buffer], &[], &[], vec![]);
-                });
+                e.op(end, "memref.dealloc", &[buffer], &[], &[]);
             }
             let after_def = def.next_in_block().expect("a body op is not a terminator");
-            builder::emit_before(self.context, after_def, |e| {
-                e.op("memref.store", &[value, buffer], &[], &[], vec![]);
-            });
+            e.op(after_def, "memref.store", &[value, buffer], &[], &[]);
             for (user, index) in uses {
-                let loaded = builder::emit_before(self.context, user, |e| {
-                    e.op("memref.load", &[buffer], &[value.r#type()], &[], vec![]).result(0).expect("a value").to_raw()
-                });
-                // SAFETY: the load just built before `user`.
-                ffi::set_operand(user, index, unsafe { Value::from_raw(loaded) });
+                let loaded = e.value(user, "memref.load", &[buffer], value.r#type(), &[]);
+                ffi::set_operand(user, index, loaded);
             }
         }
         if self.report {
@@ -541,15 +529,6 @@ fn defined_inside(value: Value, op: OperationRef) -> bool {
 /// Does the body of `op` hold an `scf.parallel` directly?
 fn has_parallel_child(op: OperationRef) -> bool {
     ir::body_ops(op).into_iter().any(|inner| is_named(inner, "scf.parallel"))
-}
-
-/// An op without regions, memory effects or memref operands computing
-/// scalars: constants, index and integer arithmetic.
-fn is_pure_scalar(op: OperationRef) -> bool {
-    let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
-    op.region_count() == 0
-        && (name.starts_with("arith.") || name.starts_with("index.") || name == "affine.apply" || name == "ub.poison")
-        && op.operands().all(|v| !v.r#type().is_mem_ref())
 }
 
 

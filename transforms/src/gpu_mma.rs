@@ -305,6 +305,25 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
     )))
 }
 
+/// One dimension of a block copied into shared memory: its size, the
+/// value its first index is `scale` times (a block id, or the k-loop's
+/// variable), and the operand's extent along it (zeros past it).
+struct Span<'c, 'a> {
+    size: i64,
+    base: Value<'c, 'a>,
+    scale: i64,
+    extent: i64,
+}
+
+/// What a block copy reads and writes: the operand's access, the shared
+/// buffer, elements per copy, and whether its bytes run offset by -128.
+struct BlockCopy<'c, 'a> {
+    access: usize,
+    shared: Value<'c, 'a>,
+    lanes: i64,
+    offset: bool,
+}
+
 /// Builds the launch of one product.
 struct Kernel<'c, 'r, 's, 'a, 'p> {
     e: Emit<'c>,
@@ -570,59 +589,20 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         }
         let k_padded = ceil_div(self.k, BK) * BK;
         let (k0, accs, yield_op, _) = self.for_loop(end, k_padded, BK, &zeros);
-        let threads = t.threads();
 
         // Copy A's block (BM x BK, row-major) and B's (BK x BN): run q * T
         // + t of `lanes` elements each, one 16-byte vector where the
         // operand is contiguous along the block's rows.
         let a_lanes = self.lanes(r.a, RED, self.k, t.bm * BK);
         let b_lanes = self.lanes(r.b, COL, self.n, BK * t.bn);
-        {
-            let lanes = a_lanes;
-            let (q, _, at, _) = self.for_loop(yield_op, t.bm * BK / threads / lanes, 1, &[]);
-            let env = [q, tx, by, k0];
-            let flat = Aff::Dim(0).scale(threads).plus(Aff::Dim(1));
-            let row_in = Aff::FloorDiv(Box::new(flat.clone()), BK / lanes);
-            let k_in = Aff::Mod(Box::new(flat), BK / lanes).scale(lanes);
-            let rr = self.apply(at, row_in.clone(), &env);
-            let kk = self.apply(at, k_in.clone(), &env);
-            let row = self.apply(at, row_in.plus(Aff::Dim(2).scale(t.bm)), &env);
-            let kg = self.apply(at, k_in.plus(Aff::Dim(3)), &env);
-            let row_ok = (self.m % t.bm != 0).then(|| self.below(at, row, self.m));
-            let k_ok = (self.k % BK != 0).then(|| self.below(at, kg, self.k));
-            let cond = self.and(at, row_ok, k_ok);
-            let ty = if lanes > 1 { e.ty(&format!("vector<{lanes}x{operand}>")) } else { operand_type };
-            let value = self.select_or_zero(at, cond, ty, |at| {
-                let col0 = self.index(at, 0);
-                let indices = self.access_at(at, r.a, &[row, col0, kg, bz]);
-                let value = self.load_as(at, self.memref(r.a), &indices, ty);
-                self.offset_bytes(at, value, offset == Some(Offset::A))
-            });
-            self.store_as(at, value, a_s, &[rr, kk], lanes);
-        }
-        {
-            let lanes = b_lanes;
-            let (q, _, at, _) = self.for_loop(yield_op, BK * t.bn / threads / lanes, 1, &[]);
-            let env = [q, tx, bx, k0];
-            let flat = Aff::Dim(0).scale(threads).plus(Aff::Dim(1));
-            let k_in = Aff::FloorDiv(Box::new(flat.clone()), t.bn / lanes);
-            let col_in = Aff::Mod(Box::new(flat), t.bn / lanes).scale(lanes);
-            let kk = self.apply(at, k_in.clone(), &env);
-            let cc = self.apply(at, col_in.clone(), &env);
-            let col = self.apply(at, col_in.plus(Aff::Dim(2).scale(t.bn)), &env);
-            let kg = self.apply(at, k_in.plus(Aff::Dim(3)), &env);
-            let col_ok = (self.n % t.bn != 0).then(|| self.below(at, col, self.n));
-            let k_ok = (self.k % BK != 0).then(|| self.below(at, kg, self.k));
-            let cond = self.and(at, col_ok, k_ok);
-            let ty = if lanes > 1 { e.ty(&format!("vector<{lanes}x{operand}>")) } else { operand_type };
-            let value = self.select_or_zero(at, cond, ty, |at| {
-                let row0 = self.index(at, 0);
-                let indices = self.access_at(at, r.b, &[row0, col, kg, bz]);
-                let value = self.load_as(at, self.memref(r.b), &indices, ty);
-                self.offset_bytes(at, value, offset == Some(Offset::B))
-            });
-            self.store_as(at, value, b_s, &[kk, cc], lanes);
-        }
+        let rows_of = |block: Value<'c, 'a>, tile: i64, extent: i64| Span { size: tile, base: block, scale: tile, extent };
+        let depth = Span { size: BK, base: k0, scale: 1, extent: self.k };
+        // A: rows of C by reductions; B: reductions by columns of C.
+        let a_copy = BlockCopy { access: r.a, shared: a_s, lanes: a_lanes, offset: offset == Some(Offset::A) };
+        self.copy_block(yield_op, tx, a_copy, (rows_of(by, t.bm, self.m), depth), |row, k, zero| [row, zero, k, bz]);
+        let depth = Span { size: BK, base: k0, scale: 1, extent: self.k };
+        let b_copy = BlockCopy { access: r.b, shared: b_s, lanes: b_lanes, offset: offset == Some(Offset::B) };
+        self.copy_block(yield_op, tx, b_copy, (depth, rows_of(bx, t.bn, self.n)), |k, col, zero| [zero, col, k, bz]);
         e.op(yield_op, "gpu.barrier", &[], &[], &[]);
         // Each warp's 2 x 2 fragments over the block's BK reductions.
         let warps_per_row = t.bn / WARP_TILE;
@@ -787,6 +767,45 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
                 self.store(at, stored, memref, &at_indices)
             },
         );
+    }
+
+    /// Copies an operand's block (`rows x columns`, row-major) into shared
+    /// memory before `at` by thread `tx`: run `q * T + t` of `lanes` elements
+    /// (neighbouring threads read neighbouring memory; one vector where
+    /// `lanes > 1`), zeros past the operand's extents, the bytes offset by
+    /// -128 with `offset`. `place` gives the access's `[row, col, k, batch]`
+    /// from the element's index along the block's rows and columns.
+    fn copy_block(
+        &self,
+        at: OperationRef<'c, 'a>,
+        tx: Value<'c, 'a>,
+        BlockCopy { access, shared, lanes, offset }: BlockCopy<'c, 'a>,
+        (rows, columns): (Span<'c, 'a>, Span<'c, 'a>),
+        place: impl Fn(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>) -> [Value<'c, 'a>; 4],
+    ) {
+        let e = &self.e;
+        let threads = self.tiles.threads();
+        let (q, _, at, _) = self.for_loop(at, rows.size * columns.size / threads / lanes, 1, &[]);
+        let env = [q, tx, rows.base, columns.base];
+        let flat = Aff::Dim(0).scale(threads).plus(Aff::Dim(1));
+        let row_in = Aff::FloorDiv(Box::new(flat.clone()), columns.size / lanes);
+        let column_in = Aff::Mod(Box::new(flat), columns.size / lanes).scale(lanes);
+        let r = self.apply(at, row_in.clone(), &env);
+        let c = self.apply(at, column_in.clone(), &env);
+        let row = self.apply(at, row_in.plus(Aff::Dim(2).scale(rows.scale)), &env);
+        let column = self.apply(at, column_in.plus(Aff::Dim(3).scale(columns.scale)), &env);
+        let row_ok = (rows.extent % rows.size != 0).then(|| self.below(at, row, rows.extent));
+        let column_ok = (columns.extent % columns.size != 0).then(|| self.below(at, column, columns.extent));
+        let cond = self.and(at, row_ok, column_ok);
+        let operand = self.types.operand();
+        let ty = if lanes > 1 { e.ty(&format!("vector<{lanes}x{operand}>")) } else { e.ty(operand) };
+        let value = self.select_or_zero(at, cond, ty, |at| {
+            let zero = self.index(at, 0);
+            let indices = self.access_at(at, access, &place(row, column, zero));
+            let value = self.load_as(at, self.memref(access), &indices, ty);
+            self.offset_bytes(at, value, offset)
+        });
+        self.store_as(at, value, shared, &[r, c], lanes);
     }
 
     /// The loop whose body ends with `yield_op`.

@@ -30,7 +30,8 @@ use melior::{
     },
     Context,
 };
-use pb_support::{ffi, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
+use crate::mma_fragment;
+use pb_support::{ffi, ir::{self, is_named}, PassFailed, PassId, PassInfo, RustPass};
 
 static ID: PassId = PassId::new();
 
@@ -58,7 +59,7 @@ impl RustPass for GpuWmmaLanes {
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        let ops = ffi::collect_ops(module, WalkOrder::PreOrder, |op| op.name().as_string_ref().as_str().unwrap_or("").starts_with("gpu.subgroup_mma"));
+        let ops = ffi::collect_ops(module, WalkOrder::PreOrder, |op| ir::op_name(op).starts_with("gpu.subgroup_mma"));
         if ops.is_empty() {
             return Ok(());
         }
@@ -89,20 +90,10 @@ impl RustPass for GpuWmmaLanes {
     }
 }
 
-/// `(rows, columns, element, kind)` of a fragment type.
-fn fragment(ty: Type) -> Option<(i64, i64, String, String)> {
-    let text = ty.to_string();
-    let inner = text.strip_prefix("!gpu.mma_matrix<")?.strip_suffix('>')?;
-    let (shape, kind) = inner.split_once(',')?;
-    let parts: Vec<&str> = shape.split('x').collect();
-    let [rows, columns, element] = parts.as_slice() else { return None };
-    Some((rows.parse().ok()?, columns.parse().ok()?, element.to_string(), kind.trim().trim_matches('"').to_string()))
-}
-
 /// The lane's vector type for a fragment type (16x16 f16 A/B, f32 C).
 fn lane_type<'c>(context: &'c Context, ty: Type<'c>) -> Result<Type<'c>, String> {
-    let (rows, columns, element, kind) = fragment(ty).ok_or_else(|| format!("'{ty}' is not a fragment type"))?;
-    let text = match (rows, columns, element.as_str(), kind.as_str()) {
+    let f = mma_fragment::parse(ty).ok_or_else(|| format!("'{ty}' is not a fragment type"))?;
+    let text = match (f.rows, f.columns, f.element.as_str(), f.kind.as_str()) {
         (16, 16, "f16", "AOp" | "BOp") => "vector<16xf16>",
         (16, 16, "f32", "COp") => "vector<8xf32>",
         _ => return Err(format!("no RDNA3 WMMA layout for '{ty}' (16x16 f16 operands, f32 sums)")),
@@ -112,7 +103,7 @@ fn lane_type<'c>(context: &'c Context, ty: Type<'c>) -> Result<Type<'c>, String>
 
 fn lower<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<(), String> {
     let e = Emit { context, location: op.location() };
-    let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+    let name = ir::op_name(op);
     if op.attribute("transpose").is_ok() || op.attribute("a_transpose").is_ok() || op.attribute("b_transpose").is_ok() {
         return Err(format!("'{name}' with a transposed operand"));
     }
@@ -141,7 +132,7 @@ fn lower<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<(), S
             let (memory, i, j) = (operand(0)?, operand(1)?, operand(2)?);
             row_major(op, memory)?;
             let element = crate::emit_at::memref_element(memory).ok_or("a memref")?;
-            let kind = fragment(fragment_type).map(|f| f.3).unwrap_or_default();
+            let kind = mma_fragment::parse(fragment_type).map(|f| f.kind).unwrap_or_default();
             let l = lane();
             let r = at("d0 mod 16", l);
             let value = match kind.as_str() {
@@ -211,7 +202,7 @@ fn lower<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<(), S
 fn row_major(op: OperationRef, memory: Value) -> Result<(), String> {
     let ty = melior::ir::r#type::MemRefType::try_from(memory.r#type()).map_err(|_| "a matrix op on a non-memref")?;
     if ty.rank() != 2 || !ffi::has_identity_layout(ty) {
-        return Err(format!("'{}' on a buffer that is not a row-major 2-d one", op.name().as_string_ref().as_str().unwrap_or("?")));
+        return Err(format!("'{}' on a buffer that is not a row-major 2-d one", ir::op_name(op)));
     }
     Ok(())
 }

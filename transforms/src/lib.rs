@@ -14,6 +14,7 @@ mod affine_access;
 mod contraction_roles;
 mod emit_at;
 mod gpu_mma_operands;
+mod mma_fragment;
 mod index_eval;
 mod linalg_ops;
 mod operand_expr;
