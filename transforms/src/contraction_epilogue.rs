@@ -374,6 +374,11 @@ fn needed_before<'c, 'a>(
     needed
 }
 
+/// An epilogue a kernel applied: its nest and its copies, erased (with
+/// `erase_dead_copies`) once the pass has visited every nest: the walk
+/// holds the list of nests, and the epilogue comes after its product.
+pub(crate) type Applied<'c, 'a> = (OperationRef<'c, 'a>, Vec<(OperationRef<'c, 'a>, Value<'c, 'a>)>);
+
 /// Erases `copy` nests whose temporary nothing reads any more (its own
 /// store and deallocations aside), and the temporary.
 pub(crate) fn erase_dead_copies<'c, 'a>(copies: &[(OperationRef<'c, 'a>, Value<'c, 'a>)]) {

@@ -124,9 +124,18 @@ impl RustPass for GpuMma {
                 return Err(PassFailed);
             }
         };
+        // Epilogues applied by a kernel: erased once every nest is visited
+        // (the walk holds the list of nests, the epilogues after the products).
+        let mut applied = Vec::new();
         text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| {
-            map_nest(context, nest, &gpu).unwrap_or_else(Some)
+            map_nest(context, nest, &gpu, &mut applied).unwrap_or_else(Some)
         });
+        for (epilogue, copies) in applied {
+            // SAFETY: a top-level SCoP nest (no results) whose statement the kernel now computes;
+            // nothing reads what it wrote in between (`contraction_epilogue::find`).
+            unsafe { ffi::erase(epilogue) };
+            contraction_epilogue::erase_dead_copies(&copies);
+        }
         Ok(())
     }
 }
@@ -197,7 +206,12 @@ fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64, bytes: i64, offset: b
     best.unwrap_or(Tiles { bm: 32, bn: 32, bytes, offset })
 }
 
-fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuDesc) -> Result<Option<String>, String> {
+fn map_nest<'c, 'a>(
+    context: &'c Context,
+    nest: OperationRef<'c, 'a>,
+    gpu: &GpuDesc,
+    applied: &mut Vec<contraction_epilogue::Applied<'c, 'a>>,
+) -> Result<Option<String>, String> {
     let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
     let [statement] = scop.statements.as_slice() else { return Ok(None) };
     let Some(mac) = contraction_roles::multiply_accumulate(statement) else { return Ok(None) };
@@ -253,12 +267,9 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
         epilogue: epilogue.as_ref(),
     };
     kernel.emit(nest, grid);
-    let applied = epilogue.as_ref().map(|e| e.ops.len());
+    let epilogue_ops = epilogue.as_ref().map(|e| e.ops.len());
     if let Some(epilogue) = epilogue {
-        // SAFETY: a top-level SCoP nest (no results) whose statement the kernel now computes;
-        // nothing reads what it wrote in between (`contraction_epilogue::find`).
-        unsafe { ffi::erase(epilogue.nest) };
-        contraction_epilogue::erase_dead_copies(&epilogue.copies);
+        applied.push((epilogue.nest, epilogue.copies));
     }
     // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined
     // inside it is used outside it; the SCoP's handles are not used after this point.
@@ -298,7 +309,7 @@ fn map_nest<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, gpu: &GpuD
         grid[1],
         grid[2],
         if fill.is_some() { "; C's zero fill absorbed" } else { "" },
-        match applied {
+        match epilogue_ops {
             Some(ops) => format!("; the elementwise nest after it applied to each sum ({ops} ops)"),
             None => String::new(),
         },

@@ -276,7 +276,7 @@ impl MatrixTile {
         &self,
         context: &'c Context,
         nest: OperationRef<'c, 'a>,
-        applied: &mut Vec<(OperationRef<'c, 'a>, Vec<(OperationRef<'c, 'a>, Value<'c, 'a>)>)>,
+        applied: &mut Vec<contraction_epilogue::Applied<'c, 'a>>,
     ) -> Result<Option<String>, String> {
         let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
         let [statement] = scop.statements.as_slice() else { return Ok(None) };
