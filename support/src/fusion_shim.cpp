@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -30,6 +31,50 @@ static bool readByContraction(OpOperand *operand) {
       return true;
   return false;
 }
+
+namespace {
+// A static, unit-stride, rank-keeping slice of a `tensor.collapse_shape`
+// that takes every collapsed group whole becomes the collapse of a slice
+// of its source: a row of a flattened tensor read as a slice of the
+// unflattened one, so the reshapes that expansion puts around a fused op
+// cancel. Upstream's BubbleUpExtractSliceThroughCollapseShape (MLIR 22)
+// does this too but refuses a slice at the last index of an uncollapsed
+// dimension (`[0, 2, 0]` of a `1x3x48` collapse).
+struct SliceOfCollapse : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice, PatternRewriter &rewriter) const override {
+    auto collapse = slice.getSource().getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse || !collapse.getSrcType().hasStaticShape() || slice.getSourceType().getRank() != slice.getResultType().getRank())
+      return failure();
+    if (!slice.hasUnitStride() || ShapedType::isDynamicShape(slice.getStaticSizes()) ||
+        ShapedType::isDynamicShape(slice.getStaticOffsets()))
+      return failure();
+    ArrayRef<int64_t> source = collapse.getSrcType().getShape();
+    SmallVector<int64_t> offsets, sizes;
+    for (auto [d, group] : llvm::enumerate(collapse.getReassociationIndices())) {
+      int64_t offset = slice.getStaticOffsets()[d], size = slice.getStaticSizes()[d];
+      if (group.size() == 1) {
+        offsets.push_back(offset);
+        sizes.push_back(size);
+        continue;
+      }
+      if (offset != 0 || size != collapse.getResultType().getDimSize(d))
+        return failure();
+      for (int64_t s : group) {
+        offsets.push_back(0);
+        sizes.push_back(source[s]);
+      }
+    }
+    SmallVector<int64_t> strides(offsets.size(), 1);
+    MLIRContext *context = rewriter.getContext();
+    auto inner = rewriter.create<tensor::ExtractSliceOp>(slice.getLoc(), collapse.getSrc(), getAsIndexOpFoldResult(context, offsets),
+                                                         getAsIndexOpFoldResult(context, sizes), getAsIndexOpFoldResult(context, strides));
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(slice, slice.getResultType(), inner,
+                                                         collapse.getReassociationIndices());
+    return success();
+  }
+};
+} // namespace
 
 extern "C" {
 
@@ -50,6 +95,11 @@ bool pbFuseElementwise(MlirOperation op) {
   linalg::populateElementwiseOpsFusionPatterns(patterns, elementwise);
   linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, single);
   tensor::populateBubbleUpExpandShapePatterns(patterns);
+  // Not upstream's pass: slices moved above the reshapes they read (a row
+  // of a collapsed tensor as a slice of the uncollapsed one), so the
+  // reshapes that expansion puts around a fused op cancel.
+  tensor::populateBubbleUpExtractSliceOpPatterns(patterns);
+  patterns.add<SliceOfCollapse>(context, /*benefit=*/2);
   affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
   linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
   tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);

@@ -83,12 +83,14 @@ pub fn access_kind_before(op: OperationRef, first_index: usize, iv: Value, body:
     let doubled = |e: melior::ir::AffineExpr| {
         e.is_mul() && unit(e.lhs()) && e.rhs().is_constant() && e.rhs().constant_value() == 2
     };
-    let plus = |e: melior::ir::AffineExpr, term: &dyn Fn(melior::ir::AffineExpr) -> bool| {
+    // `term + e` with `e` free of `iv`, the sum nested in any order
+    // (`(s0 + iv) + s1`: constants a promoted unit loop left as symbols).
+    fn plus(e: melior::ir::AffineExpr, position: usize, term: &dyn Fn(melior::ir::AffineExpr) -> bool) -> bool {
         term(e)
             || (e.is_add()
-                && ((term(e.lhs()) && !e.rhs().is_function_of_dim(position))
-                    || (term(e.rhs()) && !e.lhs().is_function_of_dim(position))))
-    };
+                && ((plus(e.lhs(), position, term) && !e.rhs().is_function_of_dim(position))
+                    || (plus(e.rhs(), position, term) && !e.lhs().is_function_of_dim(position))))
+    }
     // `(iv + c) floordiv d`, d > 1.
     let repeat = |e: melior::ir::AffineExpr| -> Option<(i64, i64)> {
         if !e.is_floor_div() || !e.rhs().is_constant() || e.rhs().constant_value() < 2 {
@@ -113,9 +115,9 @@ pub fn access_kind_before(op: OperationRef, first_index: usize, iv: Value, body:
     } else {
         repeat(expr)
     };
-    if plus(expr, &unit) {
+    if plus(expr, position, &unit) {
         Some(Access::Contiguous)
-    } else if plus(expr, &doubled) {
+    } else if plus(expr, position, &doubled) {
         Some(Access::Stride2)
     } else {
         repeated.map(|(divisor, offset)| Access::Repeat { divisor, offset })

@@ -527,7 +527,10 @@ fn linear(expr: AffineExpr) -> Option<(Vec<(usize, i64)>, i64)> {
 /// input's map with the tap's window coordinates substituted, over the
 /// `kept` loops renumbered) gives per index a loop times a step plus an
 /// offset (the slice's stride and offset; its size the loop's extent), or
-/// an offset (a slice of size 1, read at 0).
+/// an offset (a slice of size 1, dropped from the slice's type when
+/// another index remains: every map then a projected permutation, which
+/// upstream's reshape propagation needs to move an einsum's reshapes
+/// through the op).
 fn tap_slice<'c, 'a>(
     context: &'c Context,
     op: OperationRef<'c, 'a>,
@@ -553,9 +556,18 @@ fn tap_slice<'c, 'a>(
             }
         }
     }
+    let indexed: Vec<bool> = results.iter().map(|r| !r.is_constant()).collect();
     let slice = builder::extract_slice_operation(context, op.location(), input, &offsets, &sizes, &strides);
-    let slice = op.block().expect("in a block").insert_operation_before(op, slice);
-    (slice.result(0).expect("one result").into(), AffineMap::new(context, kept.len(), 0, &results))
+    let block = op.block().expect("in a block");
+    let mut slice: Value = block.insert_operation_before(op, slice).result(0).expect("one result").into();
+    if indexed.iter().any(|k| *k) && indexed.iter().any(|k| !*k) {
+        // A reshape, not a rank-reducing slice: upstream moves slices
+        // above reshapes only when they keep their rank.
+        results.retain(|r| !r.is_constant());
+        let collapse = builder::drop_unit_dims_operation(context, op.location(), slice, &indexed);
+        slice = block.insert_operation_before(op, collapse).result(0).expect("one result").into();
+    }
+    (slice, AffineMap::new(context, kept.len(), 0, &results))
 }
 
 /// The value `value` reshapes (through `tensor.expand_shape` and

@@ -97,3 +97,32 @@ func.func @elementwise_chain(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>) -> tens
   } -> tensor<8x64xf32>
   return %s : tensor<8x64xf32>
 }
+
+// Rows of a flattened tensor (an einsum's operands after torch-mlir's
+// reshapes) are read as slices of the unflattened one, each row a
+// reshape of its slice, the last row too (upstream's own pattern refuses
+// a slice at the last index of an uncollapsed dimension).
+// CHECK-LABEL: func.func @rows_of_collapse
+// CHECK-NOT: tensor.extract_slice %collapsed
+// CHECK: %[[R0:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0, 0, 0] [1, 1, 3, 4, 4, 1] [1, 1, 1, 1, 1, 1]
+// CHECK-NEXT: tensor.collapse_shape %[[R0]] {{\[\[}}0], [1], [2, 3, 4, 5]] : tensor<1x1x3x4x4x1xf32> into tensor<1x1x48xf32>
+// CHECK: %[[R2:.*]] = tensor.extract_slice %arg0[0, 2, 0, 0, 0, 0] [1, 1, 3, 4, 4, 1] [1, 1, 1, 1, 1, 1]
+// CHECK-NEXT: tensor.collapse_shape %[[R2]]
+// CHECK-NOT: tensor.extract_slice %collapsed
+// UPSTREAM-LABEL: func.func @rows_of_collapse
+func.func @rows_of_collapse(%t: tensor<1x3x3x4x4x1xf32>) -> (tensor<1x1x48xf32>, tensor<1x1x48xf32>) {
+  %c = tensor.collapse_shape %t [[0], [1], [2, 3, 4, 5]] : tensor<1x3x3x4x4x1xf32> into tensor<1x3x48xf32>
+  %a = tensor.extract_slice %c[0, 0, 0] [1, 1, 48] [1, 1, 1] : tensor<1x3x48xf32> to tensor<1x1x48xf32>
+  %d = tensor.extract_slice %c[0, 2, 0] [1, 1, 48] [1, 1, 1] : tensor<1x3x48xf32> to tensor<1x1x48xf32>
+  return %a, %d : tensor<1x1x48xf32>, tensor<1x1x48xf32>
+}
+
+// A slice of part of a collapsed group stays: no slice of the source
+// holds exactly those elements as one box.
+// CHECK-LABEL: func.func @part_of_a_group
+// CHECK: tensor.extract_slice %collapsed[0, 0, 8] [1, 1, 16]
+func.func @part_of_a_group(%t: tensor<1x3x3x4x4x1xf32>) -> tensor<1x1x16xf32> {
+  %c = tensor.collapse_shape %t [[0], [1], [2, 3, 4, 5]] : tensor<1x3x3x4x4x1xf32> into tensor<1x3x48xf32>
+  %a = tensor.extract_slice %c[0, 0, 8] [1, 1, 16] [1, 1, 1] : tensor<1x3x48xf32> to tensor<1x1x16xf32>
+  return %a : tensor<1x1x16xf32>
+}

@@ -4,20 +4,29 @@
 // Channel mixes off (channel-taps=0): filters only.
 // RUN: pb-opt %s --pass-pipeline='builtin.module(func.func(pb-unroll-filters{channel-taps=0}))' | FileCheck %s --check-prefix=NOMIX
 
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// The colour matrix's maps (below).
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[COLUMN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 
 // A 1x5 blur as conv2d on single-channel images (the channels as the
-// batch): five slices of the image at column offsets 0..4, the taps summed
-// in order onto the zero init, the weights extracted before the op.
+// batch): five slices of the image at column offsets 0..4, each without its
+// unit channel dimension (a reshape: every map then a projected
+// permutation), the taps summed in order onto the zero init, the weights
+// extracted before the op.
 // CHECK-LABEL: func.func @blur_row
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[W0:.*]] = tensor.extract %{{.*}}[%[[C0]], %[[C0]], %[[C0]], %[[C0]]] : tensor<1x1x1x5xf32>
 // CHECK: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: %[[W4:.*]] = tensor.extract %{{.*}}[%[[C0]], %[[C0]], %[[C0]], %[[C4]]] : tensor<1x1x1x5xf32>
-// CHECK: %[[X0:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [3, 1, 8, 4] [1, 1, 1, 1]
-// CHECK: %[[X1:.*]] = tensor.extract_slice %arg0[0, 0, 0, 1] [3, 1, 8, 4] [1, 1, 1, 1]
-// CHECK: %[[X4:.*]] = tensor.extract_slice %arg0[0, 0, 0, 4] [3, 1, 8, 4] [1, 1, 1, 1]
+// CHECK: %[[T0:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [3, 1, 8, 4] [1, 1, 1, 1]
+// CHECK-NEXT: %[[X0:.*]] = tensor.collapse_shape %[[T0]] {{\[\[}}0], [1, 2], [3]] : tensor<3x1x8x4xf32> into tensor<3x8x4xf32>
+// CHECK: %[[T1:.*]] = tensor.extract_slice %arg0[0, 0, 0, 1] [3, 1, 8, 4] [1, 1, 1, 1]
+// CHECK-NEXT: %[[X1:.*]] = tensor.collapse_shape %[[T1]]
+// CHECK: %[[T4:.*]] = tensor.extract_slice %arg0[0, 0, 0, 4] [3, 1, 8, 4] [1, 1, 1, 1]
+// CHECK-NEXT: %[[X4:.*]] = tensor.collapse_shape %[[T4]]
 // CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[IN]], #[[IN]], #[[IN]], #[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
 // CHECK-SAME: ins(%[[X0]], %[[X1]], %{{.*}}, %{{.*}}, %[[X4]] : {{.*}}) outs(%{{.*}} : tensor<3x1x8x4xf32>)
 // CHECK-NEXT: ^bb0(%[[A0:.*]]: f32, %[[A1:.*]]: f32, %{{.*}}: f32, %{{.*}}: f32, %[[A4:.*]]: f32, %[[ACC:.*]]: f32):
@@ -127,11 +136,15 @@ func.func @matrix_vector(%a: tensor<32x16xf32>, %v: tensor<16xf32>, %init: tenso
 // lowers an einsum, and a sum over 3 channels. Every input is sliced per
 // tap; the body is the reduction's, once per tap in order.
 // CHECK-LABEL: func.func @colour_matrix
-// CHECK-DAG: %[[M0:.*]] = tensor.extract_slice %[[CCM:.*]][0, 0, 0] [1, 3, 1] [1, 1, 1] : tensor<1x3x3xf32> to tensor<1x3x1xf32>
-// CHECK-DAG: %[[M2:.*]] = tensor.extract_slice %[[CCM]][0, 0, 2] [1, 3, 1] [1, 1, 1]
-// CHECK-DAG: %[[P0:.*]] = tensor.extract_slice %[[RGB:.*]][0, 0, 0] [1, 1, 64] [1, 1, 1] : tensor<1x3x64xf32> to tensor<1x1x64xf32>
-// CHECK-DAG: %[[P2:.*]] = tensor.extract_slice %[[RGB]][0, 2, 0] [1, 1, 64] [1, 1, 1]
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK: %[[N0:.*]] = tensor.extract_slice %[[CCM:.*]][0, 0, 0] [1, 3, 1] [1, 1, 1] : tensor<1x3x3xf32> to tensor<1x3x1xf32>
+// CHECK-NEXT: %[[M0:.*]] = tensor.collapse_shape %[[N0]] {{\[\[}}0], [1, 2]] : tensor<1x3x1xf32> into tensor<1x3xf32>
+// CHECK: %[[N2:.*]] = tensor.extract_slice %[[CCM]][0, 0, 2] [1, 3, 1] [1, 1, 1]
+// CHECK-NEXT: %[[M2:.*]] = tensor.collapse_shape %[[N2]]
+// CHECK: %[[Q0:.*]] = tensor.extract_slice %[[RGB:.*]][0, 0, 0] [1, 1, 64] [1, 1, 1] : tensor<1x3x64xf32> to tensor<1x1x64xf32>
+// CHECK-NEXT: %[[P0:.*]] = tensor.collapse_shape %[[Q0]] {{\[\[}}0], [1, 2]] : tensor<1x1x64xf32> into tensor<1x64xf32>
+// CHECK: %[[Q2:.*]] = tensor.extract_slice %[[RGB]][0, 2, 0] [1, 1, 64] [1, 1, 1]
+// CHECK-NEXT: %[[P2:.*]] = tensor.collapse_shape %[[Q2]]
+// CHECK: linalg.generic {indexing_maps = [#[[ROW]], #[[ROW]], #[[ROW]], #[[COLUMN]], #[[COLUMN]], #[[COLUMN]], #[[ALL]]], iterator_types = ["parallel", "parallel", "parallel"]}
 // CHECK-SAME: ins(%[[M0]], %{{.*}}, %[[M2]], %[[P0]], %{{.*}}, %[[P2]] :
 // CHECK: ^bb0(%[[A0:.*]]: f32, %[[A1:.*]]: f32, %[[A2:.*]]: f32, %[[B0:.*]]: f32, %[[B1:.*]]: f32, %[[B2:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT: %[[Q0:.*]] = arith.mulf %[[A0]], %[[B0]]
@@ -149,7 +162,7 @@ func.func @colour_matrix(%ccm: tensor<1x3x3xf32>, %rgb: tensor<1x3x64xf32>, %ini
   return %r : tensor<1x3x64xf32>
 }
 // CHECK-LABEL: func.func @channel_sum
-// CHECK-COUNT-3: tensor.extract_slice %{{.*}} : tensor<3x8x16xf32> to tensor<1x8x16xf32>
+// CHECK-COUNT-3: tensor.collapse_shape %{{.*}} : tensor<1x8x16xf32> into tensor<8x16xf32>
 // CHECK: iterator_types = ["parallel", "parallel"]
 // CHECK-COUNT-3: arith.addf
 // CHECK-NOT: arith.addf

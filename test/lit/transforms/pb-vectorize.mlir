@@ -290,3 +290,21 @@ func.func @gather_refusals(%a: memref<64xf32>, %ids: memref<64xi64>, %t: memref<
   }
   return
 }
+
+// -----
+
+// The moving index inside a nested sum with symbols on both sides (what a
+// promoted unit loop leaves: `(i + s0) + s1` once parsed) is still
+// contiguous.
+// CHECK-LABEL: func.func @nested_sum
+// CHECK: affine.for %[[I:.*]] = 0 to 32 step 16 {
+// CHECK-NEXT: affine.vector_load %{{.*}}[%[[I]] + symbol(%{{.*}}) + symbol(%{{.*}})] : memref<40xf32>, vector<16xf32>
+// CHECK: affine.vector_store
+func.func @nested_sum(%a: memref<40xf32>, %b: memref<40xf32>, %s: index, %t: index) {
+  affine.for %i = 0 to 32 {
+    %x = affine.load %a[symbol(%s) + %i + symbol(%t)] : memref<40xf32>
+    %y = arith.addf %x, %x : f32
+    affine.store %y, %b[%i] : memref<40xf32>
+  }
+  return
+}
