@@ -21,7 +21,14 @@
 //! Everything else is upstream's pass as MLIR 22 runs it: the same
 //! patterns (fusion, reshape folding by expansion, expand_shape bubbling,
 //! constant folding, the linalg canonicalizations) under the same greedy
-//! driver; only the fusion control function has one more refusal. A
+//! driver; the fusion control function has one more refusal, and slices
+//! move above the reshapes they read (upstream's
+//! `populateBubbleUpExtractSliceOpPatterns`, and our own pattern for a
+//! row of a collapsed tensor, which upstream's refuses at the last index):
+//! the reshapes torch-mlir puts around an einsum (`ij,bjhw->bihw` as a
+//! transpose, a flattening and a batched product) then cancel once
+//! expansion has moved them through the unrolled product, and the product
+//! runs over the image's own dimensions. A
 //! reduction reading its producer through a map using every loop (a sum of
 //! `exp(x - max)`, a dot product written as a multiply and a sum) still
 //! fuses: each produced element is read once. The body is C++
@@ -45,7 +52,7 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Upstream elementwise fusion of linalg generics, except into contraction operands",
     description: "Runs the patterns of upstream `linalg-fuse-elementwise-ops` (producer-consumer \
 fusion of single-use generics on tensors, reshape folding by expansion, constant folding, linalg \
-canonicalizations), refusing to fuse a producer into an operand of a consumer with reduction loops \
+canonicalizations; slices moved above the reshapes they read), refusing to fuse a producer into an operand of a consumer with reduction loops \
 whose map for that operand leaves out one of the loops (a contraction: the producer would run again \
 for each value of the missing loop).",
     anchor: "func.func",
