@@ -74,6 +74,169 @@ struct SliceOfCollapse : OpRewritePattern<tensor::ExtractSliceOp> {
     return success();
   }
 };
+
+// A static slice of a `tensor.concat` that lies within one of its inputs
+// along the concatenated dimension is a slice of that input: a stacked
+// channel read back on its own (an image pipeline's `torch.stack` of three
+// planes, then each plane of the stack) no longer goes through the stacked
+// buffer.
+struct SliceOfConcat : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice, PatternRewriter &rewriter) const override {
+    auto concat = slice.getSource().getDefiningOp<tensor::ConcatOp>();
+    if (!concat || ShapedType::isDynamicShape(slice.getStaticSizes()) || ShapedType::isDynamicShape(slice.getStaticOffsets()))
+      return failure();
+    int64_t dim = concat.getDim();
+    int64_t begin = slice.getStaticOffsets()[dim];
+    int64_t stride = slice.getStaticStrides()[dim];
+    if (ShapedType::isDynamic(stride) || stride < 1)
+      return failure();
+    int64_t last = begin + (slice.getStaticSizes()[dim] - 1) * stride;
+    int64_t start = 0;
+    for (Value input : concat.getInputs()) {
+      auto type = cast<RankedTensorType>(input.getType());
+      if (ShapedType::isDynamic(type.getDimSize(dim)))
+        return failure();
+      int64_t end = start + type.getDimSize(dim);
+      if (begin >= start && last < end) {
+        SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+        offsets[dim] = rewriter.getIndexAttr(begin - start);
+        rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(slice, slice.getResultType(), input, offsets, slice.getMixedSizes(),
+                                                            slice.getMixedStrides());
+        return success();
+      }
+      start = end;
+    }
+    return failure();
+  }
+};
+
+// A rank-keeping slice of a `linalg.transpose` on tensors is the
+// transpose of the matching slice of its input: each plane of a permuted
+// stack read back (an einsum's operands) transposes only that plane, and
+// the slice moves on towards what produced it.
+struct SliceOfTranspose : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice, PatternRewriter &rewriter) const override {
+    auto transpose = slice.getSource().getDefiningOp<linalg::TransposeOp>();
+    if (!transpose || !transpose.hasPureTensorSemantics() || slice.getSourceType().getRank() != slice.getResultType().getRank())
+      return failure();
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    SmallVector<OpFoldResult> offsets(permutation.size()), sizes(permutation.size()), strides(permutation.size());
+    for (auto [d, from] : llvm::enumerate(permutation)) {
+      offsets[from] = slice.getMixedOffsets()[d];
+      sizes[from] = slice.getMixedSizes()[d];
+      strides[from] = slice.getMixedStrides()[d];
+    }
+    Location location = slice.getLoc();
+    Value part = rewriter.create<tensor::ExtractSliceOp>(location, transpose.getInput(), offsets, sizes, strides);
+    Value init = rewriter.create<tensor::EmptyOp>(location, slice.getResultType().getShape(), slice.getResultType().getElementType());
+    rewriter.replaceOpWithNewOp<linalg::TransposeOp>(slice, part, init, permutation);
+    return success();
+  }
+};
+
+// True when `op` is a `linalg.generic` with parallel loops only.
+static bool isParallelGeneric(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  return generic && generic.getNumReductionLoops() == 0;
+}
+
+// A `linalg.transpose` read only by elementwise generics, or of the one
+// result of one, as a generic: elementwise fusion then folds it into its
+// neighbour's indexing maps (no copy of the tensor). Transposes read by
+// contractions stay named ops, for `pb-fold-transposes`.
+struct TransposeBetweenElementwise : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp transpose, PatternRewriter &rewriter) const override {
+    if (!transpose.hasPureTensorSemantics())
+      return failure();
+    Value input = transpose.getInput();
+    bool fromElementwise = isParallelGeneric(input.getDefiningOp()) && input.hasOneUse();
+    bool toElementwise = !transpose->getResult(0).use_empty() &&
+                         llvm::all_of(transpose->getResult(0).getUsers(), [](Operation *user) { return isParallelGeneric(user); });
+    if (!fromElementwise && !toElementwise)
+      return failure();
+    return linalg::generalizeNamedOp(rewriter, cast<linalg::LinalgOp>(transpose.getOperation()));
+  }
+};
+
+// An elementwise generic whose one result is read only through slices
+// that together hold no more elements than it has (a Bayer mosaic's four
+// planes, each a strided slice) gets a copy per slice, each then computed
+// on its slice alone (upstream's bubble-up moves a slice above an op with
+// one use): no temporary of the whole, nothing computed twice that was
+// computed once. Overlapping readers (a stencil's shifted windows) are
+// left to `pb-fuse`, which recomputes only halos.
+struct SplitSlicedElementwise : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp generic, PatternRewriter &rewriter) const override {
+    if (generic.getNumReductionLoops() != 0 || generic->getNumResults() != 1 || !generic.hasPureTensorSemantics())
+      return failure();
+    Value result = generic->getResult(0);
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape() || result.hasOneUse() || result.use_empty())
+      return failure();
+    int64_t read = 0;
+    SmallVector<tensor::ExtractSliceOp> slices;
+    for (Operation *user : result.getUsers()) {
+      auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+      if (!slice || !slice.getResultType().hasStaticShape())
+        return failure();
+      read += slice.getResultType().getNumElements();
+      slices.push_back(slice);
+    }
+    if (read > type.getNumElements())
+      return failure();
+    rewriter.setInsertionPoint(generic);
+    for (tensor::ExtractSliceOp slice : llvm::drop_begin(slices)) {
+      Operation *copy = rewriter.clone(*generic.getOperation());
+      rewriter.modifyOpInPlace(slice, [&] { slice.getSourceMutable().assign(copy->getResult(0)); });
+    }
+    return success();
+  }
+};
+
+// A slice, of any strides, of the one result of an elementwise generic
+// with one use, its output map the identity, its input maps projected
+// permutations and no `linalg.index` in its body, is the generic computed
+// on the matching slices of its operands. Upstream's bubble-up pattern
+// takes unit strides only; a Bayer mosaic's planes are every other row
+// and column.
+struct SliceOfElementwise : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice, PatternRewriter &rewriter) const override {
+    auto generic = slice.getSource().getDefiningOp<linalg::GenericOp>();
+    if (!generic || generic.getNumReductionLoops() != 0 || generic->getNumResults() != 1 || !generic->hasOneUse() ||
+        !generic.hasPureTensorSemantics() || slice.getSourceType().getRank() != slice.getResultType().getRank())
+      return failure();
+    if (!generic.getBody()->getOps<linalg::IndexOp>().empty())
+      return failure();
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    if (!maps.back().isIdentity() || !llvm::all_of(maps, [](AffineMap map) { return map.isProjectedPermutation(); }))
+      return failure();
+    Location location = slice.getLoc();
+    auto part = [&](Value operand, AffineMap map) -> Value {
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (AffineExpr result : map.getResults()) {
+        unsigned d = cast<AffineDimExpr>(result).getPosition();
+        offsets.push_back(slice.getMixedOffsets()[d]);
+        sizes.push_back(slice.getMixedSizes()[d]);
+        strides.push_back(slice.getMixedStrides()[d]);
+      }
+      return rewriter.create<tensor::ExtractSliceOp>(location, operand, offsets, sizes, strides);
+    };
+    SmallVector<Value> inputs;
+    for (OpOperand *input : generic.getDpsInputOperands())
+      inputs.push_back(part(input->get(), generic.getMatchingIndexingMap(input)));
+    Value init = part(generic.getDpsInitOperand(0)->get(), maps.back());
+    auto sliced = rewriter.create<linalg::GenericOp>(location, TypeRange{slice.getResultType()}, inputs, ValueRange{init}, maps,
+                                                     generic.getIteratorTypesArray());
+    rewriter.cloneRegionBefore(generic.getRegion(), sliced.getRegion(), sliced.getRegion().begin());
+    rewriter.replaceOp(slice, sliced->getResults());
+    return success();
+  }
+};
 } // namespace
 
 extern "C" {
@@ -100,6 +263,7 @@ bool pbFuseElementwise(MlirOperation op) {
   // reshapes that expansion puts around a fused op cancel.
   tensor::populateBubbleUpExtractSliceOpPatterns(patterns);
   patterns.add<SliceOfCollapse>(context, /*benefit=*/2);
+  patterns.add<SliceOfConcat, SliceOfElementwise, SliceOfTranspose, SplitSlicedElementwise, TransposeBetweenElementwise>(context);
   affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
   linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
   tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);

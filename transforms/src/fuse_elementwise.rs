@@ -18,22 +18,30 @@
 //! requantization had one reader left, the 1x1 convolutions of ResNet-50
 //! took it in, and the model ran 30x slower (11 ms -> 300 ms).
 //!
-//! Everything else is upstream's pass as MLIR 22 runs it: the same
-//! patterns (fusion, reshape folding by expansion, expand_shape bubbling,
-//! constant folding, the linalg canonicalizations) under the same greedy
-//! driver; the fusion control function has one more refusal, and slices
-//! move above the reshapes they read (upstream's
-//! `populateBubbleUpExtractSliceOpPatterns`, and our own pattern for a
-//! row of a collapsed tensor, which upstream's refuses at the last index):
-//! the reshapes torch-mlir puts around an einsum (`ij,bjhw->bihw` as a
-//! transpose, a flattening and a batched product) then cancel once
-//! expansion has moved them through the unrolled product, and the product
-//! runs over the image's own dimensions. A
-//! reduction reading its producer through a map using every loop (a sum of
-//! `exp(x - max)`, a dot product written as a multiply and a sum) still
-//! fuses: each produced element is read once. The body is C++
-//! (`pb_support`'s `fusion_shim.cpp`, through `ffi::fuse_elementwise`): the
-//! C API cannot pass a control function.
+//! Everything else is upstream's pass as MLIR 22 runs it (the same
+//! patterns: fusion, reshape folding by expansion, expand_shape bubbling,
+//! constant folding, the linalg canonicalizations, under the same greedy
+//! driver), plus patterns that move slices towards what they read, so
+//! that layout shuffles between elementwise ops vanish (`fusion_shim.cpp`):
+//! - a slice above a reshape (upstream's `populateBubbleUpExtractSliceOpPatterns`
+//!   for tensors, and our own for a row of a collapsed tensor, which
+//!   upstream's refuses at the last index);
+//! - a slice within one input of a `tensor.concat` is a slice of that input;
+//! - a slice of a `linalg.transpose` is the transpose of the input's slice;
+//! - an elementwise generic read only through slices holding no more
+//!   elements than it has (a Bayer mosaic's strided planes) is copied per
+//!   slice, and a slice (any strides) of a generic with one use is the
+//!   generic on its operands' slices (not with `linalg.index` in the body;
+//!   upstream's linalg bubble-up pattern is not used: it left the indices
+//!   unshifted, and a bilateral grid read the wrong plane);
+//! - a `linalg.transpose` read only by elementwise generics, or of one, is
+//!   a generic (fusion folds it into the maps); one read by a contraction
+//!   stays for `pb-fold-transposes`.
+//!
+//! A camera pipeline (`torch.stack` of the mosaic's planes, an einsum
+//! colour matrix, a gamma) became one elementwise op over the output
+//! pixels, reading the mosaic in place (was: a full-size temporary, a
+//! stacked buffer, two transposes and a flattened product).
 //!
 //! ```mlir
 //! %q = linalg.generic {iterator_types = ["parallel", "parallel"]} ins(%x) { requantize }
@@ -52,7 +60,8 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Upstream elementwise fusion of linalg generics, except into contraction operands",
     description: "Runs the patterns of upstream `linalg-fuse-elementwise-ops` (producer-consumer \
 fusion of single-use generics on tensors, reshape folding by expansion, constant folding, linalg \
-canonicalizations; slices moved above the reshapes they read), refusing to fuse a producer into an operand of a consumer with reduction loops \
+canonicalizations; slices moved above the reshapes, concatenations, transposes and elementwise ops \
+they read; transposes between elementwise ops as generics), refusing to fuse a producer into an operand of a consumer with reduction loops \
 whose map for that operand leaves out one of the loops (a contraction: the producer would run again \
 for each value of the missing loop).",
     anchor: "func.func",

@@ -126,3 +126,102 @@ func.func @part_of_a_group(%t: tensor<1x3x3x4x4x1xf32>) -> tensor<1x1x16xf32> {
   %a = tensor.extract_slice %c[0, 0, 8] [1, 1, 16] [1, 1, 1] : tensor<1x3x48xf32> to tensor<1x1x16xf32>
   return %a : tensor<1x1x16xf32>
 }
+
+// A Bayer mosaic's planes: the elementwise op is copied per strided slice
+// (the slices hold all its elements once) and each copy computed on its
+// slice of the input; no whole temporary is left.
+// CHECK-LABEL: func.func @planes_of_elementwise
+// CHECK-DAG: %[[EVEN:.*]] = tensor.extract_slice %arg0[0, 0] [4, 4] [2, 1]
+// CHECK-DAG: %[[ODD:.*]] = tensor.extract_slice %arg0[1, 0] [4, 4] [2, 1]
+// CHECK-DAG: linalg.generic {{.*}} ins(%[[EVEN]] : tensor<4x4xf32>) outs(%{{.*}} : tensor<4x4xf32>)
+// CHECK-DAG: linalg.generic {{.*}} ins(%[[ODD]] : tensor<4x4xf32>) outs(%{{.*}} : tensor<4x4xf32>)
+// CHECK-NOT: tensor<8x4xf32> {
+func.func @planes_of_elementwise(%x: tensor<8x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+         ins(%x : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = arith.mulf %in, %in : f32
+    linalg.yield %y : f32
+  } -> tensor<8x4xf32>
+  %even = tensor.extract_slice %s[0, 0] [4, 4] [2, 1] : tensor<8x4xf32> to tensor<4x4xf32>
+  %odd = tensor.extract_slice %s[1, 0] [4, 4] [2, 1] : tensor<8x4xf32> to tensor<4x4xf32>
+  return %even, %odd : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// Refusals: overlapping slices holding more elements than the op (a
+// stencil's shifted windows, left to pb-fuse), and a body reading its
+// loop indices (a slice would shift what `linalg.index` returns).
+// CHECK-LABEL: func.func @overlapping_windows
+// CHECK: %[[W:.*]] = linalg.generic
+// CHECK: tensor.extract_slice %[[W]][0, 0] [7, 4]
+// CHECK: tensor.extract_slice %[[W]][1, 0] [7, 4]
+func.func @overlapping_windows(%x: tensor<8x4xf32>) -> (tensor<7x4xf32>, tensor<7x4xf32>) {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+         ins(%x : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = arith.mulf %in, %in : f32
+    linalg.yield %y : f32
+  } -> tensor<8x4xf32>
+  %a = tensor.extract_slice %s[0, 0] [7, 4] [1, 1] : tensor<8x4xf32> to tensor<7x4xf32>
+  %b = tensor.extract_slice %s[1, 0] [7, 4] [1, 1] : tensor<8x4xf32> to tensor<7x4xf32>
+  return %a, %b : tensor<7x4xf32>, tensor<7x4xf32>
+}
+// CHECK-LABEL: func.func @reads_its_index
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK: linalg.index 0
+// CHECK: tensor.extract_slice %[[G]][1, 0] [1, 4]
+func.func @reads_its_index(%x: tensor<2x4xf32>) -> tensor<1x4xf32> {
+  %e = tensor.empty() : tensor<2x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+         ins(%x : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %n = arith.index_cast %i : index to i32
+    %f = arith.sitofp %n : i32 to f32
+    %y = arith.mulf %in, %f : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4xf32>
+  %a = tensor.extract_slice %s[1, 0] [1, 4] [1, 1] : tensor<2x4xf32> to tensor<1x4xf32>
+  return %a : tensor<1x4xf32>
+}
+
+// A plane of a stack read back is the plane: a slice within one input of
+// a concatenation, and a slice of a transpose transposes only its part.
+// CHECK-LABEL: func.func @plane_of_stack
+// CHECK-NOT: tensor.concat
+// CHECK: linalg.transpose ins(%arg1 : tensor<2x4xf32>) outs(%{{.*}} : tensor<4x2xf32>) permutation = [1, 0]
+func.func @plane_of_stack(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> tensor<4x2xf32> {
+  %c = tensor.concat dim(0) %a, %b : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>
+  %e = tensor.empty() : tensor<4x4xf32>
+  %t = linalg.transpose ins(%c : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) permutation = [1, 0]
+  %s = tensor.extract_slice %t[0, 2] [4, 2] [1, 1] : tensor<4x4xf32> to tensor<4x2xf32>
+  return %s : tensor<4x2xf32>
+}
+
+// A transpose read by an elementwise op is folded into its maps; one read
+// by a contraction stays for pb-fold-transposes.
+// CHECK-LABEL: func.func @transpose_into_elementwise
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<4x8xf32>) outs(%{{.*}} : tensor<8x4xf32>)
+func.func @transpose_into_elementwise(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) permutation = [1, 0]
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+         ins(%t : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = math.exp %in : f32
+    linalg.yield %y : f32
+  } -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+// CHECK-LABEL: func.func @transpose_into_matmul
+// CHECK: linalg.transpose
+// CHECK: linalg.matmul
+func.func @transpose_into_matmul(%x: tensor<4x8xf32>, %w: tensor<4x3xf32>, %acc: tensor<8x3xf32>) -> tensor<8x3xf32> {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) permutation = [1, 0]
+  %r = linalg.matmul ins(%t, %w : tensor<8x4xf32>, tensor<4x3xf32>) outs(%acc : tensor<8x3xf32>) -> tensor<8x3xf32>
+  return %r : tensor<8x3xf32>
+}
