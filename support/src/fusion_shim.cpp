@@ -136,6 +136,16 @@ struct SliceOfTranspose : OpRewritePattern<tensor::ExtractSliceOp> {
   }
 };
 
+// True when an input of `op` is the result of a linalg op with reduction
+// loops (a contraction's bias and activation, fused into its output tile
+// by the contraction path only while they read all of it).
+static bool readsReduction(linalg::GenericOp op) {
+  return llvm::any_of(op.getDpsInputs(), [](Value input) {
+    auto producer = input.getDefiningOp<linalg::LinalgOp>();
+    return producer && producer.getNumReductionLoops() > 0;
+  });
+}
+
 // True when `op` is a `linalg.generic` with parallel loops only.
 static bool isParallelGeneric(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
@@ -167,11 +177,14 @@ struct TransposeBetweenElementwise : OpRewritePattern<linalg::TransposeOp> {
 // on its slice alone (upstream's bubble-up moves a slice above an op with
 // one use): no temporary of the whole, nothing computed twice that was
 // computed once. Overlapping readers (a stencil's shifted windows) are
-// left to `pb-fuse`, which recomputes only halos.
+// left to `pb-fuse`, which recomputes only halos; an op reading a
+// contraction's result (its bias, split into a transformer's Q, K and V)
+// stays whole, the contraction's epilogue.
 struct SplitSlicedElementwise : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp generic, PatternRewriter &rewriter) const override {
-    if (generic.getNumReductionLoops() != 0 || generic->getNumResults() != 1 || !generic.hasPureTensorSemantics())
+    if (generic.getNumReductionLoops() != 0 || generic->getNumResults() != 1 || !generic.hasPureTensorSemantics() ||
+        readsReduction(generic))
       return failure();
     Value result = generic->getResult(0);
     auto type = dyn_cast<RankedTensorType>(result.getType());
@@ -200,7 +213,8 @@ struct SplitSlicedElementwise : OpRewritePattern<linalg::GenericOp> {
 // A slice, of any strides, of the one result of an elementwise generic
 // with one use, its output map the identity, its input maps projected
 // permutations and no `linalg.index` in its body, is the generic computed
-// on the matching slices of its operands. Upstream's bubble-up pattern
+// on the matching slices of its operands (not when it reads a
+// contraction's result: see SplitSlicedElementwise). Upstream's bubble-up pattern
 // takes unit strides only; a Bayer mosaic's planes are every other row
 // and column.
 struct SliceOfElementwise : OpRewritePattern<tensor::ExtractSliceOp> {
@@ -208,7 +222,8 @@ struct SliceOfElementwise : OpRewritePattern<tensor::ExtractSliceOp> {
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice, PatternRewriter &rewriter) const override {
     auto generic = slice.getSource().getDefiningOp<linalg::GenericOp>();
     if (!generic || generic.getNumReductionLoops() != 0 || generic->getNumResults() != 1 || !generic->hasOneUse() ||
-        !generic.hasPureTensorSemantics() || slice.getSourceType().getRank() != slice.getResultType().getRank())
+        !generic.hasPureTensorSemantics() || slice.getSourceType().getRank() != slice.getResultType().getRank() ||
+        readsReduction(generic))
       return failure();
     if (!generic.getBody()->getOps<linalg::IndexOp>().empty())
       return failure();

@@ -225,3 +225,24 @@ func.func @transpose_into_matmul(%x: tensor<4x8xf32>, %w: tensor<4x3xf32>, %acc:
   %r = linalg.matmul ins(%t, %w : tensor<8x4xf32>, tensor<4x3xf32>) outs(%acc : tensor<8x3xf32>) -> tensor<8x3xf32>
   return %r : tensor<8x3xf32>
 }
+
+// The bias of a packed Q, K, V projection stays one op on the product
+// (the contraction path's epilogue) though Q, K and V are slices of it.
+// CHECK-LABEL: func.func @sliced_bias_of_product
+// CHECK: %[[P:.*]] = linalg.matmul
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} ins(%[[P]]
+// CHECK-COUNT-3: tensor.extract_slice %[[B]]
+func.func @sliced_bias_of_product(%x: tensor<4x8xf32>, %w: tensor<8x12xf32>, %acc: tensor<4x12xf32>, %bias: tensor<12xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %p = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x12xf32>) outs(%acc : tensor<4x12xf32>) -> tensor<4x12xf32>
+  %e = tensor.empty() : tensor<4x12xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+         ins(%p, %bias : tensor<4x12xf32>, tensor<12xf32>) outs(%e : tensor<4x12xf32>) {
+  ^bb0(%in: f32, %c: f32, %out: f32):
+    %y = arith.addf %in, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<4x12xf32>
+  %q = tensor.extract_slice %b[0, 0] [4, 4] [1, 1] : tensor<4x12xf32> to tensor<4x4xf32>
+  %k = tensor.extract_slice %b[0, 4] [4, 4] [1, 1] : tensor<4x12xf32> to tensor<4x4xf32>
+  %v = tensor.extract_slice %b[0, 8] [4, 4] [1, 1] : tensor<4x12xf32> to tensor<4x4xf32>
+  return %q, %k, %v : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
