@@ -276,6 +276,11 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // per reader: a copy each, fused into it.
                 "func.func(pb-inline-pointwise)".into(),
                 "func.func(pb-fuse-elementwise)".into(),
+                // Loops of a fused elementwise op that index none of its
+                // large inputs inside those that do: each input row read
+                // once (a colour matrix over output channels). Small: what
+                // stays in an eighth of the first-level cache.
+                format!("func.func(pb-reuse-order{{small-bytes={}}})", options.target.cache_bytes(1).unwrap_or(32 * 1024) / 8),
                 // Integer arithmetic in the narrowest of i32/i64 that its
                 // value ranges allow (torch-mlir dequantizes 8-bit values
                 // by subtracting the zero point in i64: twice the vector

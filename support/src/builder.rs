@@ -207,7 +207,7 @@ pub fn drop_unit_dims_operation<'c>(
         if *keep {
             groups.push(std::mem::take(&mut pending).into_iter().map(|d| d.parse().expect("index")).collect());
             dims.push(match tensor.dim_size(d).expect("a dimension") {
-                melior::ir::r#type::DimSize::Static(n) => n as u64,
+                melior::ir::r#type::DimSize::Static(n) => n,
                 _ => panic!("tensor.collapse_shape of a dynamically shaped tensor"),
             });
         }

@@ -61,6 +61,7 @@ pub mod profile_names;
 pub mod readonly_inputs;
 pub mod register_tile;
 pub mod result_in_place;
+pub mod reuse_order;
 mod report;
 mod text_kernel;
 pub mod simplify_quant;
@@ -98,6 +99,7 @@ pub static PASSES: &[&PassInfo] =
     &profile_names::INFO,
     &readonly_inputs::INFO,
     &register_tile::INFO,
+    &reuse_order::INFO,
     &result_in_place::INFO,
     &simplify_quant::INFO,
     &split_empty_tensors::INFO,
