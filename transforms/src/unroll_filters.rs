@@ -350,7 +350,8 @@ fn unroll<'c>(context: &'c Context, op: OperationRef<'c, '_>, filter: &Filter<'c
         if reads_taps(i) {
             for (t, tap) in taps.iter().enumerate() {
                 position.insert((i, Some(t)), new_inputs.len());
-                let (slice, map) = tap_slice(context, op, *input, rewritten(filter.maps[i], tap), &kept, &filter.extents);
+                let (slice, map) =
+                    tap_slice(context, op, *input, rewritten(filter.maps[i], tap), &kept, &filter.extents, filter.weights.is_none());
                 new_inputs.push(slice);
                 new_maps.push(ffi::affine_map_attribute(map));
             }
@@ -527,10 +528,12 @@ fn linear(expr: AffineExpr) -> Option<(Vec<(usize, i64)>, i64)> {
 /// input's map with the tap's window coordinates substituted, over the
 /// `kept` loops renumbered) gives per index a loop times a step plus an
 /// offset (the slice's stride and offset; its size the loop's extent), or
-/// an offset (a slice of size 1, dropped from the slice's type when
-/// another index remains: every map then a projected permutation, which
-/// upstream's reshape propagation needs to move an einsum's reshapes
-/// through the op).
+/// an offset (a slice of size 1; for a channel mix, `drop_units`, dropped
+/// by a reshape when another index remains: every map then a projected
+/// permutation, which upstream's reshape propagation needs to move an
+/// einsum's reshapes through the mix. Not for windowed filters: the
+/// reshapes spread unit dimensions through an image pyramid's stages, and
+/// local laplacian ran 20% slower).
 fn tap_slice<'c, 'a>(
     context: &'c Context,
     op: OperationRef<'c, 'a>,
@@ -538,6 +541,7 @@ fn tap_slice<'c, 'a>(
     map: AffineMap<'c>,
     kept: &[usize],
     extents: &HashMap<usize, i64>,
+    drop_units: bool,
 ) -> (Value<'c, 'a>, AffineMap<'c>) {
     let (mut offsets, mut sizes, mut strides, mut results) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for r in 0..map.result_count() {
@@ -560,7 +564,7 @@ fn tap_slice<'c, 'a>(
     let slice = builder::extract_slice_operation(context, op.location(), input, &offsets, &sizes, &strides);
     let block = op.block().expect("in a block");
     let mut slice: Value = block.insert_operation_before(op, slice).result(0).expect("one result").into();
-    if indexed.iter().any(|k| *k) && indexed.iter().any(|k| !*k) {
+    if drop_units && indexed.iter().any(|k| *k) && indexed.iter().any(|k| !*k) {
         // A reshape, not a rank-reducing slice: upstream moves slices
         // above reshapes only when they keep their rank.
         results.retain(|r| !r.is_constant());
