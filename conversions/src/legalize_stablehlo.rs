@@ -65,7 +65,7 @@ use melior::{
 };
 use pb_dialects::stablehlo::{BINARY, UNARY};
 use pb_support::{
-    builder::{build_operation, Emitter},
+    builder::{build_operation, reassociation_attribute, Emitter},
     ffi, PassFailed, PassId, PassInfo, RustPass,
 };
 
@@ -523,14 +523,6 @@ fn groups(big: &[i64], small: &[i64]) -> Option<Vec<Vec<usize>>> {
     Some(result)
 }
 
-fn reassociation(groups: &[Vec<usize>]) -> String {
-    let inner: Vec<String> = groups
-        .iter()
-        .map(|g| format!("[{}]", g.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")))
-        .collect();
-    format!("[{}]", inner.join(", "))
-}
-
 /// `tensor.collapse_shape` or `expand_shape` of `input` to `result_type`;
 /// both, through one dimension, when the dimensions do not group.
 fn reshape<'c, 'a>(e: &'a Emitter<'c, '_>, input: Value<'c, 'a>, result_type: Type<'c>) -> Result<Value<'c, 'a>, String> {
@@ -542,7 +534,7 @@ fn reshape<'c, 'a>(e: &'a Emitter<'c, '_>, input: Value<'c, 'a>, result_type: Ty
         return Ok(input);
     }
     let collapse = |value: Value<'c, 'a>, groups: &[Vec<usize>], ty: Type<'c>| {
-        e.value("tensor.collapse_shape", &[value], ty, &[("reassociation", e.attribute(&reassociation(groups)))])
+        e.value("tensor.collapse_shape", &[value], ty, &[("reassociation", reassociation_attribute(e.context, groups))])
     };
     let expand = |value: Value<'c, 'a>, groups: &[Vec<usize>], ty: Type<'c>, shape: &[i64]| {
         e.value(
@@ -550,7 +542,7 @@ fn reshape<'c, 'a>(e: &'a Emitter<'c, '_>, input: Value<'c, 'a>, result_type: Ty
             &[value],
             ty,
             &[
-                ("reassociation", e.attribute(&reassociation(groups))),
+                ("reassociation", reassociation_attribute(e.context, groups)),
                 ("static_output_shape", DenseI64ArrayAttribute::new(e.context, shape).into()),
             ],
         )

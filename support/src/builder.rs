@@ -187,37 +187,50 @@ pub fn extract_slice_operation<'c>(
     build_operation(context, location, "tensor.extract_slice", &[source], &[ty], &slice_attributes(context, (offsets, sizes, strides), segments), vec![])
 }
 
+/// The groups of a reshape between a shape and its dimensions marked
+/// `kept`: each other dimension joins the group of the next kept one
+/// (trailing ones the last group). `None` when none is kept.
+pub fn groups_around(kept: &[bool]) -> Option<Vec<Vec<usize>>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut pending = Vec::new();
+    for (d, keep) in kept.iter().enumerate() {
+        pending.push(d);
+        if *keep {
+            groups.push(std::mem::take(&mut pending));
+        }
+    }
+    groups.last_mut()?.extend(pending);
+    Some(groups)
+}
+
+/// A reshape's `reassociation` attribute (`[[0], [1, 2]]`) for `groups`.
+pub fn reassociation_attribute<'c>(context: &'c Context, groups: &[Vec<usize>]) -> Attribute<'c> {
+    let text: Vec<String> =
+        groups.iter().map(|g| format!("[{}]", g.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))).collect();
+    Attribute::parse(context, &format!("[{}]", text.join(", "))).expect("reassociation")
+}
+
 /// A detached `tensor.collapse_shape` of `source` (a static tensor)
-/// dropping its dimensions of extent 1 where `kept` is false: each joins
-/// the group of the next kept dimension (trailing ones the last group).
-/// At least one dimension must be kept.
+/// dropping its dimensions of extent 1 where `kept` is false
+/// ([`groups_around`]). At least one dimension must be kept.
 pub fn drop_unit_dims_operation<'c>(
     context: &'c Context,
     location: Location<'c>,
     source: Value<'c, '_>,
     kept: &[bool],
 ) -> melior::ir::Operation<'c> {
-    use melior::ir::{r#type::{RankedTensorType, ShapedTypeLike}, ValueLike};
+    use melior::ir::{r#type::{DimSize, RankedTensorType, ShapedTypeLike}, ValueLike};
     let tensor = RankedTensorType::try_from(source.r#type()).expect("a ranked tensor to reshape");
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut pending = Vec::new();
-    let mut dims = Vec::new();
-    for (d, keep) in kept.iter().enumerate() {
-        pending.push(d.to_string());
-        if *keep {
-            groups.push(std::mem::take(&mut pending).into_iter().map(|d| d.parse().expect("index")).collect());
-            dims.push(match tensor.dim_size(d).expect("a dimension") {
-                melior::ir::r#type::DimSize::Static(n) => n,
-                _ => panic!("tensor.collapse_shape of a dynamically shaped tensor"),
-            });
-        }
-    }
-    let last = groups.last_mut().expect("a kept dimension");
-    last.extend(pending.into_iter().map(|d| d.parse::<usize>().expect("index")));
+    let groups = groups_around(kept).expect("a kept dimension");
+    let dims: Vec<u64> = (0..kept.len())
+        .filter(|d| kept[*d])
+        .map(|d| match tensor.dim_size(d).expect("a dimension") {
+            DimSize::Static(n) => n,
+            _ => panic!("tensor.collapse_shape of a dynamically shaped tensor"),
+        })
+        .collect();
     let ty: Type<'c> = RankedTensorType::new(&dims, tensor.element(), None).into();
-    let text: Vec<String> =
-        groups.iter().map(|g| format!("[{}]", g.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))).collect();
-    let reassociation = Attribute::parse(context, &format!("[{}]", text.join(", "))).expect("reassociation");
+    let reassociation = reassociation_attribute(context, &groups);
     build_operation(context, location, "tensor.collapse_shape", &[source], &[ty], &[("reassociation", reassociation)], vec![])
 }
 

@@ -1,7 +1,7 @@
 // The body of `pb-fuse-elementwise` (transforms/src/fuse_elementwise.rs):
 // upstream's elementwise fusion patterns, run as upstream's
 // `linalg-fuse-elementwise-ops` runs them, with one more refusal in the
-// control function. MLIR 22's C API has no way to give a fusion pattern a
+// control function, and our patterns moving slices towards what they read. MLIR 22's C API has no way to give a fusion pattern a
 // control function. Wrapped by the safe `pb_support::ffi::fuse_elementwise`;
 // compiled by build.rs.
 
@@ -33,6 +33,22 @@ static bool readByContraction(OpOperand *operand) {
 }
 
 namespace {
+// True when an input of `op` is the result of a linalg op with reduction
+// loops (a contraction's bias and activation, fused into its output tile
+// by the contraction path only while they read all of it).
+static bool readsReduction(linalg::GenericOp op) {
+  return llvm::any_of(op.getDpsInputs(), [](Value input) {
+    auto producer = input.getDefiningOp<linalg::LinalgOp>();
+    return producer && producer.getNumReductionLoops() > 0;
+  });
+}
+
+// True when `op` is a `linalg.generic` with parallel loops only.
+static bool isParallelGeneric(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  return generic && generic.getNumReductionLoops() == 0;
+}
+
 // A static, unit-stride, rank-keeping slice of a `tensor.collapse_shape`
 // that takes every collapsed group whole becomes the collapse of a slice
 // of its source: a row of a flattened tensor read as a slice of the
@@ -136,22 +152,6 @@ struct SliceOfTranspose : OpRewritePattern<tensor::ExtractSliceOp> {
   }
 };
 
-// True when an input of `op` is the result of a linalg op with reduction
-// loops (a contraction's bias and activation, fused into its output tile
-// by the contraction path only while they read all of it).
-static bool readsReduction(linalg::GenericOp op) {
-  return llvm::any_of(op.getDpsInputs(), [](Value input) {
-    auto producer = input.getDefiningOp<linalg::LinalgOp>();
-    return producer && producer.getNumReductionLoops() > 0;
-  });
-}
-
-// True when `op` is a `linalg.generic` with parallel loops only.
-static bool isParallelGeneric(Operation *op) {
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-  return generic && generic.getNumReductionLoops() == 0;
-}
-
 // A `linalg.transpose` read only by elementwise generics, or of the one
 // result of one, as a generic: elementwise fusion then folds it into its
 // neighbour's indexing maps (no copy of the tensor). Transposes read by
@@ -174,8 +174,7 @@ struct TransposeBetweenElementwise : OpRewritePattern<linalg::TransposeOp> {
 // An elementwise generic whose one result is read only through slices
 // that together hold no more elements than it has (a Bayer mosaic's four
 // planes, each a strided slice) gets a copy per slice, each then computed
-// on its slice alone (upstream's bubble-up moves a slice above an op with
-// one use): no temporary of the whole, nothing computed twice that was
+// on its slice alone (SliceOfElementwise, below): no temporary of the whole, nothing computed twice that was
 // computed once. Overlapping readers (a stencil's shifted windows) are
 // left to `pb-fuse`, which recomputes only halos; an op reading a
 // contraction's result (its bias, split into a transformer's Q, K and V)
@@ -183,7 +182,7 @@ struct TransposeBetweenElementwise : OpRewritePattern<linalg::TransposeOp> {
 struct SplitSlicedElementwise : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp generic, PatternRewriter &rewriter) const override {
-    if (generic.getNumReductionLoops() != 0 || generic->getNumResults() != 1 || !generic.hasPureTensorSemantics() ||
+    if (!isParallelGeneric(generic) || generic->getNumResults() != 1 || !generic.hasPureTensorSemantics() ||
         readsReduction(generic))
       return failure();
     Value result = generic->getResult(0);
@@ -221,7 +220,7 @@ struct SliceOfElementwise : OpRewritePattern<tensor::ExtractSliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice, PatternRewriter &rewriter) const override {
     auto generic = slice.getSource().getDefiningOp<linalg::GenericOp>();
-    if (!generic || generic.getNumReductionLoops() != 0 || generic->getNumResults() != 1 || !generic->hasOneUse() ||
+    if (!isParallelGeneric(generic) || generic->getNumResults() != 1 || !generic->hasOneUse() ||
         !generic.hasPureTensorSemantics() || slice.getSourceType().getRank() != slice.getResultType().getRank() ||
         readsReduction(generic))
       return failure();
@@ -273,9 +272,10 @@ bool pbFuseElementwise(MlirOperation op) {
   linalg::populateElementwiseOpsFusionPatterns(patterns, elementwise);
   linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, single);
   tensor::populateBubbleUpExpandShapePatterns(patterns);
-  // Not upstream's pass: slices moved above the reshapes they read (a row
-  // of a collapsed tensor as a slice of the uncollapsed one), so the
-  // reshapes that expansion puts around a fused op cancel.
+  // Not upstream's pass: slices moved towards what they read (above
+  // reshapes, into concatenations, transposes and elementwise ops) and
+  // transposes between elementwise ops as generics, so that the reshapes
+  // and copies around an einsum cancel or fuse.
   tensor::populateBubbleUpExtractSliceOpPatterns(patterns);
   patterns.add<SliceOfCollapse>(context, /*benefit=*/2);
   patterns.add<SliceOfConcat, SliceOfElementwise, SliceOfTranspose, SplitSlicedElementwise, TransposeBetweenElementwise>(context);

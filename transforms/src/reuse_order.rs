@@ -32,7 +32,7 @@
 //! innermost (the vector loop), and loops of one iteration stay where they
 //! are.
 
-use crate::linalg_ops::{all_parallel, segments};
+use crate::linalg_ops::{all_parallel, maps_of, segments};
 use melior::ir::{
     attribute::ArrayAttribute,
     operation::{OperationLike, WalkOrder},
@@ -89,10 +89,7 @@ impl RustPass for ReuseOrder {
 impl ReuseOrder {
     fn reorder(&self, generic: OperationRef) {
         let Some((inputs, _)) = segments(generic) else { return };
-        let Some(maps) = generic.attribute("indexing_maps").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
-            return;
-        };
-        let maps: Vec<AffineMap> = (0..maps.len()).filter_map(|k| maps.element(k).ok().and_then(ffi::affine_map_of)).collect();
+        let Some(maps) = maps_of(generic) else { return };
         let Some(loops) = maps.first().map(|m| m.dim_count()) else { return };
         if maps.len() != generic.operand_count() || loops < 3 || maps.iter().any(|m| !m.is_projected_permutation()) {
             return;
@@ -111,8 +108,9 @@ impl ReuseOrder {
             for (r, d) in used.iter().enumerate() {
                 extents[*d] = shape.get(r).copied().unwrap_or(1);
             }
-            let Some(bytes) = static_bytes(operand.r#type()) else { return };
-            if k < inputs && bytes > self.small_bytes {
+            let element = pb_dialects::type_utils::shape_and_element(operand.r#type()).1;
+            let Some(bits) = ffi::int_or_float_width(element) else { return };
+            if k < inputs && shape.iter().product::<i64>() * (bits as i64 + 7) / 8 > self.small_bytes {
                 large.push(used);
             }
         }
@@ -145,12 +143,4 @@ impl ReuseOrder {
             ffi::set_attribute(generic, "indexing_maps", ArrayAttribute::new(context, &renumbered).into());
         });
     }
-}
-
-/// Bytes of a statically shaped tensor or memref type.
-fn static_bytes(ty: melior::ir::Type) -> Option<i64> {
-    let shape = pb_dialects::type_utils::static_shape(ty)?;
-    let element = pb_dialects::type_utils::shape_and_element(ty).1;
-    let bits = ffi::int_or_float_width(element)?;
-    Some(shape.iter().product::<i64>() * (bits as i64 + 7) / 8)
 }

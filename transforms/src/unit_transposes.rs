@@ -60,20 +60,9 @@ impl RustPass for UnitTransposes {
 }
 
 /// The groups of a reshape between `shape` and its dimensions of extent
-/// other than 1: each unit dimension joins the group of the next other
-/// dimension (trailing ones the last group). `None` when every dimension
-/// has extent 1.
+/// other than 1 (`None` when every dimension has extent 1).
 fn groups(shape: &[i64]) -> Option<Vec<Vec<usize>>> {
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut pending = Vec::new();
-    for (d, n) in shape.iter().enumerate() {
-        pending.push(d);
-        if *n != 1 {
-            groups.push(std::mem::take(&mut pending));
-        }
-    }
-    groups.last_mut()?.extend(pending);
-    Some(groups)
+    builder::groups_around(&shape.iter().map(|n| *n != 1).collect::<Vec<_>>())
 }
 
 fn rewrite(op: OperationRef) {
@@ -103,16 +92,8 @@ fn rewrite(op: OperationRef) {
         let element = pb_dialects::type_utils::shape_and_element(input.r#type()).1;
         let middle: Vec<u64> = kept.iter().map(|d| from[*d] as u64).collect();
         let middle_type: Type = melior::ir::r#type::RankedTensorType::new(&middle, element, None).into();
-        let text = |groups: &[Vec<usize>]| {
-            let inner: Vec<String> =
-                groups.iter().map(|g| format!("[{}]", g.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))).collect();
-            format!("[{}]", inner.join(", "))
-        };
-        let (Some(collapse_groups), Some(expand_groups)) =
-            (Attribute::parse(context, &text(&collapse)), Attribute::parse(context, &text(&expand)))
-        else {
-            return;
-        };
+        let (collapse_groups, expand_groups) =
+            (builder::reassociation_attribute(context, &collapse), builder::reassociation_attribute(context, &expand));
         let output_shape: Attribute = DenseI64ArrayAttribute::new(context, &to).into();
         let collapsed = builder::build_operation(
             context,
