@@ -377,9 +377,11 @@ impl RegisterTile {
         // stride apart in typical shapes: they would share a few L1 sets).
         let pack = mc / mr >= 4 || contraction.b_transposed || contraction.b_scale.is_some();
         // Pack the A block into register-tile order when several column
-        // panels reuse it and its rows, read in place, would crowd L1 sets
-        // (half a set's ways or more: a 1024-wide matrix puts all six rows
-        // of a register tile in one). Rows that do not (a convolution's weights)
+        // panels reuse it and the lines its rows read in place at every tap
+        // would crowd L1 sets (`a_lines_alias`: half a set's ways or more; a
+        // 1024-wide matrix puts all six rows of a register tile in one, a
+        // channels-last 7x7x512 map all 24 lines of its 3x3 taps in two).
+        // Rows that do not (a convolution's weights)
         // stay in L1 as they are: packing them cost conv3x3 64->64 a fifth
         // of its time, 512->512 at 7x7 a quarter. Flattened rows (a 3x3
         // convolution over a 14x14 map, read in place: implicit GEMM) are
@@ -388,7 +390,7 @@ impl RegisterTile {
         // loops, and a per-call packing copy of a 28x28 map's taps cost
         // ResNet-18 a tenth of its time. Always for a computed A (packing
         // evaluates it once).
-        let aliasing = a_rows_alias(statement, &scop, &contraction, mr, self.l1 / self.l1_ways, self.l1_ways);
+        let aliasing = a_lines_alias(statement, &scop, &contraction, mr, &reductions[1..], self.l1 / self.l1_ways, self.l1_ways);
         let pack_a = (aliasing && ((n + nr - 1) / nr >= 4 || !contraction.row_group.is_empty())) || contraction.a_expr.is_some();
         // A zero fill of all of C just before is absorbed: the kernel's
         // first KC block stores every element (tails included).
@@ -546,28 +548,60 @@ fn merge_split_loops(s: &mut Statement) {
     }
 }
 
-/// Would the `mr` rows of A that a register tile reads, in place, crowd
-/// L1 sets? Rows `r * stride` bytes apart fall in set
-/// `(r * stride mod period) / 64` (`period` = L1 size / ways); half of a
-/// set's `ways` or more taken by A's rows (the rest holds B's panel and C),
-/// or a stride we cannot tell, is aliasing.
-fn a_rows_alias(s: &Statement, scop: &Scop, c: &Contraction, mr: i64, period: i64, ways: i64) -> bool {
+/// Would the lines of A that a register tile reads in place between two
+/// steps of the blocked reduction crowd L1 sets? Those are its `mr` rows
+/// at every step of the inner reductions (a convolution's taps, which
+/// read neighbouring pixels): each line is used again one blocked step
+/// later, after all of them. A line at byte `a` falls in set `(a mod
+/// period) / 64` (`period` = L1 size / ways); half of a set's `ways` or
+/// more taken by A's lines (the rest holds B's panel and C), or a stride
+/// we cannot tell, is aliasing. Rows alone missed the taps: a 3x3
+/// convolution over a channels-last 7 x 7 x 512 map reads 8 pixels x 3
+/// rows of taps 2 KiB apart, all in two sets of a 32 KiB 8-way L1, and ran
+/// at half of oneDNN's speed read in place (Zen 3).
+fn a_lines_alias(s: &Statement, scop: &Scop, c: &Contraction, mr: i64, inner: &[usize], period: i64, ways: i64) -> bool {
     let access = &s.accesses[c.a];
     let shape = &scop.arrays[access.array].shape;
     if shape.len() != access.indices.len() || shape.iter().any(|n| *n <= 0) {
         return true;
     }
-    let mut stride = 0i64;
-    for (k, index) in access.indices.iter().enumerate() {
-        let Some(coefficient) = index.coefficient(c.roles.i) else { return true };
-        stride += coefficient * shape[k + 1..].iter().product::<i64>();
-    }
-    let bytes = (stride * 4).abs();
-    let mut rows_per_set = std::collections::BTreeMap::new();
+    // A's byte stride along loop `d`.
+    let stride = |d: usize| -> Option<i64> {
+        let mut elements = 0i64;
+        for (k, index) in access.indices.iter().enumerate() {
+            elements += index.coefficient(d)? * shape[k + 1..].iter().product::<i64>();
+        }
+        Some(elements * 4)
+    };
+    // The first register tile's rows: `i`, or the flattened row loops.
+    let mut offsets = Vec::new();
     for r in 0..mr {
-        *rows_per_set.entry((r * bytes).rem_euclid(period.max(64)) / 64).or_insert(0i64) += 1;
+        let mut bytes = 0;
+        if c.row_group.is_empty() {
+            let Some(step) = stride(c.roles.i) else { return true };
+            bytes = r * step;
+        } else {
+            for &(d, row_stride, extent) in &c.row_group {
+                let Some(step) = stride(d) else { return true };
+                bytes += (r / row_stride) % extent * step;
+            }
+        }
+        offsets.push(bytes);
     }
-    rows_per_set.values().any(|rows| 2 * rows >= ways)
+    for &d in inner {
+        let Some(step) = stride(d) else { return true };
+        let steps = trip(c.bounds[d]);
+        if offsets.len() as i64 * steps > 1 << 16 {
+            return true;
+        }
+        offsets = offsets.iter().flat_map(|o| (0..steps).map(move |t| o + t * step)).collect();
+    }
+    let lines: std::collections::BTreeSet<i64> = offsets.iter().map(|o| o.div_euclid(64)).collect();
+    let mut lines_per_set = std::collections::BTreeMap::new();
+    for line in lines {
+        *lines_per_set.entry(line.rem_euclid(period.max(64) / 64)).or_insert(0i64) += 1;
+    }
+    lines_per_set.values().any(|lines| 2 * lines >= ways)
 }
 
 fn trip((lower, upper): (i64, i64)) -> i64 {

@@ -1,0 +1,63 @@
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-register-tile{width=8 registers=16 l1-bytes=32768 l1-ways=8 l2-bytes=524288 cores=2 report=true}),canonicalize)' %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REPORT < %t.err
+
+// Channels-last 3x3 convolutions (implicit GEMM: A, the padded input, read
+// in place at [h + kh, w + kw, c]) on a 32 KiB 8-way L1 (Zen 3 and 4). A
+// line of A is used again one channel step later, after the 6 rows of a
+// register tile have read it at all 9 taps: 8 pixels x 3 rows of the map.
+// With 512 channels those lines are 2 KiB apart and all fall in two L1
+// sets (24 lines for 8 ways each): the A block is packed. With 64
+// channels (256 bytes apart) they spread over the sets and A is read in
+// place. Counting the tile's rows alone (3 per set) missed it.
+// REPORT: remark: [pb-register-tile] register tile 6x16 {{.*}} over 49 rows (2 loops flattened), cache tile {{.*}} (B micro-panel {{.*}}, A block {{[0-9]+}} KiB, packed of 512 KiB L2)
+// REPORT: remark: [pb-register-tile] register tile 6x16 {{.*}} over 49 rows (2 loops flattened), cache tile {{.*}} (B micro-panel {{.*}}, A block {{[0-9]+}} KiB of 512 KiB L2)
+// CHECK-LABEL: func.func @taps_512(
+// CHECK: memref.alloca() {{.*}} : memref<2x37x3x3x6xf32>
+// CHECK: vector.fma
+// CHECK-LABEL: func.func @taps_64(
+// CHECK-NOT: memref.alloca
+// CHECK: affine.load %arg0[
+// CHECK-NEXT: vector.broadcast
+// CHECK: vector.fma
+func.func @taps_512(%A: memref<9x9x512xf32>, %B: memref<512x3x3x32xf32>, %C: memref<7x7x32xf32>) {
+  affine.for %h = 0 to 7 {
+    affine.for %w = 0 to 7 {
+      affine.for %f = 0 to 32 {
+        affine.for %c = 0 to 512 {
+          affine.for %kh = 0 to 3 {
+            affine.for %kw = 0 to 3 {
+              %a = affine.load %A[%h + %kh, %w + %kw, %c] : memref<9x9x512xf32>
+              %b = affine.load %B[%c, %kh, %kw, %f] : memref<512x3x3x32xf32>
+              %o = affine.load %C[%h, %w, %f] : memref<7x7x32xf32>
+              %p = arith.mulf %a, %b : f32
+              %s = arith.addf %o, %p : f32
+              affine.store %s, %C[%h, %w, %f] : memref<7x7x32xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  return
+}
+func.func @taps_64(%A: memref<9x9x64xf32>, %B: memref<64x3x3x32xf32>, %C: memref<7x7x32xf32>) {
+  affine.for %h = 0 to 7 {
+    affine.for %w = 0 to 7 {
+      affine.for %f = 0 to 32 {
+        affine.for %c = 0 to 64 {
+          affine.for %kh = 0 to 3 {
+            affine.for %kw = 0 to 3 {
+              %a = affine.load %A[%h + %kh, %w + %kw, %c] : memref<9x9x64xf32>
+              %b = affine.load %B[%c, %kh, %kw, %f] : memref<64x3x3x32xf32>
+              %o = affine.load %C[%h, %w, %f] : memref<7x7x32xf32>
+              %p = arith.mulf %a, %b : f32
+              %s = arith.addf %o, %p : f32
+              affine.store %s, %C[%h, %w, %f] : memref<7x7x32xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  return
+}
