@@ -573,21 +573,15 @@ fn a_lines_alias(s: &Statement, scop: &Scop, c: &Contraction, mr: i64, inner: &[
         }
         Some(elements * 4)
     };
-    // The first register tile's rows: `i`, or the flattened row loops.
-    let mut offsets = Vec::new();
-    for r in 0..mr {
-        let mut bytes = 0;
-        if c.row_group.is_empty() {
-            let Some(step) = stride(c.roles.i) else { return true };
-            bytes = r * step;
-        } else {
-            for &(d, row_stride, extent) in &c.row_group {
-                let Some(step) = stride(d) else { return true };
-                bytes += (r / row_stride) % extent * step;
-            }
-        }
-        offsets.push(bytes);
-    }
+    // The first register tile's rows: `i` (a group of one loop), or the
+    // flattened row loops, each `(bytes per step, row stride, extent)`.
+    let group = if c.row_group.is_empty() { vec![(c.roles.i, 1, mr)] } else { c.row_group.clone() };
+    let Some(row_loops) = group.iter().map(|&(d, row_stride, extent)| Some((stride(d)?, row_stride, extent))).collect::<Option<Vec<_>>>()
+    else {
+        return true;
+    };
+    let mut offsets: Vec<i64> =
+        (0..mr).map(|r| row_loops.iter().map(|&(step, row_stride, extent)| (r / row_stride) % extent * step).sum()).collect();
     for &d in inner {
         let Some(step) = stride(d) else { return true };
         let steps = trip(c.bounds[d]);
