@@ -227,6 +227,35 @@ def test_column_blocks_keep_results_exact(tmp_path, monkeypatch, caplog, channel
     assert caplog.text.count(" columns x ") >= 1 + (not channels_last), caplog.text
 
 
+class Conv3x3ReLU(torch.nn.Module):
+    def __init__(self, cin: int, cout: int):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(cin, cout, 3, padding=1)
+
+    def forward(self, x):
+        return torch.relu(self.conv(x))
+
+
+@pytest.mark.cpu_only
+@pytest.mark.parametrize("l2, span", [("128K", 37), ("512K", 111)])
+def test_input_packed_in_spans_keeps_results_exact(tmp_path, monkeypatch, caplog, l2, span):
+    """A 3x3 convolution over a 7x7 map of 512 channels on a 32 KiB 8-way
+    L1: the taps' lines of the input crowd two L1 sets, so the register
+    tile packs the input, a span of reduction blocks at a time (37 or 111
+    channels, not whole cache lines of 16: each span copies whole lines as
+    vectors and its last partial line by scalars), over 49 rows (8 tiles of
+    6 and a tail of one)."""
+    monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path))
+    torch.manual_seed(0)
+    model = Conv3x3ReLU(512, 128).eval()
+    options = {"report": True, "threads": 2, "target_overrides": f"l1=32K l1-ways=8 l2={l2} vector-bits=256"}
+    compiled = polyblocks_jit_torch(model, compile_options=options)
+    x = torch.randn(1, 512, 7, 7)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+    assert f"packed {span} reductions at a time" in caplog.text, caplog.text
+
+
 @pytest.mark.parametrize(
     "flags, message",
     [

@@ -590,10 +590,10 @@ fn a_lines_alias(s: &Statement, scop: &Scop, c: &Contraction, mr: i64, inner: &[
         }
         offsets = offsets.iter().flat_map(|o| (0..steps).map(move |t| o + t * step)).collect();
     }
-    let lines: std::collections::BTreeSet<i64> = offsets.iter().map(|o| o.div_euclid(64)).collect();
+    let lines: std::collections::BTreeSet<i64> = offsets.iter().map(|o| o.div_euclid(LINE_BYTES)).collect();
     let mut lines_per_set = std::collections::BTreeMap::new();
     for line in lines {
-        *lines_per_set.entry(line.rem_euclid(period.max(64) / 64)).or_insert(0i64) += 1;
+        *lines_per_set.entry(line.rem_euclid(period.max(LINE_BYTES) / LINE_BYTES)).or_insert(0i64) += 1;
     }
     lines_per_set.values().any(|lines| 2 * lines >= ways)
 }
@@ -946,6 +946,11 @@ enum Parallel {
 /// `%ww`) of flattened columns.
 const ROW_SEGMENT: i64 = -2;
 
+/// The bytes of a cache line (64 on every x86 core this targets).
+const LINE_BYTES: i64 = 64;
+/// The f32 elements of a cache line.
+const LINE_FLOATS: i64 = LINE_BYTES / 4;
+
 fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let Shape { mr, nv, width, kc, mc, nc, pack, pack_a, parallel, first_block_stores, prepacked, prepacked_a, a_span, cores } = *shape;
     // A prepacked B needs no packing per call.
@@ -1249,30 +1254,96 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     } else {
         ("%sk".to_string(), format!("min({k_hi}, %sk + {a_span})"))
     };
+    // A's loads move with the first reduction contiguously (its last index,
+    // step 1, and no other index): the span copy reads whole lines as
+    // vectors (see `pack_a_span`).
+    let a_rows_contiguous = {
+        let k0 = reductions[0];
+        s.accesses[c.a].indices.split_last().is_some_and(|(last, front)| last.coefficient(k0) == Some(1) && !front.iter().any(|e| e.uses_dim(k0)))
+    };
     let pack_a_span = |t: &mut String| {
+        // A line of channels at a time (`LINE_FLOATS` steps of the first
+        // reduction from `%kq`), then the taps, then the tile's rows: each
+        // row's line is read once, as vectors, and its channels stored
+        // one by one into the rows' slots of `%AW` (a transposition), so a
+        // line-chunk's copy fills a contiguous piece of `%AW`. Channel
+        // outermost, one scalar load per element, made every step read one
+        // new line per pixel of the map: over a 7x7 map of 512 channels
+        // those 81 lines, 2 KiB apart, share 2 L1 sets. Scalar loads right
+        // behind scalar stores also waited on the stores whenever `%AW`'s
+        // address (on the stack: a different one each process) matched a
+        // load's below 4 KiB; a line-chunk's vector loads come before its
+        // stores. The line-chunks are shared among the cores when each
+        // gets one; a partial chunk (the span's or the reduction's end),
+        // or an A not contiguous along the reduction, is copied by scalars.
         let (lo, hi) = &span_bounds;
-        if cores > 1 && a_span >= 2 * cores {
-            t.push_str(&format!("affine.parallel (%k0) = ({lo}) to ({hi}) {{\n"));
+        let lanes = width.min(LINE_FLOATS);
+        let chunks = (a_span + LINE_FLOATS - 1) / LINE_FLOATS;
+        if cores > 1 && chunks >= cores {
+            t.push_str(&format!("affine.parallel (%kq) = ({lo}) to ({hi}) step ({LINE_FLOATS}) {{\n"));
         } else if whole_span {
-            t.push_str(&format!("affine.for %k0 = {k_lo} to {k_hi} {{\n"));
+            t.push_str(&format!("affine.for %kq = {k_lo} to {k_hi} step {LINE_FLOATS} {{\n"));
         } else {
-            t.push_str(&format!("affine.for %k0 = affine_map<(d0) -> (d0)>(%sk) to min affine_map<(d0) -> ({k_hi}, d0 + {a_span})>(%sk) {{\n"));
+            t.push_str(&format!(
+                "affine.for %kq = affine_map<(d0) -> (d0)>(%sk) to min affine_map<(d0) -> ({k_hi}, d0 + {a_span})>(%sk) step {LINE_FLOATS} {{\n"
+            ));
         }
-        for (p, (lo, hi)) in inner.iter().enumerate() {
-            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
-        }
-        for (lo, hi, rows) in [(i_lo, m_main, mr), (m_main, i_hi, row_tail)] {
-            if lo >= hi || rows == 0 {
-                continue;
+        let chunk_end = if whole_span {
+            format!("min affine_map<(d0) -> ({k_hi}, d0 + {LINE_FLOATS})>(%kq)")
+        } else {
+            format!("min affine_map<(d0, d1) -> ({k_hi}, d0 + {LINE_FLOATS}, d1 + {a_span})>(%kq, %sk)")
+        };
+        let tiles = [(i_lo, m_main, mr), (m_main, i_hi, row_tail)];
+        let copy = |t: &mut String, vectors: bool| {
+            for (lo, hi, rows) in tiles {
+                if lo >= hi || rows == 0 {
+                    continue;
+                }
+                t.push_str(&format!("affine.for %ir = {lo} to {hi} step {mr} {{\n"));
+                for (p, (lo, hi)) in inner.iter().enumerate() {
+                    t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
+                }
+                if vectors {
+                    for r in 0..rows {
+                        for v in 0..LINE_FLOATS / lanes {
+                            let at = index(c.a, r, 0).replace("(%k0)", &format!("(%kq + {})", v * lanes));
+                            t.push_str(&format!("%wv{r}_{v} = affine.vector_load %A[{at}] : {ta}, vector<{lanes}xf32>\n"));
+                        }
+                    }
+                    for e in 0..LINE_FLOATS {
+                        for r in 0..rows {
+                            let at = aw_at(r).replace("%k0 - ", &format!("%kq + {e} - "));
+                            t.push_str(&format!("%we{r}_{e} = vector.extract %wv{r}_{}[{}] : f32 from vector<{lanes}xf32>\n", e / lanes, e % lanes));
+                            t.push_str(&format!("affine.store %we{r}_{e}, %AW[{at}] : {aw_type}\n"));
+                        }
+                    }
+                    t.push_str(&"}\n".repeat(inner.len() + 1));
+                } else {
+                    t.push_str(&format!("affine.for %k0 = affine_map<(d0) -> (d0)>(%kq) to {chunk_end} {{\n"));
+                    for r in 0..rows {
+                        t.push_str(&format!("%wa{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
+                        t.push_str(&format!("affine.store %wa{r}, %AW[{}] : {aw_type}\n", aw_at(r)));
+                    }
+                    t.push_str(&"}\n".repeat(inner.len() + 2));
+                }
             }
-            t.push_str(&format!("affine.for %ir = {lo} to {hi} step {mr} {{\n"));
-            for r in 0..rows {
-                t.push_str(&format!("%wa{r} = affine.load %A[{}] : {ta}\n", index(c.a, r, 0)));
-                t.push_str(&format!("affine.store %wa{r}, %AW[{}] : {aw_type}\n", aw_at(r)));
-            }
+        };
+        if a_rows_contiguous {
+            // Whole chunks: inside the reduction and the span.
+            let full = if whole_span {
+                format!("affine_set<(d0) : ({k_hi} - d0 - {LINE_FLOATS} >= 0)>(%kq)")
+            } else {
+                format!("affine_set<(d0, d1) : ({k_hi} - d0 - {LINE_FLOATS} >= 0, d1 + {a_span} - d0 - {LINE_FLOATS} >= 0)>(%kq, %sk)")
+            };
+            t.push_str(&format!("affine.if {full} {{\n"));
+            copy(t, true);
+            t.push_str("} else {\n");
+            copy(t, false);
             t.push_str("}\n");
+        } else {
+            copy(t, false);
         }
-        t.push_str(&"}\n".repeat(inner.len() + 1));
+        t.push_str("}\n");
     };
     if a_span > 0 {
         allocas.push_str(&format!("%AW = memref.alloca() {{alignment = 64 : i64}} : {aw_type}\n"));

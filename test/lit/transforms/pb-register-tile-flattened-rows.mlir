@@ -114,10 +114,11 @@ func.func @batch_first(%A: memref<2x18x16xf32>, %B: memref<16x32xf32>, %C: memre
 // among the cores; all of packed A (48 rows x 16 steps) fits in half of
 // L2, so it is packed whole in a parallel loop of its own, before the
 // panels' parallel loop, instead of per reduction block.
-// ALIAS-REPORT-DAG: pb-register-tile-flattened-rows.mlir:[[@LINE+12]]:3: remark: [pb-register-tile] register tile 6x16 {{.*}} over 48 rows (2 loops flattened), {{.*}} packed whole of 512 KiB L2
+// ALIAS-REPORT-DAG: pb-register-tile-flattened-rows.mlir:[[@LINE+13]]:3: remark: [pb-register-tile] register tile 6x16 {{.*}} over 48 rows (2 loops flattened), {{.*}} packed whole of 512 KiB L2
 // ALIAS-LABEL: func.func @nhwc_linear_wide(
 // ALIAS: %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8x16x6xf32>
-// ALIAS: affine.parallel (%[[K:.*]]) = (0) to (16) {
+// ALIAS: affine.for %[[KQ:.*]] = 0 to 16 step 16 {
+// ALIAS: affine.for %[[K:.*]] = 0 to 16 {
 // ALIAS: affine.load %arg0[{{.*}} floordiv 8, {{.*}} mod 8, %[[K]]] : memref<6x8x16xf32>
 // ALIAS: affine.store %{{.*}}, %[[PA]]
 // ALIAS: affine.parallel (%{{.*}}) = (0) to (64) step (16) {

@@ -11,6 +11,13 @@
 // place. Counting the tile's rows alone (3 per set) missed it.
 // REPORT: remark: [pb-register-tile] register tile 6x16 {{.*}} over 49 rows (2 loops flattened), cache tile {{.*}} (B micro-panel {{.*}}, A block {{[0-9]+}} KiB, packed of 512 KiB L2)
 // REPORT: remark: [pb-register-tile] register tile 6x16 {{.*}} over 49 rows (2 loops flattened), cache tile {{.*}} (B micro-panel {{.*}}, A block {{[0-9]+}} KiB of 512 KiB L2)
+// With 128 output channels (8 column panels shared among the cores), A
+// is packed in spans of three 37-channel blocks (111 channels): a cache
+// line of channels at a time, shared among the cores, each row's line
+// read as vectors at every tap, its channels stored one by one into the
+// packed rows; the span's last partial line (111 = 6 x 16 + 15) by
+// scalars.
+// REPORT: remark: [pb-register-tile] register tile 6x16 {{.*}} over 49 rows (2 loops flattened), cache tile 54 rows x 37 reductions {{.*}} packed 111 reductions at a time of 512 KiB L2); column panels in parallel
 // CHECK-LABEL: func.func @taps_512(
 // CHECK: memref.alloca() {{.*}} : memref<2x37x3x3x6xf32>
 // CHECK: vector.fma
@@ -18,6 +25,20 @@
 // CHECK-NOT: memref.alloca
 // CHECK: affine.load %arg0[
 // CHECK-NEXT: vector.broadcast
+// CHECK: vector.fma
+// CHECK-LABEL: func.func @taps_512_wide(
+// CHECK: %[[AW:.*]] = memref.alloca() {{.*}} : memref<9x111x3x3x6xf32>
+// CHECK: affine.for %[[SK:.*]] = 0 to 512 step 111 {
+// CHECK: affine.parallel (%[[KQ:.*]]) = (%[[SK]]) to (min(512, %[[SK]] + 111)) step (16) {
+// CHECK: affine.if #{{.*}}(%[[KQ]], %[[SK]]) {
+// CHECK: affine.vector_load %arg0[{{.*}}, %[[KQ]]] : memref<9x9x512xf32>, vector<8xf32>
+// CHECK: affine.vector_load %arg0[{{.*}}, %[[KQ]] + 8] : memref<9x9x512xf32>, vector<8xf32>
+// CHECK: vector.extract
+// CHECK: affine.store %{{.*}}, %[[AW]][{{.*}}, %[[KQ]] - %[[SK]], %{{.*}}, %{{.*}}, 0]
+// CHECK: } else {
+// CHECK: affine.load %arg0[
+// CHECK: affine.store %{{.*}}, %[[AW]][
+// CHECK: affine.parallel
 // CHECK: vector.fma
 func.func @taps_512(%A: memref<9x9x512xf32>, %B: memref<512x3x3x32xf32>, %C: memref<7x7x32xf32>) {
   affine.for %h = 0 to 7 {
@@ -53,6 +74,27 @@ func.func @taps_64(%A: memref<9x9x64xf32>, %B: memref<64x3x3x32xf32>, %C: memref
               %p = arith.mulf %a, %b : f32
               %s = arith.addf %o, %p : f32
               affine.store %s, %C[%h, %w, %f] : memref<7x7x32xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  return
+}
+func.func @taps_512_wide(%A: memref<9x9x512xf32>, %B: memref<512x3x3x128xf32>, %C: memref<7x7x128xf32>) {
+  affine.for %h = 0 to 7 {
+    affine.for %w = 0 to 7 {
+      affine.for %f = 0 to 128 {
+        affine.for %c = 0 to 512 {
+          affine.for %kh = 0 to 3 {
+            affine.for %kw = 0 to 3 {
+              %a = affine.load %A[%h + %kh, %w + %kw, %c] : memref<9x9x512xf32>
+              %b = affine.load %B[%c, %kh, %kw, %f] : memref<512x3x3x128xf32>
+              %o = affine.load %C[%h, %w, %f] : memref<7x7x128xf32>
+              %p = arith.mulf %a, %b : f32
+              %s = arith.addf %o, %p : f32
+              affine.store %s, %C[%h, %w, %f] : memref<7x7x128xf32>
             }
           }
         }

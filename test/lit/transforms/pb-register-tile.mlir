@@ -44,12 +44,14 @@
 
 // CHECK-LABEL: func.func @matmul
 // CHECK:   %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x40x6xf32>
-// Packing all of A in register-tile order, the reduction steps shared
-// among the cores:
-// CHECK:   affine.parallel (%[[K:.*]]) = (0) to (40) {
+// Packing all of A in register-tile order, a cache line of reduction
+// steps at a time (the lines shared among the cores), the steps of a line
+// inside the row tiles:
+// CHECK:   affine.parallel (%[[KQ:.*]]) = (0) to (40) step (16) {
 // CHECK:     affine.for %[[IR:.*]] = 0 to 96 step 6 {
-// CHECK:       affine.load %arg0[%[[IR]], %[[K]]]
-// CHECK:       affine.store %{{.*}}, %[[PA]][%[[IR]] floordiv 6, %[[K]], 0]
+// CHECK:       affine.for %[[K:.*]] = #{{.*}}(%[[KQ]]) to min #{{.*}}(%[[KQ]]) {
+// CHECK:         affine.load %arg0[%[[IR]], %[[K]]]
+// CHECK:         affine.store %{{.*}}, %[[PA]][%[[IR]] floordiv 6, %[[K]], 0]
 // CHECK:     affine.for %{{.*}} = 96 to 98 step 6 {
 // CHECK:   affine.parallel (%[[JR:.*]]) = (0) to (300) step (64) {
 // CHECK:     %[[PB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<40x64xf32>
@@ -707,11 +709,12 @@ func.func @packed_projection(%a: memref<32x4x48xf32>, %b: memref<48x3x64xf32>, %
 // do (4 spans of 8 blocks of 128 steps), each span in a parallel loop of
 // its own before the column panels' parallel loop runs its blocks: 8
 // parallel regions per call instead of 2 per block (64).
-// REPORT-DAG: pb-register-tile.mlir:[[@LINE+12]]:3: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 128 reductions (B micro-panel 32 KiB, packed of 48 KiB L1, A block 51 KiB, packed 1024 reductions at a time of 1024 KiB L2)
+// REPORT-DAG: pb-register-tile.mlir:[[@LINE+13]]:3: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators), cache tile 102 rows x 128 reductions (B micro-panel 32 KiB, packed of 48 KiB L1, A block 51 KiB, packed 1024 reductions at a time of 1024 KiB L2)
 // CHECK-LABEL: func.func @matmul_long
 // CHECK: %[[PA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x1024x6xf32>
 // CHECK: affine.for %[[SK:.*]] = 0 to 4096 step 1024 {
-// CHECK:   affine.parallel (%[[K:.*]]) = (%[[SK]]) to (min(4096, %[[SK]] + 1024)) {
+// CHECK:   affine.parallel (%[[KQ:.*]]) = (%[[SK]]) to (min(4096, %[[SK]] + 1024)) step (16) {
+// CHECK:     affine.for %[[K:.*]] = #{{.*}}(%[[KQ]]) to min #{{.*}}(%[[KQ]], %[[SK]]) {
 // CHECK:     affine.load %arg0[%{{.*}}, %[[K]]]
 // CHECK:     affine.store %{{.*}}, %[[PA]][%{{.*}} floordiv 6, %[[K]] - %[[SK]], 0]
 // CHECK:   affine.parallel (%{{.*}}) = (0) to (256) step (64) {
