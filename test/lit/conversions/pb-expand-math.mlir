@@ -269,17 +269,21 @@ func.func @erf_tables_narrow(%x: vector<8xf32>) -> vector<8xf32> {
 
 // -----
 
-// powf: |x| and y widened to f64, y log2|x| (the bits of |x| and an atanh
-// series, one division), 2^t (rounded t in the exponent bits, a
-// polynomial), rounded once to f32; then the signs and C's special values.
+// powf: y widened to f64, y log2|x| in f64 (the exponent and mantissa
+// from the f32 bits of |x| in 32-bit lanes, a subnormal scaled first; the
+// mantissa widened and an atanh series, one division), 2^t (rounded t in
+// the exponent bits, a polynomial), rounded once to f32; then the signs
+// and C's special values.
 // CHECK-LABEL: func.func @powf_vector
 // CHECK-SAME: (%[[X:.*]]: vector<8xf32>, %[[Y:.*]]: vector<8xf32>)
 // CHECK-NOT: math.powf
-// CHECK: %[[AX:.*]] = math.absf %[[X]] : vector<8xf32>
-// CHECK: %[[XD:.*]] = arith.extf %[[AX]] : vector<8xf32> to vector<8xf64>
 // CHECK: %[[YD:.*]] = arith.extf %[[Y]] : vector<8xf32> to vector<8xf64>
-// CHECK: arith.bitcast %[[XD]] : vector<8xf64> to vector<8xi64>
+// CHECK: %[[AX:.*]] = math.absf %[[X]] : vector<8xf32>
+// CHECK: arith.bitcast %{{.*}} : vector<8xf32> to vector<8xi32>
+// CHECK: arith.shrsi {{.*}} : vector<8xi32>
+// CHECK: arith.extf %{{.*}} : vector<8xf32> to vector<8xf64>
 // CHECK: arith.divf {{.*}} : vector<8xf64>
+// CHECK: arith.sitofp %{{.*}} : vector<8xi32> to vector<8xf64>
 // CHECK: %[[T:.*]] = arith.mulf %[[YD]], %{{.*}} fastmath<contract> : vector<8xf64>
 // CHECK: arith.constant dense<2.000000e+02> : vector<8xf64>
 // CHECK: arith.shli {{.*}} : vector<8xi64>
