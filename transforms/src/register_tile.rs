@@ -370,6 +370,23 @@ impl RegisterTile {
             // A multiple of the cores: 7 blocks on 2 cores left one idle
             // for a seventh of the time (1200 rows: 8 blocks of 150).
             blocks = (blocks + self.cores - 1) / self.cores * self.cores;
+            // Each thread runs blocks/cores whole blocks: with blocks of
+            // ceil(tiles / blocks) tiles its share can exceed an even one
+            // by most of a block (33 tiles of a 14x14 map in 6 blocks of
+            // 6: 18 against 16.5). The block count, a multiple of the
+            // cores whose blocks fit L2, with the smallest largest share
+            // (33 tiles: 2 blocks of 17), the most blocks among equals.
+            let share = |blocks: i64| blocks / self.cores * ((tiles + blocks - 1) / blocks);
+            let fits = |blocks: i64| (tiles + blocks - 1) / blocks <= l2_panels;
+            let mut best = blocks;
+            let mut candidate = self.cores;
+            while candidate <= tiles.max(self.cores) {
+                if fits(candidate) && (share(candidate) < share(best) || (share(candidate) == share(best) && candidate > best && candidate <= blocks)) {
+                    best = candidate;
+                }
+                candidate += self.cores;
+            }
+            blocks = best;
         }
         let mc = mr * ((tiles + blocks - 1) / blocks);
         // Pack the B micro-panel into a contiguous tile-local buffer when it is

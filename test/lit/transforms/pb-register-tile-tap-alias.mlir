@@ -19,10 +19,12 @@
 // scalars.
 // REPORT: remark: [pb-register-tile] register tile 6x16 {{.*}} over 49 rows (2 loops flattened), cache tile 54 rows x 37 reductions {{.*}} packed 111 reductions at a time of 512 KiB L2); column panels in parallel
 // CHECK-LABEL: func.func @taps_512(
-// CHECK: memref.alloca() {{.*}} : memref<2x37x3x3x6xf32>
+// 49 rows (9 register tiles) in 2 row blocks, one per core: 5 tiles
+// (30 rows) and 4.
+// CHECK: memref.alloca() {{.*}} : memref<5x37x3x3x6xf32>
 // CHECK: vector.fma
 // CHECK-LABEL: func.func @taps_64(
-// CHECK-NOT: memref.alloca
+// CHECK-NOT: memref.alloca() {{.*}}x6xf32>
 // CHECK: affine.load %arg0[
 // CHECK-NEXT: vector.broadcast
 // CHECK: vector.fma

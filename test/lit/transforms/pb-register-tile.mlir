@@ -681,7 +681,7 @@ func.func @whole_vector_tail(%a: memref<96x40xf32>, %b: memref<40x80xf32>, %c: m
 // b, t, j] = sum_k A[s, b, k] * B[k, t, j] with t the Q/K/V index (B's, not
 // A's) is a column loop, not a row: the rows are (s, b) flattened (4 per
 // sequence position alone are fewer than a register tile).
-// REPORT-DAG: pb-register-tile.mlir:[[@LINE+4]]:3: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators) over 128 rows (2 loops flattened), cache tile 36 rows x 48 reductions
+// REPORT-DAG: pb-register-tile.mlir:[[@LINE+4]]:3: remark: [pb-register-tile] register tile 6x64 (6 rows x 4 vectors of 16; 24 accumulators) over 128 rows (2 loops flattened), cache tile 66 rows x 48 reductions
 // CHECK-LABEL: func.func @packed_projection
 // CHECK: vector.fma
 func.func @packed_projection(%a: memref<32x4x48xf32>, %b: memref<48x3x64xf32>, %c: memref<32x4x3x64xf32>) {
