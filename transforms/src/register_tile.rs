@@ -374,14 +374,17 @@ impl RegisterTile {
             // ceil(tiles / blocks) tiles its share can exceed an even one
             // by most of a block (33 tiles of a 14x14 map in 6 blocks of
             // 6: 18 against 16.5). The block count, a multiple of the
-            // cores whose blocks fit L2, with the smallest largest share
-            // (33 tiles: 2 blocks of 17), the most blocks among equals.
+            // cores whose blocks fit L2 and are at least half as large as
+            // those, with the smallest largest share (33 tiles: 2 blocks
+            // of 17; 262 tiles: 12 blocks of 22 instead of 10 of 27),
+            // among equals the nearest to it.
             let share = |blocks: i64| blocks / self.cores * ((tiles + blocks - 1) / blocks);
             let fits = |blocks: i64| (tiles + blocks - 1) / blocks <= l2_panels;
             let mut best = blocks;
             let mut candidate = self.cores;
-            while candidate <= tiles.max(self.cores) {
-                if fits(candidate) && (share(candidate) < share(best) || (share(candidate) == share(best) && candidate > best && candidate <= blocks)) {
+            while candidate <= 2 * blocks {
+                let nearer = (candidate - blocks).abs() < (best - blocks).abs();
+                if fits(candidate) && (share(candidate) < share(best) || (share(candidate) == share(best) && nearer)) {
                     best = candidate;
                 }
                 candidate += self.cores;
