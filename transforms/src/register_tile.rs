@@ -1467,9 +1467,54 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         t.push_str(&body);
         Some(())
     };
+    // A plain A contiguous along the first reduction: a cache line of
+    // reduction steps at a time (`%kq`), each row's line read as vectors at
+    // every tap and its steps stored one by one into the packed rows (as
+    // `pack_a_span`); a partial line by scalars. Step by step, the loads
+    // of a tile's rows at all taps (a 3x3 tap window over a 256-channel
+    // map: 24 lines 1 KiB apart, 6 per L1 set) came back once per step.
+    let pack_a_lines = |t: &mut String, rows: i64| -> Result<(), String> {
+        let lanes = width.min(LINE_FLOATS);
+        t.push_str(&format!(
+            "affine.for %kq = affine_map<(d0) -> (d0)>(%kb) to min affine_map<(d0) -> (d0 + {kc}, {k_hi})>(%kb) step {LINE_FLOATS} {{\n"
+        ));
+        t.push_str(&format!(
+            "affine.if affine_set<(d0, d1) : (d1 + {kc} - d0 - {LINE_FLOATS} >= 0, {k_hi} - d0 - {LINE_FLOATS} >= 0)>(%kq, %kb) {{\n"
+        ));
+        for (p, (lo, hi)) in inner.iter().enumerate() {
+            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
+        }
+        for r in 0..rows {
+            for v in 0..LINE_FLOATS / lanes {
+                let at = index(c.a, r, 0).replace("(%k0)", &format!("(%kq + {})", v * lanes));
+                t.push_str(&format!("%lv{r}_{v} = affine.vector_load %A[{at}] : {ta}, vector<{lanes}xf32>\n"));
+            }
+        }
+        for e in 0..LINE_FLOATS {
+            for r in 0..rows {
+                let at = a_index(r).replace("%k0 - %kb", &format!("%kq + {e} - %kb"));
+                t.push_str(&format!("%le{r}_{e} = vector.extract %lv{r}_{}[{}] : f32 from vector<{lanes}xf32>\n", e / lanes, e % lanes));
+                t.push_str(&format!("affine.store %le{r}_{e}, %PA[{at}] : {a_type}\n"));
+            }
+        }
+        t.push_str(&"}\n".repeat(inner.len()));
+        t.push_str("} else {\n");
+        t.push_str(&format!(
+            "affine.for %k0 = affine_map<(d0) -> (d0)>(%kq) to min affine_map<(d0, d1) -> (d0 + {LINE_FLOATS}, d1 + {kc}, {k_hi})>(%kq, %kb) {{\n"
+        ));
+        for (p, (lo, hi)) in inner.iter().enumerate() {
+            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
+        }
+        pack_a_step(t, rows)?;
+        t.push_str(&"}\n".repeat(inner.len() + 3));
+        Ok(())
+    };
     let pack_a_rows = |t: &mut String, rows: i64| -> Result<(), String> {
         if pack_a_vector(t, rows).is_some() {
             return Ok(());
+        }
+        if c.a_expr.is_none() && a_rows_contiguous {
+            return pack_a_lines(t, rows);
         }
         k_loops(t);
         pack_a_step(t, rows)?;

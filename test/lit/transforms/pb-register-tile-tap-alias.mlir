@@ -21,7 +21,19 @@
 // CHECK-LABEL: func.func @taps_512(
 // 49 rows (9 register tiles) in 2 row blocks, one per core: 5 tiles
 // (30 rows) and 4.
-// CHECK: memref.alloca() {{.*}} : memref<5x37x3x3x6xf32>
+// Each register tile's rows are packed a cache line of channels at a
+// time: at every tap each row's line read as two vectors, its channels
+// stored one by one; a block's last partial line (37 = 2 x 16 + 5) by
+// scalars.
+// CHECK: %[[PA:.*]] = memref.alloca() {{.*}} : memref<5x37x3x3x6xf32>
+// CHECK: affine.for %[[KB:.*]] = 0 to 512 step 37 {
+// CHECK: affine.for %[[KQ:.*]] = #{{.*}}(%[[KB]]) to min #{{.*}}(%[[KB]]) step 16 {
+// CHECK: affine.if #{{.*}}(%[[KQ]], %[[KB]]) {
+// CHECK: affine.vector_load %arg0[{{.*}}, %[[KQ]]] : memref<9x9x512xf32>, vector<8xf32>
+// CHECK: affine.vector_load %arg0[{{.*}}, %[[KQ]] + 8] : memref<9x9x512xf32>, vector<8xf32>
+// CHECK: affine.store %{{.*}}, %[[PA]][{{.*}}, %[[KQ]] - %[[KB]], %{{.*}}, %{{.*}}, 0]
+// CHECK: } else {
+// CHECK: affine.load %arg0[
 // CHECK: vector.fma
 // CHECK-LABEL: func.func @taps_64(
 // CHECK-NOT: memref.alloca() {{.*}}x6xf32>
