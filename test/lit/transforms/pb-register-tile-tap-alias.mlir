@@ -18,6 +18,12 @@
 // packed rows; the span's last partial line (111 = 6 x 16 + 15) by
 // scalars.
 // REPORT: remark: [pb-register-tile] register tile 6x16 {{.*}} over 49 rows (2 loops flattened), cache tile 54 rows x 37 reductions {{.*}} packed 111 reductions at a time of 512 KiB L2); column panels in parallel
+// A batch of 8 maps of 14x14 (1568 rows, 262 register tiles) in row
+// blocks shared by the cores: 8 blocks of 33 tiles (198 rows; 132 tiles
+// per core against an even 131), the L2-sized count, not more, smaller
+// blocks (one tile each would share them as evenly, re-reading B's
+// panels per tile).
+// REPORT: remark: [pb-register-tile] register tile 6x16 {{.*}} over 1568 rows (3 loops flattened), cache tile 198 rows x 32 reductions {{.*}}; row blocks in parallel
 // CHECK-LABEL: func.func @taps_512(
 // 49 rows (9 register tiles) in 2 row blocks, one per core: 5 tiles
 // (30 rows) and 4.
@@ -114,6 +120,29 @@ func.func @taps_512_wide(%A: memref<9x9x512xf32>, %B: memref<512x3x3x128xf32>, %
         }
       }
     }
+  }
+  return
+}
+func.func @taps_batch(%A: memref<8x16x16x64xf32>, %B: memref<64x3x3x32xf32>, %C: memref<8x14x14x32xf32>) {
+  affine.for %n = 0 to 8 {
+  affine.for %h = 0 to 14 {
+    affine.for %w = 0 to 14 {
+      affine.for %f = 0 to 32 {
+        affine.for %c = 0 to 64 {
+          affine.for %kh = 0 to 3 {
+            affine.for %kw = 0 to 3 {
+              %a = affine.load %A[%n, %h + %kh, %w + %kw, %c] : memref<8x16x16x64xf32>
+              %b = affine.load %B[%c, %kh, %kw, %f] : memref<64x3x3x32xf32>
+              %o = affine.load %C[%n, %h, %w, %f] : memref<8x14x14x32xf32>
+              %p = arith.mulf %a, %b : f32
+              %s = arith.addf %o, %p : f32
+              affine.store %s, %C[%n, %h, %w, %f] : memref<8x14x14x32xf32>
+            }
+          }
+        }
+      }
+    }
+  }
   }
   return
 }
