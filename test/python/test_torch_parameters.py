@@ -237,23 +237,32 @@ class Conv3x3ReLU(torch.nn.Module):
 
 
 @pytest.mark.cpu_only
-@pytest.mark.parametrize("l2, span", [("128K", 37), ("512K", 111)])
-def test_input_packed_in_spans_keeps_results_exact(tmp_path, monkeypatch, caplog, l2, span):
+@pytest.mark.parametrize(
+    "target, packed",
+    [
+        ("l1=32K l1-ways=8 l2=128K vector-bits=256", "packed 37 reductions at a time"),
+        ("l1=32K l1-ways=8 l2=512K vector-bits=256", "packed 111 reductions at a time"),
+        ("l1=64K l1-ways=8 l2=128K vector-bits=512", "x 18 reductions (B micro-panel 40 KiB, prepacked of 64 KiB L1, A block 18 KiB, packed of"),
+    ],
+)
+def test_input_packed_in_spans_keeps_results_exact(tmp_path, monkeypatch, caplog, target, packed):
     """A 3x3 convolution over a 7x7 map of 512 channels on a 32 KiB 8-way
     L1: the taps' lines of the input crowd two L1 sets, so the register
-    tile packs the input, a span of reduction blocks at a time (37 or 111
-    channels, not whole cache lines of 16: each span copies whole lines as
-    vectors and its last partial line by scalars), over 49 rows (8 tiles of
-    6 and a tail of one)."""
+    tile packs the input, with 8-lane vectors a span of reduction blocks at
+    a time (37 or 111 channels, not whole cache lines of 16: each span
+    copies whole lines as vectors and its last partial line by scalars),
+    with 16-lane vectors (LLVM splits them on an AVX2 host) per reduction
+    block of 18 (one whole line, one partial), over 49 rows (8 tiles of 6
+    and a tail of one)."""
     monkeypatch.setenv("POLYBLOCKS_CACHE_DIR", str(tmp_path))
     torch.manual_seed(0)
     model = Conv3x3ReLU(512, 128).eval()
-    options = {"report": True, "threads": 2, "target_overrides": f"l1=32K l1-ways=8 l2={l2} vector-bits=256"}
+    options = {"report": True, "threads": 2, "target_overrides": target}
     compiled = polyblocks_jit_torch(model, compile_options=options)
     x = torch.randn(1, 512, 7, 7)
     with torch.no_grad():
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
-    assert f"packed {span} reductions at a time" in caplog.text, caplog.text
+    assert packed in caplog.text, caplog.text
 
 
 @pytest.mark.parametrize(
