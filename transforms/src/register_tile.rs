@@ -1240,12 +1240,35 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     let tail_rows_open = format!(
         "affine.if affine_set<(d0) : (d0 - {last_ib} == 0)>(%ib) {{\naffine.for %ir = {m_main} to {i_hi} step {mr} {{\n"
     );
+    // Opens the loops of the inner reductions (`%k1..`: a convolution's taps).
+    let inner_loops = |t: &mut String| {
+        for (p, (lo, hi)) in inner.iter().enumerate() {
+            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
+        }
+    };
     let k_loops = |t: &mut String| {
         t.push_str(&format!(
             "affine.for %k0 = affine_map<(d0) -> (d0)>(%kb) to min affine_map<(d0) -> (d0 + {kc}, {k_hi})>(%kb) {{\n"
         ));
-        for (p, (lo, hi)) in inner.iter().enumerate() {
-            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
+        inner_loops(t);
+    };
+    // Copies a cache line of A's first-reduction steps from `%kq` for each
+    // of `rows` rows of the tile at `%ir` (the inner reduction loops open):
+    // each row's line read as vectors of up to `width` lanes, then each step
+    // of each row stored at `at(r, e)` of `target` (`%AW` or `%PA`).
+    let lanes = width.min(LINE_FLOATS);
+    let copy_line = |t: &mut String, rows: i64, target: &str, target_type: &str, at: &dyn Fn(i64, i64) -> String| {
+        for r in 0..rows {
+            for v in 0..LINE_FLOATS / lanes {
+                let from = index(c.a, r, 0).replace("(%k0)", &format!("(%kq + {})", v * lanes));
+                t.push_str(&format!("%lv{r}_{v} = affine.vector_load %A[{from}] : {ta}, vector<{lanes}xf32>\n"));
+            }
+        }
+        for e in 0..LINE_FLOATS {
+            for r in 0..rows {
+                t.push_str(&format!("%le{r}_{e} = vector.extract %lv{r}_{}[{}] : f32 from vector<{lanes}xf32>\n", e / lanes, e % lanes));
+                t.push_str(&format!("affine.store %le{r}_{e}, {target}[{}] : {target_type}\n", at(r, e)));
+            }
         }
     };
     if pack_a {
@@ -1297,7 +1320,6 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
         // gets one; a partial chunk (the span's or the reduction's end),
         // or an A not contiguous along the reduction, is copied by scalars.
         let (lo, hi) = &span_bounds;
-        let lanes = width.min(LINE_FLOATS);
         let chunks = (a_span + LINE_FLOATS - 1) / LINE_FLOATS;
         if cores > 1 && chunks >= cores {
             t.push_str(&format!("affine.parallel (%kq) = ({lo}) to ({hi}) step ({LINE_FLOATS}) {{\n"));
@@ -1320,23 +1342,9 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
                     continue;
                 }
                 t.push_str(&format!("affine.for %ir = {lo} to {hi} step {mr} {{\n"));
-                for (p, (lo, hi)) in inner.iter().enumerate() {
-                    t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
-                }
+                inner_loops(t);
                 if vectors {
-                    for r in 0..rows {
-                        for v in 0..LINE_FLOATS / lanes {
-                            let at = index(c.a, r, 0).replace("(%k0)", &format!("(%kq + {})", v * lanes));
-                            t.push_str(&format!("%wv{r}_{v} = affine.vector_load %A[{at}] : {ta}, vector<{lanes}xf32>\n"));
-                        }
-                    }
-                    for e in 0..LINE_FLOATS {
-                        for r in 0..rows {
-                            let at = aw_at(r).replace("%k0 - ", &format!("%kq + {e} - "));
-                            t.push_str(&format!("%we{r}_{e} = vector.extract %wv{r}_{}[{}] : f32 from vector<{lanes}xf32>\n", e / lanes, e % lanes));
-                            t.push_str(&format!("affine.store %we{r}_{e}, %AW[{at}] : {aw_type}\n"));
-                        }
-                    }
+                    copy_line(t, rows, "%AW", &aw_type, &|r, e| aw_at(r).replace("%k0 - ", &format!("%kq + {e} - ")));
                     t.push_str(&"}\n".repeat(inner.len() + 1));
                 } else {
                     t.push_str(&format!("affine.for %k0 = affine_map<(d0) -> (d0)>(%kq) to {chunk_end} {{\n"));
@@ -1474,37 +1482,20 @@ fn kernel_text(c: &Contraction, shape: &Shape) -> Result<String, String> {
     // of a tile's rows at all taps (a 3x3 tap window over a 256-channel
     // map: 24 lines 1 KiB apart, 6 per L1 set) came back once per step.
     let pack_a_lines = |t: &mut String, rows: i64| -> Result<(), String> {
-        let lanes = width.min(LINE_FLOATS);
         t.push_str(&format!(
             "affine.for %kq = affine_map<(d0) -> (d0)>(%kb) to min affine_map<(d0) -> (d0 + {kc}, {k_hi})>(%kb) step {LINE_FLOATS} {{\n"
         ));
         t.push_str(&format!(
             "affine.if affine_set<(d0, d1) : (d1 + {kc} - d0 - {LINE_FLOATS} >= 0, {k_hi} - d0 - {LINE_FLOATS} >= 0)>(%kq, %kb) {{\n"
         ));
-        for (p, (lo, hi)) in inner.iter().enumerate() {
-            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
-        }
-        for r in 0..rows {
-            for v in 0..LINE_FLOATS / lanes {
-                let at = index(c.a, r, 0).replace("(%k0)", &format!("(%kq + {})", v * lanes));
-                t.push_str(&format!("%lv{r}_{v} = affine.vector_load %A[{at}] : {ta}, vector<{lanes}xf32>\n"));
-            }
-        }
-        for e in 0..LINE_FLOATS {
-            for r in 0..rows {
-                let at = a_index(r).replace("%k0 - %kb", &format!("%kq + {e} - %kb"));
-                t.push_str(&format!("%le{r}_{e} = vector.extract %lv{r}_{}[{}] : f32 from vector<{lanes}xf32>\n", e / lanes, e % lanes));
-                t.push_str(&format!("affine.store %le{r}_{e}, %PA[{at}] : {a_type}\n"));
-            }
-        }
+        inner_loops(t);
+        copy_line(t, rows, "%PA", &a_type, &|r, e| a_index(r).replace("%k0 - %kb", &format!("%kq + {e} - %kb")));
         t.push_str(&"}\n".repeat(inner.len()));
         t.push_str("} else {\n");
         t.push_str(&format!(
             "affine.for %k0 = affine_map<(d0) -> (d0)>(%kq) to min affine_map<(d0, d1) -> (d0 + {LINE_FLOATS}, d1 + {kc}, {k_hi})>(%kq, %kb) {{\n"
         ));
-        for (p, (lo, hi)) in inner.iter().enumerate() {
-            t.push_str(&format!("affine.for %k{} = {lo} to {hi} {{\n", p + 1));
-        }
+        inner_loops(t);
         pack_a_step(t, rows)?;
         t.push_str(&"}\n".repeat(inner.len() + 3));
         Ok(())
