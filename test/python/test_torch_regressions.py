@@ -288,6 +288,35 @@ def test_squeeze_excitation_after_a_strided_depthwise_convolution():
     same(block, torch.randn(2, 24, 37, 37))
 
 
+@pytest.mark.parametrize("channels,kernel,stride", [(20, 3, 1), (36, 5, 2), (48, 3, 2)])
+def test_inverted_residual_blocks_run_channels_last(channels, kernel, stride):
+    # A depthwise convolution between dense ones is stored channels-last
+    # with them (pb-channels-last): its weights read from a [KH, KW, C]
+    # copy, its taps kept in registers over pixels x channels
+    # (pb-accumulate-tile), channel counts that fill no whole vector, odd
+    # maps, strides and a squeeze-excitation pool on the same layout. (24
+    # input channels: more than pb-unroll-filters turns into elementwise
+    # sums, so the expansion stays a convolution and starts the region.)
+    expand = torch.nn.Conv2d(24, channels, 1, bias=False)
+    depthwise = torch.nn.Conv2d(channels, channels, kernel, stride=stride, padding=kernel // 2, groups=channels, bias=False)
+    squeeze, excite = torch.nn.Conv2d(channels, 4, 1), torch.nn.Conv2d(4, channels, 1)
+    project = torch.nn.Conv2d(channels, 24, 1, bias=False)
+    norms = [torch.nn.BatchNorm2d(c).eval() for c in (channels, channels, 24)]
+    for norm in norms:
+        norm.running_mean.uniform_(-0.5, 0.5)
+        norm.running_var.uniform_(0.5, 2.0)
+    silu = torch.nn.functional.silu
+
+    def block(x):
+        y = silu(norms[0](expand(x)))
+        y = silu(norms[1](depthwise(y)))
+        y = y * torch.sigmoid(excite(silu(squeeze(y.mean((2, 3), keepdim=True)))))
+        y = norms[2](project(y))
+        return y + x if stride == 1 else y
+
+    same(block, torch.randn(2, 24, 13, 13))
+
+
 def same_all(fn, *inputs):
     """`same` for a function returning a tuple."""
     with torch.no_grad():

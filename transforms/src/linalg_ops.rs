@@ -141,6 +141,18 @@ pub fn named_maps<'c>(context: &'c Context, op: OperationRef<'c, '_>, name: &str
                 vec![true, true, true, true, false, false, false],
             ))
         }
+        "linalg.depthwise_conv_2d_nchw_chw" => {
+            // (n, c, oh, ow, kh, kw): one filter per channel.
+            let ((sh, sw), (dh, dw)) = geometry()?;
+            Some((
+                vec![
+                    map(6, &[d(0), d(1), window(2, 4, (sh, dh)), window(3, 5, (sw, dw))]),
+                    map(6, &[d(1), d(4), d(5)]),
+                    map(6, &[d(0), d(1), d(2), d(3)]),
+                ],
+                vec![true, true, true, true, false, false],
+            ))
+        }
         "linalg.pooling_nchw_max" | "linalg.pooling_nchw_sum" => {
             // (n, c, oh, ow, kh, kw)
             let ((sh, sw), (dh, dw)) = geometry()?;
