@@ -435,7 +435,7 @@ pub fn plan(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling, in_til
         let x = dims("i", s.loops.len());
         let mut time: Vec<String> = t.clone();
         if let Some(leads) = &in_tile.leads {
-            let row = written_row(s).ok_or("sliding rows without a written row")?;
+            let row = written_row(s, in_tile.row_from_end).ok_or("sliding rows without a written row")?;
             time.push(format!("{} - {}", row.to_isl(&x, &scop.param_names()), leads[index]));
         }
         time.extend(time_in_tile(scop, &in_tile.orders, &in_tile.jammed, index));
@@ -548,8 +548,11 @@ fn local_box(
     let info = &scop.arrays[array];
     let e = dims("e", info.shape.len());
     let wrapped = format!("[T[{}] -> {}[{}]]", t.join(", "), info.name, e.join(", "));
-    let range = |expr: String| -> IslResult<Option<(i64, i64)>> {
-        let text = format!("{}{{ {wrapped} -> [{expr}] }}", scop.param_prefix());
+    // The range of `expr` over the elements of the tiles (those with tile
+    // coordinate `position` equal to `at`, when given).
+    let range_at = |expr: String, at: Option<(usize, i64)>| -> IslResult<Option<(i64, i64)>> {
+        let only = at.map_or(String::new(), |(position, value)| format!(" : {} = {value}", t[position]));
+        let text = format!("{}{{ {wrapped} -> [{expr}]{only} }}", scop.param_prefix());
         let offsets = elements
             .copy()
             .and_then(|m| m.wrap())
@@ -564,6 +567,7 @@ fn local_box(
         let high = offsets.dim_max_val(0).and_then(|v| v.get_num_si()).map_err(isl_err)?;
         Ok(Some((low, high)))
     };
+    let range = |expr: String| range_at(expr, None);
     let mut shape = Vec::new();
     let mut origin = Vec::new();
     for name in &e {
@@ -571,9 +575,33 @@ fn local_box(
             range(name.clone())?.map(|(low, high)| (None, 0, low, high - low + 1));
         for (position, &dim) in tiling.order.iter().enumerate() {
             let Some(size) = tiling.sizes[dim] else { continue };
-            if let Some((low, high)) = range(format!("{name} - {size} * {}", t[position]))? {
-                if best.as_ref().is_none_or(|b| high - low + 1 < b.3) {
-                    best = Some((Some(position), size, low, high - low + 1));
+            // The origin moves with the tile by the tile size, or by what the
+            // tiles' first elements advance from one inner tile to the next
+            // (twice the size through a stride-2 window, half of it through
+            // an upsampling). Either factor gives a box that holds each
+            // tile's elements (its extent is their range over all tiles);
+            // the tighter wins.
+            // (Probed between tiles 1 and 2, whose first rows no border
+            // clips, else 0 and 1; tiles of one, the batch dimensions', are
+            // not probed.)
+            let mut factors = vec![size];
+            if size > 1 {
+                let at = |tile: i64| range_at(name.clone(), Some((position, tile)));
+                let (first, second) = match (at(1)?, at(2)?) {
+                    (Some(first), Some(second)) => (Some(first), Some(second)),
+                    (second, _) => (at(0)?, second),
+                };
+                if let (Some((first, _)), Some((second, _))) = (first, second) {
+                    if second > first && second - first != size {
+                        factors.push(second - first);
+                    }
+                }
+            }
+            for factor in factors {
+                if let Some((low, high)) = range(format!("{name} - {factor} * {}", t[position]))? {
+                    if best.as_ref().is_none_or(|b| high - low + 1 < b.3) {
+                        best = Some((Some(position), factor, low, high - low + 1));
+                    }
                 }
             }
         }
@@ -586,6 +614,7 @@ fn local_box(
 
 /// The order of statement instances inside a tile, which does not depend
 /// on the tile sizes (computed once per SCoP, before trying sizes).
+#[derive(Clone)]
 pub struct InTile {
     /// Per statement, its loops outermost first.
     pub orders: Vec<Vec<usize>>,
@@ -596,6 +625,19 @@ pub struct InTile {
     /// runs. `None`: each nest runs over all of its rows of the tile before
     /// the next.
     pub leads: Option<Vec<i64>>,
+    /// Which index of a written array is its row, counted from the end: 2
+    /// (rows of whole last dimensions, `N x C x H x W` tiled along `H`), 3
+    /// (rows of whole planes, `N x H x W x C` tiled along `H`).
+    pub row_from_end: usize,
+}
+
+impl InTile {
+    /// The same orders and jams with rows at another index of the written
+    /// arrays (`row_from_end`), the sliding window found again for them.
+    pub fn with_rows_at(&self, model: &Model, scop: &Scop, groups: &Groups, row_from_end: usize) -> IslResult<InTile> {
+        let leads = row_leads(model, scop, groups, &self.orders, &self.jammed, row_from_end)?;
+        Ok(InTile { orders: self.orders.clone(), jammed: self.jammed.clone(), leads, row_from_end })
+    }
 }
 
 /// Loop orders inside the tile (`permutation(s)` proposes one per
@@ -616,21 +658,22 @@ pub fn order_in_tile(
         orders.push(order);
     }
     let jammed = jam(model, scop, groups, &orders)?;
-    let leads = row_leads(model, scop, groups, &orders, &jammed)?;
-    Ok(InTile { orders, jammed, leads })
+    let leads = row_leads(model, scop, groups, &orders, &jammed, 2)?;
+    Ok(InTile { orders, jammed, leads, row_from_end: 2 })
 }
 
-/// The row each statement writes (the second-to-last index of its one
-/// written array: rows are the tiled dimension of the output, and a
-/// filter's `N x 1 x H x W` temporaries have the rows of an `N x H x W`
-/// output), as an affine function of its loops.
-fn written_row(s: &Statement) -> Option<Aff> {
+/// The row each statement writes (index `row_from_end` from the end of its
+/// one written array, the second-to-last for rows of whole last
+/// dimensions: rows are the tiled dimension of the output, and a filter's
+/// `N x 1 x H x W` temporaries have the rows of an `N x H x W` output), as
+/// an affine function of its loops.
+fn written_row(s: &Statement, row_from_end: usize) -> Option<Aff> {
     let mut writes = s.accesses.iter().filter(|a| a.write);
     let write = writes.next()?;
-    if writes.next().is_some() || write.indices.len() < 2 {
+    if writes.next().is_some() || write.indices.len() < row_from_end.max(2) {
         return None;
     }
-    Some(write.indices[write.indices.len() - 2].clone())
+    Some(write.indices[write.indices.len() - row_from_end].clone())
 }
 
 /// Halide's sliding window, found by the dependences: inside a row tile, the
@@ -647,9 +690,16 @@ fn written_row(s: &Statement) -> Option<Aff> {
 /// read's row is not the reader's row plus a constant, or the resulting
 /// order breaks a dependence (checked with ISL on the untiled domains, as
 /// `jam` checks its groups).
-fn row_leads(model: &Model, scop: &Scop, groups: &Groups, orders: &[Vec<usize>], at: &[(usize, usize)]) -> IslResult<Option<Vec<i64>>> {
+fn row_leads(
+    model: &Model,
+    scop: &Scop,
+    groups: &Groups,
+    orders: &[Vec<usize>],
+    at: &[(usize, usize)],
+    row_from_end: usize,
+) -> IslResult<Option<Vec<i64>>> {
     let n = scop.statements.len();
-    let rows: Vec<Option<Aff>> = scop.statements.iter().map(written_row).collect();
+    let rows: Vec<Option<Aff>> = scop.statements.iter().map(|s| written_row(s, row_from_end)).collect();
     if rows.iter().any(|r| r.is_none()) || groups.producers.is_empty() {
         return Ok(None);
     }
@@ -681,7 +731,7 @@ fn row_leads(model: &Model, scop: &Scop, groups: &Groups, orders: &[Vec<usize>],
                 continue;
             }
             for read in reader.accesses.iter().filter(|a| !a.write && a.array == write.array) {
-                let row = read.indices.len().checked_sub(2).and_then(|k| read.indices.get(k));
+                let row = read.indices.len().checked_sub(row_from_end).and_then(|k| read.indices.get(k));
                 let Some(offset) = row.and_then(|i| fixed(reader, i).constant_difference(&fixed_rows[r])) else {
                     return Ok(None);
                 };

@@ -35,8 +35,10 @@
 //! written. Bit-identical results. Recognizes perfect nests with constant
 //! bounds whose single statement stores an expression of loads (one of them
 //! C at the stored index) made of `arith`/`math` ops on f32 (and i1) values.
+//! The nests inside `pb-fuse`'s tiles count too: a loop there may run a
+//! constant number of times from a start in the loops around the nest (a
+//! row tile's `4 t` to `4 t + 4`), and indices may use those loops.
 
-use crate::text_kernel;
 use melior::{
     ir::{
         block::BlockLike,
@@ -66,7 +68,8 @@ pub static INFO: PassInfo = PassInfo {
 loads (C at the same index among them), where the loops in no C index are reductions, into tiles of \
 output rows x columns whose values are loop-carried vectors over the reduction loops (kept in their \
 order): operands contiguous along j are vector loads, operands that do not move with j are broadcast. \
-Depthwise convolutions, pooling windows, column sums. Refuses other element types, strided or \
+Depthwise convolutions, pooling windows, column sums, also inside pb-fuse's tiles (loops of a constant \
+trip count from a start in the tile's loops). Refuses other element types, strided or \
 transposed operands, inexact accesses, other writes.",
     anchor: "func.func",
     options: &[
@@ -99,7 +102,20 @@ impl RustPass for AccumulateTile {
     }
 
     fn run(&mut self, func: OperationRef<'_, '_>) -> Result<(), PassFailed> {
-        text_kernel::rewrite_each_nest(func, INFO.argument, self.report, |context, nest| self.tile(context, nest));
+        // Every outermost loop, the nests inside `pb-fuse`'s tiles included
+        // (a depthwise convolution fused between its padding and its
+        // activation: its indices use the tile's loops, which the nest
+        // reads as symbols).
+        let nests = ffi::collect_ops(func, melior::ir::operation::WalkOrder::PreOrder, |op| {
+            is_named(op, "affine.for") && op.parent_operation().is_none_or(|parent| !is_named(parent, "affine.for"))
+        });
+        for nest in nests {
+            let location = nest.location();
+            let outcome = ffi::with_context(func, |context| self.tile(context, nest));
+            if let (true, Some(message)) = (self.report, outcome) {
+                crate::report::note(location, INFO.argument, &message);
+            }
+        }
         Ok(())
     }
 }
@@ -107,6 +123,12 @@ impl RustPass for AccumulateTile {
 /// The recognized reduction: the roles of the loops and the update.
 struct Reduction<'s, 'c, 'a> {
     statement: &'s Statement<'c, 'a>,
+    /// The values of the SCoP's symbols (loops around the nest).
+    params: Vec<Value<'c, 'a>>,
+    /// Per loop, the symbolic start of a loop that runs a constant number
+    /// of times from it (a row tile's rows, `4 t` to `4 t + 4`): the loop
+    /// then counts from 0 (`bounds`) and its accesses add the start.
+    starts: Vec<Option<Aff>>,
     bounds: Vec<(i64, i64)>,
     /// C's last index: the vector lanes.
     j: usize,
@@ -137,7 +159,7 @@ impl AccumulateTile {
         if !perfect(nest, statement) {
             return None;
         }
-        let reduction = match recognize(statement) {
+        let reduction = match recognize(statement, &scop.params) {
             Ok(Some(reduction)) => reduction,
             Ok(None) => return None,
             Err(reason) => return Some(format!("not tiled: {reason}")),
@@ -214,15 +236,36 @@ fn perfect(nest: OperationRef, s: &Statement) -> bool {
     s.loops.iter().rev().skip(1).all(|l| body_ops(*l).len() == 2)
 }
 
-fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Reduction<'s, 'c, 'a>>, String> {
-    let Some(bounds) = s.bounds.iter().map(|b| b.constant().filter(|_| b.step == 1)).collect::<Option<Vec<_>>>() else {
-        return Ok(None);
-    };
+fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>, params: &[Value<'c, 'a>]) -> Result<Option<Reduction<'s, 'c, 'a>>, String> {
+    let mut bounds = Vec::new();
+    let mut starts = Vec::new();
+    for b in &s.bounds {
+        if b.step != 1 {
+            return Ok(None);
+        }
+        if let Some(constant) = b.constant() {
+            bounds.push(constant);
+            starts.push(None);
+            continue;
+        }
+        // From a start in the symbols only, a constant number of times.
+        let ([lower], [upper]) = (b.lower.as_slice(), b.upper.as_slice()) else { return Ok(None) };
+        if (0..s.loops.len()).any(|d| lower.uses_dim(d)) {
+            return Ok(None);
+        }
+        // (The symbols as further loops: their terms then cancel.)
+        let loops: Vec<Aff> = (0..s.loops.len()).map(Aff::Dim).collect();
+        let symbols: Vec<Aff> = (0..params.len()).map(|p| Aff::Dim(s.loops.len() + p)).collect();
+        let as_loops = |e: &Aff| e.substitute_all(&loops, &symbols);
+        let Some(trips) = as_loops(upper).constant_difference(&as_loops(lower)) else { return Ok(None) };
+        bounds.push((0, trips));
+        starts.push(Some(lower.clone()));
+    }
     let writes: Vec<usize> = (0..s.accesses.len()).filter(|k| s.accesses[*k].write).collect();
     let [c_write] = writes.as_slice() else { return Ok(None) };
     let c_write = *c_write;
     let w = &s.accesses[c_write];
-    if s.accesses.iter().any(|a| !a.exact || a.indices.iter().any(Aff::uses_symbols)) {
+    if s.accesses.iter().any(|a| !a.exact) {
         return Ok(None);
     }
     let Some(c_read) = (0..s.accesses.len()).find(|k| !s.accesses[*k].write && s.accesses[*k].array == w.array && s.accesses[*k].indices == w.indices)
@@ -293,7 +336,7 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Result<Option<Reduction<'s
         _ => None,
     };
     let outer: Vec<usize> = (0..s.loops.len()).filter(|d| *d != j && Some(*d) != i && !reductions.contains(d)).collect();
-    Ok(Some(Reduction { statement: s, bounds, j, i, reductions, outer, c_read, c_write, update }))
+    Ok(Some(Reduction { statement: s, params: params.to_vec(), starts, bounds, j, i, reductions, outer, c_read, c_write, update }))
 }
 
 /// The memref an access reads or writes has unit stride along its last
@@ -551,9 +594,24 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
                 }
                 _ => Aff::Const(p.offset),
             })
+            .zip(&self.r.starts)
+            .map(|(dim, start)| match start {
+                Some(start) => dim.plus(start.clone()),
+                None => dim,
+            })
             .collect();
+        // The symbols (loops around the nest: not valid affine symbols
+        // inside it) are dimensions of the map too.
+        let mut symbols = Vec::new();
+        for &value in &self.r.params {
+            let q = operands.iter().position(|o| key(*o) == key(value)).unwrap_or_else(|| {
+                operands.push(value);
+                operands.len() - 1
+            });
+            symbols.push(format!("d{q}"));
+        }
         let names: Vec<String> = (0..operands.len()).map(|q| format!("d{q}")).collect();
-        let results: Vec<String> = indices.iter().map(|e| e.substitute(&dims).to_mlir_named(&names, &[])).collect();
+        let results: Vec<String> = indices.iter().map(|e| e.substitute(&dims).to_mlir_named(&names, &symbols)).collect();
         let map = self.map(&format!("affine_map<({}) -> ({})>", names.join(", "), results.join(", ")))?;
         Ok((map, operands))
     }

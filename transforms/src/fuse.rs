@@ -32,19 +32,25 @@
 //!
 //! The model (no search, no timing): the last dimension is not tiled (whole
 //! rows: unit-stride streams, constant-bound vector loops); leading
-//! dimensions (batch, channels) get tiles of 1; for each power-of-two row
+//! dimensions (batch, channels) get tiles of 1. When a statement reads a
+//! temporary across the rows of planes (a window over `H` of an `N x H x W
+//! x C` map stored channels-last), rows of whole planes (`W x C`, `H`
+//! tiled) are planned too, and the cheaper of both families wins. For each
+//! power-of-two row
 //! tile `B` (with at least one tile per core), ISL gives the local buffers,
 //! hence the recomputation of each producer (tiles x local size / array
 //! size - 1) and the tile's footprint (local buffers + its block of the
 //! output). Estimated time = arithmetic work
-//! (instances x ops, producers scaled by their recomputation) at the
+//! (instances x ops, a transcendental function or a division weighed as the
+//! several ops it expands to, producers scaled by their recomputation) at the
 //! vector rate + moving each array outside the tiles once + traffic of
 //! local buffers that exceed the cache budget + re-reading, on each pass
 //! over the tile's rows after the first, what of the tile exceeds the
 //! first-level cache (layer norm: 8-row tiles, ~8% faster than 128) + a
 //! small cost per tile;
 //! unfused = the work + every nest streaming the arrays it touches that
-//! exceed the cache budget + writing and reading every temporary. The
+//! exceed the cache budget + writing and reading every temporary (at the
+//! shared cache's rate when it fits there, else memory's). The
 //! cheapest `B` wins if it beats unfused; `report=true` prints the numbers.
 //!
 //! It refuses (and leaves the nests as they are) when the arrays that
@@ -323,6 +329,11 @@ impl From<String> for Refusal {
 
 struct Choice {
     size: i64,
+    /// Trailing dimensions of the output a row holds whole (1: rows of
+    /// its last dimension; 2: rows of whole planes).
+    whole: usize,
+    /// Rows along the tiled dimension (`size` to a tile).
+    rows: i64,
     recompute: f64,
     /// Bytes the tile keeps in cache (see the model).
     footprint: i64,
@@ -332,6 +343,8 @@ struct Choice {
     /// Estimated seconds (model).
     cost: f64,
     plan: Plan,
+    /// Passes over a tile's rows (see [`passes_over_rows`]).
+    passes: usize,
 }
 
 impl Fuse {
@@ -422,35 +435,21 @@ impl Fuse {
         if rank < 2 || output.shape.iter().any(|n| *n <= 0) {
             return Err(Refusal::from("the output is not a statically shaped array of rank 2 or more".to_string()));
         }
-        let rows = output.shape[rank - 2];
-        let leading: i64 = output.shape[..rank - 2].iter().product();
-        let tiling_for = |size: i64| Tiling {
-            sizes: (0..rank).map(|d| if d + 2 < rank { Some(1) } else if d + 2 == rank { Some(size) } else { None }).collect(),
-            // Batch dimensions outer, row tiles inner: the parallel band
-            // below collapses them, and each thread's share is one
-            // contiguous stretch of memory (row tiles outer had each
-            // thread jump between the heads of a softmax every few rows).
-            order: (0..rank - 2).chain(std::iter::once(rank - 2)).collect(),
-        };
-        // Whether tiles can own what they write does not depend on the order
-        // inside a tile, which costs the most to find (legal permutations
-        // and jams, per statement pair): a refused SCoP (a global pool's
-        // sums shared by every row tile) is refused before paying for it.
-        // The smallest tile is the first planned below, whose refusal
-        // refuses the SCoP.
-        if FIRST_ROW_TILE < rows * 2 {
-            fusion::check_tiles(scop, &model, &groups, &tiling_for(FIRST_ROW_TILE))?;
-        }
-        let mut in_tile = fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?;
-        if !self.sliding {
-            in_tile.leads = None;
-        }
         // Work of each statement (instances x arithmetic ops) and bytes of
         // each temporary: the two sides of the model.
         let work: Vec<f64> = scop.statements.iter().map(|s| instances(scop, s) * arithmetic_ops(s)).collect();
         let all_work: f64 = work.iter().sum();
-        let temporaries_bytes: f64 =
-            groups.contracted.iter().map(|a| array_elements(scop, *a) * scop.arrays[*a].element_bytes as f64).sum();
+        // Unfused, each temporary is written and read back: from the shared
+        // cache when it fits there with room to spare (a small map's
+        // activations), else from memory.
+        let temporaries_seconds: f64 = groups
+            .contracted
+            .iter()
+            .map(|a| {
+                let bytes = array_elements(scop, *a) * scop.arrays[*a].element_bytes as f64;
+                2.0 * bytes / if bytes <= self.outer as f64 / 2.0 { OUTER_CACHE_BYTES_PER_SECOND } else { self.bytes_per_second() }
+            })
+            .sum();
         // Memory traffic: unfused, every nest streams each array it touches
         // that is larger than the cache budget (and writes and reads the
         // temporaries); fused, each array outside the tiles moves once.
@@ -466,71 +465,143 @@ impl Fuse {
             })
             .sum();
         let outside: f64 = (0..scop.arrays.len()).filter(|a| !groups.contracted.contains(a)).map(array_bytes).sum();
-        let unfused = all_work / self.ops_per_second() + (streamed + 2.0 * temporaries_bytes) / self.bytes_per_second();
-        // Each pass over a tile's rows after the first finds them in the
-        // first-level cache only if the tile fits there.
-        let passes = passes_over_rows(scop, &in_tile, output.shape[rank - 1]);
-        let rereads = passes.saturating_sub(1) as f64;
-        let mut choices = Vec::new();
-        let mut size = FIRST_ROW_TILE;
-        while size < rows * 2 {
-            let plan = fusion::plan(scop, &model, &groups, &tiling_for(size), &in_tile)?;
-            let tiles = (rows + size - 1) / size * leading;
-            // The tile's working set: its local buffers and its block of the
-            // output (consumers may pass over it several times).
-            let output_rows = size.min(rows) * output.shape[rank - 1] * output.element_bytes;
-            let stack: i64 = plan.slots.iter().map(|l| l.bytes(scop.arrays[l.array].element_bytes)).sum();
-            // What the tile keeps in cache: all of its buffers and its block
-            // of the output; advancing row by row, only the rows of each
-            // buffer the next rows still read (its halo and the row being
-            // written) and the output row.
-            let footprint: i64 = if plan.sliding {
-                let row_bytes = output.shape[rank - 1] * output.element_bytes;
-                row_bytes
-                    + plan
-                        .slots
-                        .iter()
-                        .map(|l| {
-                            let bytes = l.bytes(scop.arrays[l.array].element_bytes);
-                            let local_rows = l.shape.len().checked_sub(2).and_then(|k| l.shape.get(k)).copied().unwrap_or(1).max(1);
-                            let live = (local_rows - size.min(rows) + 1).clamp(1, local_rows);
-                            bytes / local_rows * live
-                        })
-                        .sum::<i64>()
-            } else {
-                stack + output_rows
-            };
-            let recompute_of = |array: usize| -> f64 {
-                plan.locals.iter().find(|l| l.array == array).map_or(0.0, |l| {
-                    let local: i64 = l.shape.iter().product();
-                    (tiles * local) as f64 / array_elements(scop, array).max(1.0) - 1.0
-                })
-            };
-            let recompute = groups.contracted.iter().map(|a| recompute_of(*a)).fold(0.0, f64::max);
-            let mut fused_work = 0.0;
-            for (index, s) in scop.statements.iter().enumerate() {
-                let written = s.accesses.iter().find(|a| a.write).map(|a| a.array);
-                let extra = if groups.producers.contains(&index) { written.map_or(0.0, recompute_of) } else { 0.0 };
-                fused_work += work[index] * (1.0 + extra.max(0.0));
-            }
-            // What exceeds the cache budget spills (written and read back
-            // once per tile), to the shared cache if it fits there.
-            let spill = 2.0 * (tiles * (footprint - self.budget).max(0)) as f64;
-            // Re-reading what exceeds the first-level cache, per pass.
-            let inner_spill = self.inner.map_or(0.0, |inner| rereads * (tiles * (footprint - inner).max(0)) as f64);
-            let cost = fused_work / self.ops_per_second()
-                + outside / self.bytes_per_second()
-                + spill / self.spill_bytes_per_second(footprint)
-                + inner_spill / (INNER_SPILL_BYTES_PER_SECOND * self.cores as f64)
-                + tiles as f64 * TILE_OVERHEAD_SECONDS / self.cores as f64;
-            choices.push(Choice { size, recompute, footprint, stack, tiles, cost, plan });
-            // Larger tiles only grow the buffers past the stack limit.
-            if size >= rows || stack > MAX_LOCAL_BYTES {
-                break;
-            }
-            size *= 2;
+        let unfused = all_work / self.ops_per_second() + streamed / self.bytes_per_second() + temporaries_seconds;
+        // Rows hold the output's last dimension whole (`N x C x H x W`
+        // tiled along H), or its last two (rows of whole planes: `N x H x
+        // W x C` tiled along H, so that a window over H and W recomputes
+        // only the halo above and below a tile, not one around each
+        // pixel), the latter tried where a tile of the fewest rows fits
+        // the cache budget. The model picks the cheapest tile of both.
+        // Only worth planning when some statement reads a temporary across
+        // the rows of planes (a window over `H` in `N x H x W x C`: rows of
+        // the last dimension would tile `H` by one and recompute the
+        // window's height on every tile).
+        let plane_bytes = output.shape[rank - 2] * output.shape[rank - 1] * output.element_bytes;
+        let mut wholes = vec![1];
+        if rank >= 3
+            && output.shape[rank - 3] > 1
+            && FIRST_ROW_TILE.min(output.shape[rank - 3]) * plane_bytes <= self.budget
+            && windows_across_planes(scop, &groups.contracted)
+        {
+            wholes.push(2);
         }
-        let parallel_enough = |c: &Choice| (rows + c.size - 1) / c.size >= self.cores.min(rows);
+        let mut first_refusal = None;
+        let mut in_tile_rows_of_2: Option<fusion::InTile> = None;
+        let mut choices = Vec::new();
+        for whole in wholes {
+            let row_dim = rank - 1 - whole;
+            let rows = output.shape[row_dim];
+            let leading: i64 = output.shape[..row_dim].iter().product();
+            let row_length: i64 = output.shape[row_dim + 1..].iter().product();
+            let tiling_for = |size: i64| Tiling {
+                sizes: (0..rank).map(|d| if d < row_dim { Some(1) } else if d == row_dim { Some(size) } else { None }).collect(),
+                // Batch dimensions outer, row tiles inner: the parallel band
+                // below collapses them, and each thread's share is one
+                // contiguous stretch of memory (row tiles outer had each
+                // thread jump between the heads of a softmax every few rows).
+                order: (0..=row_dim).collect(),
+            };
+            // Whether tiles can own what they write does not depend on the order
+            // inside a tile, which costs the most to find (legal permutations
+            // and jams, per statement pair): a refused SCoP (a global pool's
+            // sums shared by every row tile) is refused before paying for it.
+            // The smallest tile is the first planned below, whose refusal
+            // refuses the family of tiles.
+            if FIRST_ROW_TILE < rows * 2 {
+                if let Err(refusal) = fusion::check_tiles(scop, &model, &groups, &tiling_for(FIRST_ROW_TILE)) {
+                    first_refusal.get_or_insert(refusal);
+                    continue;
+                }
+            }
+            // The orders and jams inside a tile once; the sliding window
+            // per row position.
+            if in_tile_rows_of_2.is_none() {
+                in_tile_rows_of_2 = Some(fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?);
+            }
+            let Some(base) = in_tile_rows_of_2.as_ref() else { continue };
+            let mut in_tile = if base.row_from_end == whole + 1 { base.clone() } else { base.with_rows_at(&model, scop, &groups, whole + 1)? };
+            if !self.sliding {
+                in_tile.leads = None;
+            }
+            // Each pass over a tile's rows after the first finds them in the
+            // first-level cache only if the tile fits there.
+            let passes = passes_over_rows(scop, &in_tile, output.shape[rank - 1]);
+            let rereads = passes.saturating_sub(1) as f64;
+            let mut size = FIRST_ROW_TILE;
+            while size < rows * 2 {
+                let plan = match fusion::plan(scop, &model, &groups, &tiling_for(size), &in_tile) {
+                    Ok(plan) => plan,
+                    Err(refusal) if whole > 1 => {
+                        first_refusal.get_or_insert(refusal);
+                        break;
+                    }
+                    Err(refusal) => return Err(Refusal::from(refusal)),
+                };
+                let tiles = (rows + size - 1) / size * leading;
+                // The tile's working set: its local buffers and its block of the
+                // output (consumers may pass over it several times).
+                let output_rows = size.min(rows) * row_length * output.element_bytes;
+                let stack: i64 = plan.slots.iter().map(|l| l.bytes(scop.arrays[l.array].element_bytes)).sum();
+                // What the tile keeps in cache: all of its buffers and its block
+                // of the output; advancing row by row, only the rows of each
+                // buffer the next rows still read (its halo and the row being
+                // written) and the output row.
+                let footprint: i64 = if plan.sliding {
+                    let row_bytes = row_length * output.element_bytes;
+                    row_bytes
+                        + plan
+                            .slots
+                            .iter()
+                            .map(|l| {
+                                let bytes = l.bytes(scop.arrays[l.array].element_bytes);
+                                let local_rows =
+                                    l.shape.len().checked_sub(whole + 1).and_then(|k| l.shape.get(k)).copied().unwrap_or(1).max(1);
+                                let live = (local_rows - size.min(rows) + 1).clamp(1, local_rows);
+                                bytes / local_rows * live
+                            })
+                            .sum::<i64>()
+                } else {
+                    stack + output_rows
+                };
+                let recompute_of = |array: usize| -> f64 {
+                    plan.locals.iter().find(|l| l.array == array).map_or(0.0, |l| {
+                        let local: i64 = l.shape.iter().product();
+                        (tiles * local) as f64 / array_elements(scop, array).max(1.0) - 1.0
+                    })
+                };
+                let recompute = groups.contracted.iter().map(|a| recompute_of(*a)).fold(0.0, f64::max);
+                let mut fused_work = 0.0;
+                for (index, s) in scop.statements.iter().enumerate() {
+                    let written = s.accesses.iter().find(|a| a.write).map(|a| a.array);
+                    let extra = if groups.producers.contains(&index) { written.map_or(0.0, recompute_of) } else { 0.0 };
+                    fused_work += work[index] * (1.0 + extra.max(0.0));
+                }
+                // What exceeds the cache budget spills (written and read back
+                // once per tile), to the shared cache if it fits there.
+                let spill = 2.0 * (tiles * (footprint - self.budget).max(0)) as f64;
+                // Re-reading what exceeds the first-level cache, per pass.
+                let inner_spill = self.inner.map_or(0.0, |inner| rereads * (tiles * (footprint - inner).max(0)) as f64);
+                let cost = fused_work / self.ops_per_second()
+                    + outside / self.bytes_per_second()
+                    + spill / self.spill_bytes_per_second(footprint)
+                    + inner_spill / (INNER_SPILL_BYTES_PER_SECOND * self.cores as f64)
+                    + tiles as f64 * TILE_OVERHEAD_SECONDS / self.cores as f64;
+                choices.push(Choice { size, whole, rows, recompute, footprint, stack, tiles, cost, plan, passes });
+                // Larger tiles only grow the buffers past the stack limit, or
+                // further past the cache budget once the cost turns up there.
+                let rising = choices.len() >= 2 && choices[choices.len() - 2].cost < cost && choices[choices.len() - 2].whole == whole;
+                if size >= rows || stack > MAX_LOCAL_BYTES || (footprint > self.budget && rising) {
+                    break;
+                }
+                size *= 2;
+            }
+        }
+        if choices.is_empty() {
+            if let Some(refusal) = first_refusal {
+                return Err(Refusal::from(refusal));
+            }
+        }
+        let parallel_enough = |c: &Choice| (c.rows + c.size - 1) / c.size >= self.cores.min(c.rows);
         let chosen = choices
             .iter()
             .filter(|c| self.row_tile == 0 || c.size == self.row_tile)
@@ -557,11 +628,12 @@ impl Fuse {
             )));
         }
         let plan = &chosen.plan;
-        let message = self.describe(scop, &groups, plan, chosen, passes, unfused);
+        let message = self.describe(scop, &groups, plan, chosen, unfused);
         // The outermost generated loops are the tile loops with more than
         // one iteration (ISL drops single-valued ones): the parallel band.
-        let row_tiles = (rows + chosen.size - 1) / chosen.size;
-        let multi = output.shape[..rank - 2].iter().chain(std::iter::once(&row_tiles)).filter(|n| **n > 1).count();
+        let row_tiles = (chosen.rows + chosen.size - 1) / chosen.size;
+        let row_dim = rank - 1 - chosen.whole;
+        let multi = output.shape[..row_dim].iter().chain(std::iter::once(&row_tiles)).filter(|n| **n > 1).count();
         let parallel_depth = if chosen.tiles > 1 && self.cores > 1 { multi } else { 0 };
         let params = format!("[{}] -> {{ : }}", scop.param_names().join(", "));
         let tree = pb_polyhedral::ast::generate(&model.ctx, &params, &plan.schedule).map_err(Refusal::from)?;
@@ -590,7 +662,8 @@ impl Fuse {
 
     /// The report line of a fusion: what was fused, the tile, its buffers,
     /// the budgets of the model and its estimates.
-    fn describe(&self, scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, passes: usize, unfused: f64) -> String {
+    fn describe(&self, scop: &Scop, groups: &Groups, plan: &Plan, chosen: &Choice, unfused: f64) -> String {
+        let passes = chosen.passes;
         let names = |list: &[usize]| list.iter().map(|s| scop.statements[*s].name.clone()).collect::<Vec<_>>().join(",");
         let locals: Vec<String> = plan
             .locals
@@ -601,12 +674,13 @@ impl Fuse {
             })
             .collect();
         format!(
-            "fused producers {} into consumers {} of {}: row tile {} ({} parallel tiles{}), tile-local {} in {} buffer{} = {} KiB, \
+            "fused producers {} into consumers {} of {}: row tile {}{} ({} parallel tiles{}), tile-local {} in {} buffer{} = {} KiB, \
 {} KiB in cache (budget {} KiB{}), recomputation {:.1}%; model: ~{:.2} ms fused vs ~{:.2} ms unfused",
             names(&groups.producers),
             names(&groups.consumers),
             scop.arrays[groups.output].name,
             chosen.size,
+            if chosen.whole > 1 { " of whole planes" } else { "" },
             chosen.tiles,
             if plan.sliding { ", rows advancing together" } else { "" },
             locals.join(" "),
@@ -673,6 +747,20 @@ fn one_loop_nest(tree: &pb_polyhedral::ast::Tree, depth: usize) -> bool {
     }
 }
 
+/// Whether a statement reads a temporary (of `contracted`) at another
+/// third-to-last index than the one it writes: a window across the rows of
+/// planes.
+fn windows_across_planes(scop: &Scop, contracted: &[usize]) -> bool {
+    scop.statements.iter().any(|s| {
+        let Some(write) = s.accesses.iter().find(|a| a.write) else { return false };
+        let rank = write.indices.len();
+        rank >= 3
+            && s.accesses.iter().any(|a| {
+                !a.write && contracted.contains(&a.array) && a.indices.len() == rank && a.indices[rank - 3] != write.indices[rank - 3]
+            })
+    })
+}
+
 /// Passes over a tile's rows: nests (jammed ones count once) whose
 /// innermost loop runs along a whole row of `row_length` (layer norm: mean,
 /// centering with the sum of squares, normalization; softmax: max,
@@ -705,16 +793,25 @@ fn instances(scop: &Scop, s: &Statement) -> f64 {
 
 /// Arithmetic ops of a statement (at least one: a copy still moves data).
 fn arithmetic_ops(s: &Statement) -> f64 {
-    let count = s
-        .ops
-        .iter()
-        .filter(|op| {
-            let name = op.name();
-            let name = name.as_string_ref().as_str().unwrap_or("");
-            name.starts_with("arith.") || name.starts_with("math.")
-        })
-        .count();
-    count.max(1) as f64
+    let count: f64 = s.ops.iter().map(|op| op_weight(op.name().as_string_ref().as_str().unwrap_or(""))).sum();
+    count.max(1.0)
+}
+
+/// Work of one op in additions' worth: a transcendental function is a
+/// polynomial and its range reduction once `pb-expand-math` has expanded it
+/// (15-25 instructions), a division or square root several times an
+/// addition's throughput; index arithmetic and memory ops none (the
+/// statement's accesses count in the traffic). What a fused tile recomputes
+/// of a producer ending in SiLU (`x / (1 + exp(-x))`) is then weighed as
+/// the work it is, not as five additions.
+fn op_weight(name: &str) -> f64 {
+    match name {
+        "math.exp" | "math.exp2" | "math.expm1" | "math.log" | "math.log2" | "math.log10" | "math.log1p" | "math.tanh"
+        | "math.erf" | "math.powf" | "math.sin" | "math.cos" | "math.atan" | "math.atan2" | "math.fpowi" => 16.0,
+        "arith.divf" | "math.sqrt" | "math.rsqrt" | "arith.remf" => 4.0,
+        _ if name.starts_with("arith.") || name.starts_with("math.") => 1.0,
+        _ => 0.0,
+    }
 }
 
 fn array_elements(scop: &Scop, array: usize) -> f64 {

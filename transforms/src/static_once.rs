@@ -21,7 +21,9 @@
 //! under `scf.if` on the prepared flag being 0 (the first call, and the
 //! first after the caller's static arguments changed). Nests that read
 //! anything else, and temporaries that anything else writes, are left as
-//! they are.
+//! they are. The static nests move up, in their order, to where what they
+//! use is defined: gathered at the top, they no longer split the per-call
+//! nests around them into separate runs for `pb-fuse`.
 //!
 //! ```mlir
 //! %sum = memref.alloc() : memref<768xi32>
@@ -88,6 +90,7 @@ impl RustPass for StaticOnce {
             for temporary in temporaries {
                 keep(context, func, temporary)?;
             }
+            hoist(func, &nests);
             for nest in nests {
                 run_when_stale(context, nest)?;
             }
@@ -282,6 +285,41 @@ fn keep<'c>(context: &'c melior::Context, func: OperationRef<'c, '_>, temporary:
 }
 
 /// Moves `nest` into `scf.if %stale { }` on the prepared flag.
+/// Moves each static nest (in program order) up to the earliest place
+/// where what it uses is defined and the static nests before it have run:
+/// they read only static arguments and kept buffers that static nests
+/// write, so nothing between holds them back. Gathered at the top, their
+/// `scf.if`s no longer split the per-call loop nests around them into
+/// separate runs (a depthwise convolution's weights copied to `[KH, KW, C]`
+/// sat between the padding its taps read and the taps, and `pb-fuse`
+/// could not contract the padded map).
+fn hoist<'c, 'a>(func: OperationRef<'c, 'a>, nests: &[OperationRef<'c, 'a>]) {
+    let Some(body) = func.region(0).ok().and_then(|r| r.first_block()) else { return };
+    let mut after: Option<OperationRef> = None;
+    for &nest in nests {
+        let ops = ir::body_ops(func);
+        let position = |op: OperationRef| ops.iter().position(|o| *o == op);
+        // The last top-level op defining a value used inside the nest.
+        let mut last = after.and_then(position);
+        for inner in ffi::collect_ops(nest, melior::ir::operation::WalkOrder::PreOrder, |_| true) {
+            for value in (0..inner.operand_count()).filter_map(|i| ffi::operand(inner, i)) {
+                let Some(top) = ffi::defining_op(value).and_then(|def| ir::ancestor_in(def, body)) else { continue };
+                if top != nest {
+                    last = last.max(position(top));
+                }
+            }
+        }
+        let anchor = match last {
+            Some(at) => ops.get(at + 1).copied(),
+            None => ops.first().copied(),
+        };
+        if let Some(anchor) = anchor.filter(|anchor| *anchor != nest && position(*anchor) < position(nest)) {
+            ffi::move_before(nest, anchor);
+        }
+        after = Some(nest);
+    }
+}
+
 fn run_when_stale<'c>(context: &'c melior::Context, nest: OperationRef<'c, '_>) -> Result<(), String> {
     use crate::register_tile::{stale_flag, when_stale};
     let terminator = when_stale(context, nest, stale_flag(context, nest)?)?;

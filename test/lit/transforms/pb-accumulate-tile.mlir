@@ -132,3 +132,39 @@ func.func @transposed_matvec(%a: memref<100x552xf32>, %y: memref<100xf32>, %out:
   }
   return
 }
+
+// A nest inside a tile of pb-fuse (a depthwise convolution fused between
+// its padding and its activation): its rows run from the tile's first
+// (`4 t`, a symbol of the nest) a constant number of times, and its
+// indices use the tile's loops. The rows count from 0 with the start
+// added to every index.
+// CHECK-LABEL: func.func @in_a_tile
+// CHECK: affine.parallel (%[[N:.*]], %[[T:.*]]) = (0, 0) to (2, 2)
+// CHECK-NEXT: affine.for %[[R:.*]] = 0 to 4
+// CHECK-NEXT: affine.vector_load %arg2[%[[N]], %[[R]] + %[[T]] * 4, 0, 0] : memref<2x8x8x32xf32>, vector<16xf32>
+// CHECK: affine.for %[[KH:.*]] = 0 to 3 iter_args
+// CHECK: affine.for %[[KW:.*]] = 0 to 3 iter_args
+// CHECK: affine.vector_load %arg0[%[[N]], %[[R]] + %[[T]] * 4 + %[[KH]], %[[KW]], 0] : memref<2x10x10x32xf32>, vector<16xf32>
+// CHECK: affine.vector_store %{{.*}}, %arg2[%[[N]], %[[R]] + %[[T]] * 4, 7, 16]
+// REPORT: remark: [pb-accumulate-tile] accumulated in registers over 9 reduction steps: tiles of 8 rows x 32 columns (16 + 16)
+func.func @in_a_tile(%x: memref<2x10x10x32xf32>, %w: memref<3x3x32xf32>, %y: memref<2x8x8x32xf32>) {
+  affine.parallel (%n, %t) = (0, 0) to (2, 2) {
+    affine.for %h = affine_map<(d0) -> (d0 * 4)>(%t) to affine_map<(d0) -> (d0 * 4 + 4)>(%t) {
+      affine.for %ow = 0 to 8 {
+        affine.for %kh = 0 to 3 {
+          affine.for %kw = 0 to 3 {
+            affine.for %c = 0 to 32 {
+              %a = affine.load %x[%n, %h + %kh, %ow + %kw, %c] : memref<2x10x10x32xf32>
+              %b = affine.load %w[%kh, %kw, %c] : memref<3x3x32xf32>
+              %o = affine.load %y[%n, %h, %ow, %c] : memref<2x8x8x32xf32>
+              %m = arith.mulf %a, %b : f32
+              %s = arith.addf %o, %m : f32
+              affine.store %s, %y[%n, %h, %ow, %c] : memref<2x8x8x32xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  return
+}

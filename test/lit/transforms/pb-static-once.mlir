@@ -194,7 +194,8 @@ func.func @reused_by_two_layers(%x: memref<16xf32>, %w1: memref<16xf32> {pb.stat
 // first layer's broadcast reads a buffer the second layer writes later,
 // so it runs once with the work it copies (into a kept buffer of its
 // own); the second's source holds its value from there on: it runs per
-// call, reading the kept temporary.
+// call, reading the kept temporary. The static nests, in their order, run
+// first (nothing per call reads the temporary between its writers).
 // CHECK-LABEL: func.func @broadcast_of_a_reused_buffer
 // CHECK-DAG: %[[T:.*]] = memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<16xf32>
 // CHECK-DAG: %[[B1:.*]] = memref.alloc() {alignment = 64 : i64, pb.persistent} : memref<4x16xf32>
@@ -202,9 +203,9 @@ func.func @reused_by_two_layers(%x: memref<16xf32>, %w1: memref<16xf32> {pb.stat
 // CHECK: affine.store %{{.*}}, %[[T]]
 // CHECK: scf.if
 // CHECK: affine.store %{{.*}}, %[[B1]]
-// CHECK: affine.load %[[B1]]
 // CHECK: scf.if
 // CHECK: affine.store %{{.*}}, %[[T]]
+// CHECK: affine.load %[[B1]]
 // The second broadcast, per call.
 // CHECK: affine.for
 // CHECK-NEXT: affine.for
@@ -256,5 +257,50 @@ func.func @broadcast_of_a_reused_buffer(%x: memref<4x16xf32>, %w1: memref<16xf32
   memref.dealloc %b1 : memref<4x16xf32>
   memref.dealloc %b2 : memref<4x16xf32>
   memref.dealloc %t : memref<16xf32>
+  return
+}
+
+// A weight copy between the per-call nests that produce and read a
+// temporary (a depthwise convolution's [C, KH, KW] weights copied to
+// [KH, KW, C] after its input's padding is written): the static nest moves
+// up to where what it uses is defined, so that its scf.if no longer splits
+// the per-call nests around it into separate runs for pb-fuse. The view
+// of the weights it reads stays before it.
+// CHECK-LABEL: func.func @weights_copied_between_layers
+// CHECK: %[[V:.*]] = memref.collapse_shape %arg1
+// CHECK: scf.if
+// CHECK: affine.load %[[V]]
+// CHECK: } {pb.once}
+// CHECK: affine.for
+// CHECK: math.exp
+// CHECK: affine.for
+// CHECK: arith.mulf
+// CHECK: return
+func.func @weights_copied_between_layers(%x: memref<4x16xf32>, %w: memref<16x1xf32> {pb.static}, %y: memref<4x16xf32>) {
+  %t = memref.alloc() {alignment = 64 : i64} : memref<4x16xf32>
+  %v = memref.collapse_shape %w [[0, 1]] : memref<16x1xf32> into memref<16xf32>
+  affine.for %r = 0 to 4 {
+    affine.for %c = 0 to 16 {
+      %a = affine.load %x[%r, %c] : memref<4x16xf32>
+      %e = math.exp %a : f32
+      affine.store %e, %t[%r, %c] : memref<4x16xf32>
+    }
+  }
+  %k = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  affine.for %c = 0 to 16 {
+    %a = affine.load %v[%c] : memref<16xf32>
+    %n = arith.negf %a : f32
+    affine.store %n, %k[%c] : memref<16xf32>
+  }
+  affine.for %r = 0 to 4 {
+    affine.for %c = 0 to 16 {
+      %a = affine.load %t[%r, %c] : memref<4x16xf32>
+      %b = affine.load %k[%c] : memref<16xf32>
+      %p = arith.mulf %a, %b : f32
+      affine.store %p, %y[%r, %c] : memref<4x16xf32>
+    }
+  }
+  memref.dealloc %t : memref<4x16xf32>
+  memref.dealloc %k : memref<16xf32>
   return
 }
