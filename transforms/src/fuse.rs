@@ -472,23 +472,24 @@ impl Fuse {
         // only the halo above and below a tile, not one around each
         // pixel), the latter tried where a tile of the fewest rows fits
         // the cache budget. The model picks the cheapest tile of both.
-        // Only worth planning when some statement reads a temporary across
-        // the rows of planes (a window over `H` in `N x H x W x C`: rows of
-        // the last dimension would tile `H` by one and recompute the
-        // window's height on every tile).
+        // Planned where some statement reads a temporary across the rows of
+        // planes (a window over `H` in `N x H x W x C`), and then instead of
+        // rows of the last dimension, which would tile `H` by one and
+        // recompute the window's whole height on every tile (those are
+        // planned only if no plane tile can be).
         let plane_bytes = output.shape[rank - 2] * output.shape[rank - 1] * output.element_bytes;
-        let mut wholes = vec![1];
-        if rank >= 3
+        let planes = rank >= 3
             && output.shape[rank - 3] > 1
             && FIRST_ROW_TILE.min(output.shape[rank - 3]) * plane_bytes <= self.budget
-            && windows_across_planes(scop, &groups.contracted)
-        {
-            wholes.push(2);
-        }
+            && windows_across_planes(scop, &groups.contracted);
+        let wholes = if planes { vec![2, 1] } else { vec![1] };
         let mut first_refusal = None;
-        let mut in_tile_rows_of_2: Option<fusion::InTile> = None;
+        let mut ordered: Option<fusion::InTile> = None;
         let mut choices = Vec::new();
         for whole in wholes {
+            if whole == 1 && !choices.is_empty() {
+                break;
+            }
             let row_dim = rank - 1 - whole;
             let rows = output.shape[row_dim];
             let leading: i64 = output.shape[..row_dim].iter().product();
@@ -515,10 +516,10 @@ impl Fuse {
             }
             // The orders and jams inside a tile once; the sliding window
             // per row position.
-            if in_tile_rows_of_2.is_none() {
-                in_tile_rows_of_2 = Some(fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?);
+            if ordered.is_none() {
+                ordered = Some(fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?);
             }
-            let Some(base) = in_tile_rows_of_2.as_ref() else { continue };
+            let Some(base) = ordered.as_ref() else { continue };
             let mut in_tile = if base.row_from_end == whole + 1 { base.clone() } else { base.with_rows_at(&model, scop, &groups, whole + 1)? };
             if !self.sliding {
                 in_tile.leads = None;
