@@ -37,7 +37,19 @@
 //! C at the stored index) made of `arith`/`math` ops on f32 (and i1) values.
 //! The nests inside `pb-fuse`'s tiles count too: a loop there may run a
 //! constant number of times from a start in the loops around the nest (a
-//! row tile's `4 t` to `4 t + 4`), and indices may use those loops.
+//! row tile's `4 t` to `4 t + 4`), a loop outside the tile may have any
+//! bounds (a partial last tile's `min(4 t + 4, 14)`), and indices may use
+//! the loops around.
+//!
+//! Folded in: the nest right before, when it stores one value from outside
+//! into exactly the elements of C the reduction updates (a zero fill: the
+//! registers start from it), and the nest right after, when it updates
+//! exactly those elements in place from their values and operands
+//! contiguous along `j` or not moving with it (a batch norm and an
+//! activation: applied to the registers before the one store; a per-
+//! channel `C x 1 x 1` table read through a view without its unit
+//! dimensions). Each folded statement computes what it did, on the same
+//! elements, right after (or before) the reduction finishes them.
 
 use melior::{
     ir::{
@@ -69,8 +81,9 @@ loads (C at the same index among them), where the loops in no C index are reduct
 output rows x columns whose values are loop-carried vectors over the reduction loops (kept in their \
 order): operands contiguous along j are vector loads, operands that do not move with j are broadcast. \
 Depthwise convolutions, pooling windows, column sums, also inside pb-fuse's tiles (loops of a constant \
-trip count from a start in the tile's loops). Refuses other element types, strided or \
-transposed operands, inexact accesses, other writes.",
+trip count from a start in the tile's loops). A fill of exactly those elements right before and an \
+elementwise update of them in place right after fold into the registers. Refuses other element types, \
+strided or transposed operands, inexact accesses, other writes.",
     anchor: "func.func",
     options: &[
         PassOption { name: "width", kind: OptionKind::UInt, default: "16", help: "f32 lanes of a vector register" },
@@ -109,9 +122,14 @@ impl RustPass for AccumulateTile {
         let nests = ffi::collect_ops(func, melior::ir::operation::WalkOrder::PreOrder, |op| {
             is_named(op, "affine.for") && op.parent_operation().is_none_or(|parent| !is_named(parent, "affine.for"))
         });
+        // (The nests folded into an earlier one are gone: skipped.)
+        let mut folded: Vec<usize> = Vec::new();
         for nest in nests {
+            if folded.contains(&(nest.to_raw().ptr as usize)) {
+                continue;
+            }
             let location = nest.location();
-            let outcome = ffi::with_context(func, |context| self.tile(context, nest));
+            let outcome = ffi::with_context(func, |context| self.tile(context, nest, &mut folded));
             if let (true, Some(message)) = (self.report, outcome) {
                 crate::report::note(location, INFO.argument, &message);
             }
@@ -129,6 +147,10 @@ struct Reduction<'s, 'c, 'a> {
     /// of times from it (a row tile's rows, `4 t` to `4 t + 4`): the loop
     /// then counts from 0 (`bounds`) and its accesses add the start.
     starts: Vec<Option<Aff>>,
+    /// Per loop outside the tile, its bounds when they are neither constant
+    /// nor a constant count from a start (lower bounds, upper bounds: their
+    /// maximum and minimum).
+    general: Vec<Option<(Vec<Aff>, Vec<Aff>)>>,
     bounds: Vec<(i64, i64)>,
     /// C's last index: the vector lanes.
     j: usize,
@@ -141,6 +163,40 @@ struct Reduction<'s, 'c, 'a> {
     c_read: usize,
     c_write: usize,
     update: OperandExpr<'c, 'a>,
+    /// The nest right before, when it fills exactly the elements of C the
+    /// reduction updates with one value from outside: the tile starts
+    /// from that value instead of loading C.
+    fill: Option<(OperationRef<'c, 'a>, Value<'c, 'a>)>,
+    /// The nest right after, when it updates exactly those elements of C in
+    /// place from their final values (a batch norm and activation): folded
+    /// into the tile, applied to the registers before the one store.
+    epilogue: Option<Epilogue<'c, 'a>>,
+}
+
+/// An expression a tile evaluates per cell: the reduction's update, or the
+/// epilogue after it.
+struct Expr<'x, 'c, 'a> {
+    /// (op, indices in the reduction's loops and symbols, the memref to
+    /// read instead of the op's, when one) of the accesses.
+    loads: &'x [(OperationRef<'c, 'a>, Vec<Aff>, Option<Value<'c, 'a>>)],
+    ops: &'x [OperationRef<'c, 'a>],
+    /// The load of C the running value stands for.
+    c_load: OperationRef<'c, 'a>,
+    result: Value<'c, 'a>,
+}
+
+/// An elementwise statement over C's elements, its accesses re-indexed in
+/// the reduction's loops and symbols.
+struct Epilogue<'c, 'a> {
+    nest: OperationRef<'c, 'a>,
+    /// (load op, indices, trailing unit dimensions) of each access the
+    /// expression reads: a per-channel `C x 1 x 1` table moving with `j`
+    /// in its first index is read through a view without its unit
+    /// dimensions (its indices then stop at that first one).
+    loads: Vec<(OperationRef<'c, 'a>, Vec<Aff>, usize)>,
+    ops: Vec<OperationRef<'c, 'a>>,
+    c_load: OperationRef<'c, 'a>,
+    result: Value<'c, 'a>,
 }
 
 /// A loop's value in the new code: `value + offset`, or the constant
@@ -153,17 +209,19 @@ struct Position<'c, 'a> {
 
 impl AccumulateTile {
     /// The decision, when there is one worth reporting.
-    fn tile<'c>(&self, context: &'c Context, nest: OperationRef<'c, '_>) -> Option<String> {
+    fn tile<'c>(&self, context: &'c Context, nest: OperationRef<'c, '_>, erased: &mut Vec<usize>) -> Option<String> {
         let scop = Scop::extract(&[nest]).ok()?;
         let [statement] = scop.statements.as_slice() else { return None };
         if !perfect(nest, statement) {
             return None;
         }
-        let reduction = match recognize(statement, &scop.params) {
+        let mut reduction = match recognize(statement, &scop.params) {
             Ok(Some(reduction)) => reduction,
             Ok(None) => return None,
             Err(reason) => return Some(format!("not tiled: {reason}")),
         };
+        reduction.fill = op_before(nest).and_then(|before| fill_of(before, &reduction));
+        reduction.epilogue = nest.next_in_block().and_then(|after| epilogue_of(after, &reduction));
         let r = &reduction;
         let trip = |d: usize| r.bounds[d].1 - r.bounds[d].0;
         let n = trip(r.j);
@@ -198,13 +256,27 @@ impl AccumulateTile {
         if let Err(reason) = build(context, nest, r, &plan) {
             return Some(format!("not tiled: {reason}"));
         }
+        let folded: Vec<OperationRef> = r.fill.iter().map(|(f, _)| *f).chain(r.epilogue.iter().map(|e| e.nest)).collect();
+        let folded_note = match (r.fill.is_some(), r.epilogue.is_some()) {
+            (true, true) => "; the fill before and the update after folded in",
+            (true, false) => "; the fill before folded in",
+            (false, true) => "; the update after folded in",
+            (false, false) => "",
+        };
+        drop(reduction);
         drop(scop);
-        // SAFETY: `Scop::extract` accepted the nest, so its loops have no results and nothing defined
-        // inside it is used outside it; the SCoP was dropped above.
+        // SAFETY: `Scop::extract` accepted the nest, and the folded nests (each a SCoP of its own,
+        // dropped in `fill_of` / `epilogue_of`), so their loops have no results and nothing defined
+        // inside them is used outside; the SCoP was dropped above.
         unsafe { ffi::erase(nest) };
+        for other in folded {
+            erased.push(other.to_raw().ptr as usize);
+            // SAFETY: as above.
+            unsafe { ffi::erase(other) };
+        }
         let widths = |cells: &[(i64, i64)]| cells.iter().map(|(_, w)| w.to_string()).collect::<Vec<_>>().join(" + ");
         Some(format!(
-            "accumulated in registers over {steps} reduction steps: tiles of {rows} rows x {} columns ({}){}",
+            "accumulated in registers over {steps} reduction steps: tiles of {rows} rows x {} columns ({}){}{folded_note}",
             plan.tile_columns,
             widths(&plan.columns),
             if plan.tail.is_empty() { String::new() } else { format!(", {} per row, then {}", plan.full_tiles, widths(&plan.tail)) }
@@ -239,6 +311,7 @@ fn perfect(nest: OperationRef, s: &Statement) -> bool {
 fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>, params: &[Value<'c, 'a>]) -> Result<Option<Reduction<'s, 'c, 'a>>, String> {
     let mut bounds = Vec::new();
     let mut starts = Vec::new();
+    let mut general = Vec::new();
     for b in &s.bounds {
         if b.step != 1 {
             return Ok(None);
@@ -246,20 +319,34 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>, params: &[Value<'c, 'a>]) -> 
         if let Some(constant) = b.constant() {
             bounds.push(constant);
             starts.push(None);
+            general.push(None);
             continue;
         }
         // From a start in the symbols only, a constant number of times.
-        let ([lower], [upper]) = (b.lower.as_slice(), b.upper.as_slice()) else { return Ok(None) };
-        if (0..s.loops.len()).any(|d| lower.uses_dim(d)) {
-            return Ok(None);
-        }
-        // (The symbols as further loops: their terms then cancel.)
         let loops: Vec<Aff> = (0..s.loops.len()).map(Aff::Dim).collect();
         let symbols: Vec<Aff> = (0..params.len()).map(|p| Aff::Dim(s.loops.len() + p)).collect();
+        // (The symbols as further loops: their terms then cancel.)
         let as_loops = |e: &Aff| e.substitute_all(&loops, &symbols);
-        let Some(trips) = as_loops(upper).constant_difference(&as_loops(lower)) else { return Ok(None) };
-        bounds.push((0, trips));
-        starts.push(Some(lower.clone()));
+        let trips = match (b.lower.as_slice(), b.upper.as_slice()) {
+            ([lower], [upper]) if !(0..s.loops.len()).any(|d| lower.uses_dim(d)) => {
+                as_loops(upper).constant_difference(&as_loops(lower)).map(|trips| (lower, trips))
+            }
+            _ => None,
+        };
+        match trips {
+            Some((lower, trips)) => {
+                bounds.push((0, trips));
+                starts.push(Some(lower.clone()));
+                general.push(None);
+            }
+            // Any other bounds (a partial row tile's `min(4 t + 4, 14)`):
+            // only for a loop that stays outside the tile.
+            None => {
+                bounds.push((0, 0));
+                starts.push(None);
+                general.push(Some((b.lower.clone(), b.upper.clone())));
+            }
+        }
     }
     let writes: Vec<usize> = (0..s.accesses.len()).filter(|k| s.accesses[*k].write).collect();
     let [c_write] = writes.as_slice() else { return Ok(None) };
@@ -336,7 +423,197 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>, params: &[Value<'c, 'a>]) -> 
         _ => None,
     };
     let outer: Vec<usize> = (0..s.loops.len()).filter(|d| *d != j && Some(*d) != i && !reductions.contains(d)).collect();
-    Ok(Some(Reduction { statement: s, params: params.to_vec(), starts, bounds, j, i, reductions, outer, c_read, c_write, update }))
+    if (0..s.loops.len()).any(|d| general[d].is_some() && !outer.contains(&d)) {
+        return Ok(None);
+    }
+    Ok(Some(Reduction {
+        statement: s,
+        params: params.to_vec(),
+        starts,
+        general,
+        bounds,
+        j,
+        i,
+        reductions,
+        outer,
+        c_read,
+        c_write,
+        update,
+        fill: None,
+        epilogue: None,
+    }))
+}
+
+/// The op right before `op` in its block (the C API has no link back).
+fn op_before<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut previous = None;
+    let mut current = op.block()?.first_operation();
+    while let Some(at) = current {
+        if at == op {
+            return previous;
+        }
+        previous = Some(at);
+        current = at.next_in_block();
+    }
+    None
+}
+
+/// Whether `a` and `b` (over `loops` loops and `symbols` symbols) are the
+/// same affine function.
+fn same_aff(a: &Aff, b: &Aff, loops: usize, symbols: usize) -> bool {
+    let dims: Vec<Aff> = (0..loops).map(Aff::Dim).collect();
+    let syms: Vec<Aff> = (0..symbols).map(|p| Aff::Dim(loops + p)).collect();
+    a.substitute_all(&dims, &syms).constant_difference(&b.substitute_all(&dims, &syms)) == Some(0)
+}
+
+/// The nest `other` as one statement over exactly the elements of C that
+/// the reduction `r` writes, loop for loop: its loops those of `r` but the
+/// reductions, each with the same bounds. Gives its accesses (op, write,
+/// memref, indices re-indexed in `r`'s loops and symbols), its ops, and the
+/// stored value's expression when `expression` asks for it.
+#[allow(clippy::type_complexity)]
+fn aligned<'c, 'a>(
+    other: OperationRef<'c, 'a>,
+    r: &Reduction<'_, 'c, 'a>,
+    expression: bool,
+) -> Option<(Vec<(OperationRef<'c, 'a>, bool, Value<'c, 'a>, Vec<Aff>)>, Vec<OperationRef<'c, 'a>>, Option<OperandExpr<'c, 'a>>)> {
+    if !is_named(other, "affine.for") {
+        return None;
+    }
+    let scop = Scop::extract(&[other]).ok()?;
+    let [e] = scop.statements.as_slice() else { return None };
+    if !perfect(other, e) {
+        return None;
+    }
+    let kept: Vec<usize> = (0..r.bounds.len()).filter(|d| !r.reductions.contains(d)).collect();
+    if e.loops.len() != kept.len() {
+        return None;
+    }
+    let syms: Vec<Aff> =
+        scop.params.iter().map(|v| r.params.iter().position(|w| key(*w) == key(*v)).map(Aff::Sym)).collect::<Option<_>>()?;
+    let dims: Vec<Aff> = kept.iter().map(|d| Aff::Dim(*d)).collect();
+    let (loops, symbols) = (r.bounds.len(), r.params.len());
+    for (k, b) in e.bounds.iter().enumerate() {
+        let d = kept[k];
+        if let Some((lowers, uppers)) = &r.general[d] {
+            let same = |mine: &[Aff], theirs: &[Aff]| {
+                mine.len() == theirs.len()
+                    && mine.iter().zip(theirs).all(|(a, b)| same_aff(&b.substitute_all(&dims, &syms), a, loops, symbols))
+            };
+            if b.step != 1 || !same(lowers, &b.lower) || !same(uppers, &b.upper) {
+                return None;
+            }
+            continue;
+        }
+        let ([lower], [upper]) = (b.lower.as_slice(), b.upper.as_slice()) else { return None };
+        let (lo, hi) = r.bounds[d];
+        let from = |c: i64| r.starts[d].clone().map_or(Aff::Const(c), |start| start.plus(Aff::Const(c)));
+        if b.step != 1
+            || !same_aff(&lower.substitute_all(&dims, &syms), &from(lo), loops, symbols)
+            || !same_aff(&upper.substitute_all(&dims, &syms), &from(hi), loops, symbols)
+        {
+            return None;
+        }
+    }
+    let mut accesses = Vec::new();
+    for a in &e.accesses {
+        if !a.exact {
+            return None;
+        }
+        let memref = a.op.operand(usize::from(a.write)).ok()?;
+        accesses.push((a.op, a.write, memref, a.indices.iter().map(|x| x.substitute_all(&dims, &syms)).collect()));
+    }
+    let expr = if expression {
+        let write = e.accesses.iter().find(|a| a.write)?;
+        Some(operand_expr::slice(e, write.op.operand(0).ok()?)?)
+    } else {
+        None
+    };
+    Some((accesses, e.ops.clone(), expr))
+}
+
+/// How many trailing dimensions of the load `op`'s memref (static, identity
+/// layout) have extent 1 and are read at index 0 (a `C x 1 x 1` table's two).
+fn unit_tail(op: OperationRef, indices: &[Aff]) -> usize {
+    let Ok(memref) = op.operand(0) else { return 0 };
+    let text = memref.r#type().to_string();
+    let Some(shape) = pb_dialects::type_utils::memref_static_shape(memref.r#type()) else { return 0 };
+    if text.contains("strided") || text.contains("affine_map") || shape.len() != indices.len() {
+        return 0;
+    }
+    let rank = shape.len();
+    (0..rank.saturating_sub(1)).take_while(|k| shape[rank - 1 - k] == 1 && indices[rank - 1 - k].constant() == Some(0)).count()
+}
+
+/// Whether `indices` (re-indexed in `r`'s loops) are those of `r`'s write of C.
+fn at_c_element(indices: &[Aff], r: &Reduction) -> bool {
+    let written = &r.statement.accesses[r.c_write].indices;
+    indices.len() == written.len() && indices.iter().zip(written).all(|(a, b)| same_aff(a, b, r.bounds.len(), r.params.len()))
+}
+
+/// The nest before the reduction, when it stores one value from outside it
+/// into exactly the elements of C the reduction updates (a zero fill).
+fn fill_of<'c, 'a>(before: OperationRef<'c, 'a>, r: &Reduction<'_, 'c, 'a>) -> Option<(OperationRef<'c, 'a>, Value<'c, 'a>)> {
+    let c = r.statement.accesses[r.c_write].op.operand(1).ok()?;
+    let (accesses, ops, _) = aligned(before, r, false)?;
+    let [(store, true, memref, indices)] = accesses.as_slice() else { return None };
+    if key(*memref) != key(c) || !at_c_element(indices, r) {
+        return None;
+    }
+    let value = store.operand(0).ok()?;
+    let inside = ffi::defining_op(value).is_some_and(|op| ops.contains(&op));
+    (!inside && value.r#type().to_string() == "f32" && ops.iter().all(|op| *op == *store || is_named(*op, "affine.apply"))).then_some((before, value))
+}
+
+/// The nest after the reduction, when it updates exactly the elements of C
+/// the reduction wrote, in place, from their values and operands that move
+/// with `j` contiguously or not at all (a batch norm and an activation).
+fn epilogue_of<'c, 'a>(after: OperationRef<'c, 'a>, r: &Reduction<'_, 'c, 'a>) -> Option<Epilogue<'c, 'a>> {
+    let c = r.statement.accesses[r.c_write].op.operand(1).ok()?;
+    let (accesses, ops, expr) = aligned(after, r, true)?;
+    let expr = expr?;
+    let writes: Vec<_> = accesses.iter().filter(|a| a.1).collect();
+    let [(store, _, memref, indices)] = writes.as_slice() else { return None };
+    if key(*memref) != key(c) || !at_c_element(indices, r) {
+        return None;
+    }
+    // C read once, at the element written.
+    let c_reads: Vec<_> = accesses.iter().filter(|a| !a.1 && key(a.2) == key(c)).collect();
+    let [(c_load, _, _, c_indices)] = c_reads.as_slice() else { return None };
+    if !at_c_element(c_indices, r) || !expr.ops.contains(c_load) {
+        return None;
+    }
+    if ops.iter().any(|op| !expr.ops.contains(op) && op != store && !is_named(*op, "affine.apply")) {
+        return None;
+    }
+    for op in &expr.ops {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let scalar = op.results().all(|v| matches!(v.r#type().to_string().as_str(), "f32" | "i1"));
+        if !(name.starts_with("arith.") || name.starts_with("math.") || name == "affine.load") || !scalar {
+            return None;
+        }
+    }
+    if expr.result.r#type().to_string() != "f32" {
+        return None;
+    }
+    let mut loads = Vec::new();
+    for (op, write, _, indices) in &accesses {
+        if *write {
+            continue;
+        }
+        let moves = indices.iter().any(|x| x.uses_dim(r.j));
+        let element = op.result(0).map(|v| v.r#type().to_string()).unwrap_or_default();
+        // Contiguous along `j` up to trailing unit dimensions (read at 0).
+        let units = unit_tail(*op, indices);
+        let along = indices.len() - 1 - units;
+        let contiguous = indices[along].coefficient(r.j) == Some(1) && !indices.iter().enumerate().any(|(q, x)| q != along && x.uses_dim(r.j));
+        if moves && (!contiguous || element != "f32" || !unit_last_stride(*op)) {
+            return None;
+        }
+        let (indices, units) = if moves { (indices[..=along].to_vec(), units) } else { (indices.clone(), 0) };
+        loads.push((*op, indices, units));
+    }
+    Some(Epilogue { nest: after, loads, ops: expr.ops.clone(), c_load: *c_load, result: expr.result })
 }
 
 /// The memref an access reads or writes has unit stride along its last
@@ -367,8 +644,18 @@ struct Plan {
 
 /// Emits the tiled nest before `nest` (which the caller then erases).
 fn build<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, r: &Reduction<'_, 'c, 'a>, plan: &Plan) -> Result<(), String> {
-    let g = Gen { context, location: nest.location(), r, plan };
     let parent = nest.block().ok_or("nest outside a block")?;
+    let mut views = Vec::new();
+    for (op, _, units) in r.epilogue.iter().flat_map(|e| e.loads.iter()) {
+        views.push(if *units > 0 {
+            let memref = op.operand(0).map_err(|e| e.to_string())?;
+            let view = parent.insert_operation_before(nest, crate::vectorize::without_unit_dims(context, memref, *units, nest.location()));
+            Some(view.result(0).map_err(|e| e.to_string())?.into())
+        } else {
+            None
+        });
+    }
+    let g = Gen { context, location: nest.location(), r, plan, views };
     let mut positions = vec![Position { value: None, offset: 0 }; r.statement.loops.len()];
     g.outer(Place { block: parent, before: Some(nest) }, 0, &mut positions)
 }
@@ -394,6 +681,8 @@ struct Gen<'g, 'c, 's, 'a> {
     location: Location<'c>,
     r: &'g Reduction<'s, 'c, 'a>,
     plan: &'g Plan,
+    /// Per epilogue load, the view it reads through (see [`Epilogue`]).
+    views: Vec<Option<Value<'c, 'a>>>,
 }
 
 /// What a tile's innermost body emits once and reuses across its cells.
@@ -459,7 +748,17 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
     /// The loops outside the tile rows (from `level` on), then the rows.
     fn outer(&self, place: Place<'c, 'a>, level: usize, positions: &mut Vec<Position<'c, 'a>>) -> Result<(), String> {
         let Some(&d) = self.r.outer.get(level) else { return self.row_loops(place, positions) };
-        let lp = self.for_loop(place, self.r.bounds[d], 1, &[])?;
+        let lp = match &self.r.general[d] {
+            Some((lower, upper)) => {
+                let (names, results, operands) = self.map_parts(&[lower.clone(), upper.clone()].concat(), positions)?;
+                let map = |part: &[String]| self.map(&format!("affine_map<({}) -> ({})>", names.join(", "), part.join(", ")));
+                let bounds = (map(&results[..lower.len()])?, map(&results[lower.len()..])?);
+                let region = Region::new();
+                region.append_block(Block::new(&[(Type::index(self.context), self.location)]));
+                place.put(affine_for_carrying(self.context, self.location, bounds, &operands, 1, &[], region)?)
+            }
+            None => self.for_loop(place, self.r.bounds[d], 1, &[])?,
+        };
         let body = Self::body(lp)?;
         positions[d] = Position { value: Some(Self::argument(body, 0)?), offset: 0 };
         self.outer(Place { block: body, before: None }, level + 1, positions)?;
@@ -520,17 +819,31 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
         let s = r.statement;
         let cells: Vec<(i64, i64, i64)> = (0..rows).flat_map(|row| columns.iter().map(move |(offset, width)| (row, *offset, *width))).collect();
         let mut initial = Vec::new();
+        let mut starts = Memo::new();
         for &(row, offset, width) in &cells {
             let at = self.shifted(positions, row, offset);
-            initial.push(self.load(place, r.c_read, &at, width)?);
+            initial.push(match r.fill {
+                Some((_, value)) => reused(&mut starts, Reused::Outside { value: key(value), width }, || self.broadcast(place, value, width))?,
+                None => self.load(place, r.c_read, &at, width)?,
+            });
         }
         let results = self.reductions(place, 0, &initial, &cells, positions)?;
         let c = s.accesses[r.c_write].op.operand(1).map_err(|e| e.to_string())?;
+        let mut after = Memo::new();
         for (n, &(row, offset, width)) in cells.iter().enumerate() {
             let at = self.shifted(positions, row, offset);
+            let value = match &r.epilogue {
+                Some(e) => {
+                    let loads: Vec<(OperationRef, Vec<Aff>, Option<Value>)> =
+                        e.loads.iter().zip(&self.views).map(|((op, indices, _), view)| (*op, indices.clone(), *view)).collect();
+                    let expr = Expr { loads: &loads, ops: &e.ops, c_load: e.c_load, result: e.result };
+                    self.evaluate(place, &expr, results[n], row, offset, width, positions, &mut after)?
+                }
+                None => results[n],
+            };
             let (map, operands) = self.access_map(r.c_write, &at)?;
             let name = if width > 1 { "affine.vector_store" } else { "affine.store" };
-            let mut all = vec![results[n], c];
+            let mut all = vec![value, c];
             all.extend(operands);
             place.put(build_operation(self.context, self.location, name, &all, &[], &[("map", map)], vec![]));
         }
@@ -551,8 +864,11 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
             // The innermost body: each cell's update.
             let mut memo = Memo::new();
             let mut next = Vec::new();
+            let s = self.r.statement;
+            let loads: Vec<(OperationRef, Vec<Aff>, Option<Value>)> = s.accesses.iter().map(|a| (a.op, a.indices.clone(), None)).collect();
+            let expr = Expr { loads: &loads, ops: &self.r.update.ops, c_load: s.accesses[self.r.c_read].op, result: self.r.update.result };
             for (n, &(row, offset, width)) in cells.iter().enumerate() {
-                next.push(self.update(place, values[n], row, offset, width, positions, &mut memo)?);
+                next.push(self.evaluate(place, &expr, values[n], row, offset, width, positions, &mut memo)?);
             }
             return Ok(next);
         };
@@ -577,7 +893,21 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
 
     /// The map attribute and operands of access `k` at `at`.
     fn access_map(&self, k: usize, at: &[Position<'c, 'a>]) -> Result<(Attribute<'c>, Vec<Value<'c, 'a>>), String> {
-        let indices = &self.r.statement.accesses[k].indices;
+        self.map_of(&self.r.statement.accesses[k].indices, at)
+    }
+
+    /// The map attribute and operands of `indices` (in the nest's loops and
+    /// symbols) at `at`.
+    fn map_of(&self, indices: &[Aff], at: &[Position<'c, 'a>]) -> Result<(Attribute<'c>, Vec<Value<'c, 'a>>), String> {
+        let (names, results, operands) = self.map_parts(indices, at)?;
+        let map = self.map(&format!("affine_map<({}) -> ({})>", names.join(", "), results.join(", ")))?;
+        Ok((map, operands))
+    }
+
+    /// The dimension names, result expressions and operands of `indices` at
+    /// `at` (a map's parts).
+    #[allow(clippy::type_complexity)]
+    fn map_parts(&self, indices: &[Aff], at: &[Position<'c, 'a>]) -> Result<(Vec<String>, Vec<String>, Vec<Value<'c, 'a>>), String> {
         let mut operands: Vec<Value<'c, 'a>> = Vec::new();
         let dims: Vec<Aff> = at
             .iter()
@@ -612,17 +942,33 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
         }
         let names: Vec<String> = (0..operands.len()).map(|q| format!("d{q}")).collect();
         let results: Vec<String> = indices.iter().map(|e| e.substitute(&dims).to_mlir_named(&names, &symbols)).collect();
-        let map = self.map(&format!("affine_map<({}) -> ({})>", names.join(", "), results.join(", ")))?;
-        Ok((map, operands))
+        Ok((names, results, operands))
     }
 
     /// Access `k` (a load) at `at`: `width` consecutive elements (a vector
     /// when above 1).
     fn load(&self, place: Place<'c, 'a>, k: usize, at: &[Position<'c, 'a>], width: i64) -> Result<Value<'c, 'a>, String> {
         let access = &self.r.statement.accesses[k];
-        let memref = access.op.operand(0).map_err(|e| e.to_string())?;
-        let element = access.op.result(0).map_err(|e| e.to_string())?.r#type();
-        let (map, operands) = self.access_map(k, at)?;
+        self.load_of(place, access.op, None, &access.indices, at, width)
+    }
+
+    /// The load `op` re-indexed by `indices` at `at`: `width` consecutive
+    /// elements (a vector when above 1).
+    fn load_of(
+        &self,
+        place: Place<'c, 'a>,
+        op: OperationRef<'c, 'a>,
+        view: Option<Value<'c, 'a>>,
+        indices: &[Aff],
+        at: &[Position<'c, 'a>],
+        width: i64,
+    ) -> Result<Value<'c, 'a>, String> {
+        let memref = match view {
+            Some(view) => view,
+            None => op.operand(0).map_err(|e| e.to_string())?,
+        };
+        let element = op.result(0).map_err(|e| e.to_string())?.r#type();
+        let (map, operands) = self.map_of(indices, at)?;
         let mut all = vec![memref];
         all.extend(operands);
         let (name, ty) = if width > 1 { ("affine.vector_load", self.vector(element, width)) } else { ("affine.load", element) };
@@ -644,13 +990,14 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
         op.result(0).map(Value::from).map_err(|e| e.to_string())
     }
 
-    /// The update of one cell (`row`, columns `offset..offset + width`)
-    /// from its running value `acc`: the statement's expression with C's
-    /// load replaced by `acc`, on vectors of `width` lanes.
+    /// `expr` for one cell (`row`, columns `offset..offset + width`) from
+    /// the running value `acc` standing for its load of C: the statement's
+    /// expression on vectors of `width` lanes.
     #[allow(clippy::too_many_arguments)]
-    fn update(
+    fn evaluate(
         &self,
         place: Place<'c, 'a>,
+        expr: &Expr<'_, 'c, 'a>,
         acc: Value<'c, 'a>,
         row: i64,
         offset: i64,
@@ -659,25 +1006,24 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
         memo: &mut Memo<'c, 'a>,
     ) -> Result<Value<'c, 'a>, String> {
         let r = self.r;
-        let s = r.statement;
         let (i, j) = (r.i, r.j);
         let at = self.shifted(positions, row, offset);
         let mut values: HashMap<usize, Value<'c, 'a>> = HashMap::new();
-        let c_load = s.accesses[r.c_read].op;
-        for op in &r.update.ops {
+        for op in expr.ops {
             let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
-            let new = if *op == c_load {
+            let new = if *op == expr.c_load {
                 acc
             } else if is_named(*op, "affine.load") {
-                let k = s.accesses.iter().position(|a| a.op == *op).ok_or("load without an access")?;
-                let indices = &s.accesses[k].indices;
+                let k = expr.loads.iter().position(|(load, _, _)| load == op).ok_or("load without an access")?;
+                let (_, indices, view) = &expr.loads[k];
                 let moves_j = indices.iter().any(|e| e.uses_dim(j));
                 let moves_i = i.is_some_and(|i| indices.iter().any(|e| e.uses_dim(i)));
                 let row = moves_i.then_some(row);
                 if moves_j {
-                    reused(memo, Reused::Load { access: k, row, offset: Some(offset), width }, || self.load(place, k, &at, width))?
+                    reused(memo, Reused::Load { access: k, row, offset: Some(offset), width }, || self.load_of(place, *op, *view, indices, &at, width))?
                 } else {
-                    let scalar = reused(memo, Reused::Load { access: k, row, offset: None, width: 1 }, || self.load(place, k, &at, 1))?;
+                    let scalar =
+                        reused(memo, Reused::Load { access: k, row, offset: None, width: 1 }, || self.load_of(place, *op, *view, indices, &at, 1))?;
                     reused(memo, Reused::Load { access: k, row, offset: None, width }, || self.broadcast(place, scalar, width))?
                 }
             } else if is_named(*op, "arith.constant") {
@@ -711,6 +1057,6 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
             };
             values.insert(key(result), new);
         }
-        values.get(&key(r.update.result)).copied().ok_or_else(|| "the update has no result".to_string())
+        values.get(&key(expr.result)).copied().ok_or_else(|| "the update has no result".to_string())
     }
 }

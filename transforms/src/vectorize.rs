@@ -1235,7 +1235,7 @@ fn shuffle<'c, 'a>(
 
 /// `memref.collapse_shape` of `memref` merging its last `units + 1`
 /// dimensions (the last `units` of extent 1) into one.
-fn without_unit_dims<'c>(context: &'c Context, memref: Value<'c, '_>, units: usize, location: Location<'c>) -> melior::ir::Operation<'c> {
+pub(crate) fn without_unit_dims<'c>(context: &'c Context, memref: Value<'c, '_>, units: usize, location: Location<'c>) -> melior::ir::Operation<'c> {
     let rank = MemRefType::try_from(memref.r#type()).expect("memref").rank();
     let mut groups: Vec<std::ops::Range<usize>> = (0..rank - units - 1).map(|d| d..d + 1).collect();
     groups.push(rank - units - 1..rank);

@@ -161,7 +161,94 @@ func.func @max_difference(%a: memref<?xf32>, %b: memref<?xf32>, %n: index) -> f3
 // CHECK: 0
 // CHECK-NEXT: 0
 // CHECK-NEXT: 0
+// CHECK-NEXT: 0
 // CHECK-NEXT: 1
+
+// In a fused tile (a channels-last depthwise convolution between its
+// zero fill and its activation, rows in tiles of 4 with a partial last
+// one): the fill and the activation fold into the accumulated registers;
+// the activation's per-channel `C x 1 x 1` table is read through a view.
+func.func @in_a_tile(%x: memref<2x8x10x32xf32>, %w: memref<3x3x32xf32>, %g: memref<32x1x1xf32>, %y: memref<2x6x8x32xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %half = arith.constant 5.000000e-01 : f32
+  affine.parallel (%n, %t) = (0, 0) to (2, 2) {
+    affine.for %h = affine_map<(d0) -> (d0 * 4)>(%t) to min affine_map<(d0) -> (d0 * 4 + 4, 6)>(%t) {
+      affine.for %ow = 0 to 8 {
+        affine.for %c = 0 to 32 {
+          affine.store %zero, %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+        }
+      }
+    }
+    affine.for %h = affine_map<(d0) -> (d0 * 4)>(%t) to min affine_map<(d0) -> (d0 * 4 + 4, 6)>(%t) {
+      affine.for %ow = 0 to 8 {
+        affine.for %kh = 0 to 3 {
+          affine.for %kw = 0 to 3 {
+            affine.for %c = 0 to 32 {
+              %a = affine.load %x[%n, %h + %kh, %ow + %kw, %c] : memref<2x8x10x32xf32>
+              %b = affine.load %w[%kh, %kw, %c] : memref<3x3x32xf32>
+              %o = affine.load %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+              %m = arith.mulf %a, %b : f32
+              %s = arith.addf %o, %m : f32
+              affine.store %s, %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+            }
+          }
+        }
+      }
+    }
+    affine.for %h = affine_map<(d0) -> (d0 * 4)>(%t) to min affine_map<(d0) -> (d0 * 4 + 4, 6)>(%t) {
+      affine.for %ow = 0 to 8 {
+        affine.for %c = 0 to 32 {
+          %v = affine.load %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+          %k = affine.load %g[%c, 0, 0] : memref<32x1x1xf32>
+          %p = arith.mulf %v, %k : f32
+          %q = arith.subf %p, %half : f32
+          %r = arith.maximumf %q, %zero : f32
+          affine.store %r, %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
+func.func @in_a_tile_reference(%x: memref<2x8x10x32xf32>, %w: memref<3x3x32xf32>, %g: memref<32x1x1xf32>, %y: memref<2x6x8x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  %half = arith.constant 5.000000e-01 : f32
+  scf.for %n = %c0 to %c2 step %c1 {
+    scf.for %h = %c0 to %c6 step %c1 {
+      scf.for %ow = %c0 to %c8 step %c1 {
+        scf.for %c = %c0 to %c32 step %c1 {
+          %acc = scf.for %kh = %c0 to %c3 step %c1 iter_args(%a0 = %zero) -> (f32) {
+            %inner = scf.for %kw = %c0 to %c3 step %c1 iter_args(%a1 = %a0) -> (f32) {
+              %row = arith.addi %h, %kh : index
+              %col = arith.addi %ow, %kw : index
+              %a = memref.load %x[%n, %row, %col, %c] : memref<2x8x10x32xf32>
+              %b = memref.load %w[%kh, %kw, %c] : memref<3x3x32xf32>
+              %m = arith.mulf %a, %b : f32
+              %s = arith.addf %a1, %m : f32
+              scf.yield %s : f32
+            }
+            scf.yield %inner : f32
+          }
+          %k = memref.load %g[%c, %c0, %c0] : memref<32x1x1xf32>
+          %p = arith.mulf %acc, %k : f32
+          %q = arith.subf %p, %half : f32
+          %r = arith.maximumf %q, %zero : f32
+          memref.store %r, %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
 func.func @main() {
   %s1 = arith.constant 0.731 : f32
   %s2 = arith.constant 1.377 : f32
@@ -226,6 +313,35 @@ func.func @main() {
   call @column_sums_reference(%c2, %z2) : (memref<50x37xf32>, memref<37xf32>) -> ()
   %d3 = call @max_difference(%z1d, %z2d, %nz) : (memref<?xf32>, memref<?xf32>, index) -> f32
   vector.print %d3 : f32
+
+  %tx = memref.alloc() : memref<5120xf32>
+  %tw = memref.alloc() : memref<288xf32>
+  %tg = memref.alloc() : memref<32xf32>
+  %ty1 = memref.alloc() : memref<3072xf32>
+  %ty2 = memref.alloc() : memref<3072xf32>
+  %ntx = arith.constant 5120 : index
+  %ntw = arith.constant 288 : index
+  %ntg = arith.constant 32 : index
+  %nty = arith.constant 3072 : index
+  %txd = memref.cast %tx : memref<5120xf32> to memref<?xf32>
+  %twd = memref.cast %tw : memref<288xf32> to memref<?xf32>
+  %tgd = memref.cast %tg : memref<32xf32> to memref<?xf32>
+  %ty1d = memref.cast %ty1 : memref<3072xf32> to memref<?xf32>
+  %ty2d = memref.cast %ty2 : memref<3072xf32> to memref<?xf32>
+  call @fill(%txd, %ntx, %s1) : (memref<?xf32>, index, f32) -> ()
+  call @fill(%twd, %ntw, %s2) : (memref<?xf32>, index, f32) -> ()
+  call @fill(%tgd, %ntg, %s3) : (memref<?xf32>, index, f32) -> ()
+  call @fill(%ty1d, %nty, %s1) : (memref<?xf32>, index, f32) -> ()
+  call @fill(%ty2d, %nty, %s2) : (memref<?xf32>, index, f32) -> ()
+  %tx4 = memref.expand_shape %tx [[0, 1, 2, 3]] output_shape [2, 8, 10, 32] : memref<5120xf32> into memref<2x8x10x32xf32>
+  %tw3 = memref.expand_shape %tw [[0, 1, 2]] output_shape [3, 3, 32] : memref<288xf32> into memref<3x3x32xf32>
+  %tg3 = memref.expand_shape %tg [[0, 1, 2]] output_shape [32, 1, 1] : memref<32xf32> into memref<32x1x1xf32>
+  %ty14 = memref.expand_shape %ty1 [[0, 1, 2, 3]] output_shape [2, 6, 8, 32] : memref<3072xf32> into memref<2x6x8x32xf32>
+  %ty24 = memref.expand_shape %ty2 [[0, 1, 2, 3]] output_shape [2, 6, 8, 32] : memref<3072xf32> into memref<2x6x8x32xf32>
+  call @in_a_tile(%tx4, %tw3, %tg3, %ty14) : (memref<2x8x10x32xf32>, memref<3x3x32xf32>, memref<32x1x1xf32>, memref<2x6x8x32xf32>) -> ()
+  call @in_a_tile_reference(%tx4, %tw3, %tg3, %ty24) : (memref<2x8x10x32xf32>, memref<3x3x32xf32>, memref<32x1x1xf32>, memref<2x6x8x32xf32>) -> ()
+  %d4 = call @max_difference(%ty1d, %ty2d, %nty) : (memref<?xf32>, memref<?xf32>, index) -> f32
+  vector.print %d4 : f32
 
   // The sums changed the outputs (the comparison is not of untouched buffers).
   %k0 = arith.constant 0 : index

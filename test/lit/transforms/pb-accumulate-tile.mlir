@@ -168,3 +168,59 @@ func.func @in_a_tile(%x: memref<2x10x10x32xf32>, %w: memref<3x3x32xf32>, %y: mem
   }
   return
 }
+
+// The zero fill right before and the activation right after, over the same
+// elements of C (a fused tile's rows, the last tile partial: `min(4 t + 4,
+// 6)` stays as it is, outside the tile): the registers start from the
+// fill's value and take the activation before the one store; both nests go.
+// CHECK-LABEL: func.func @fill_taps_activation
+// CHECK: affine.parallel
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%{{.*}}, %{{.*}}) to min #{{.*}}(%{{.*}}, %{{.*}})
+// CHECK-NEXT: vector.broadcast %{{.*}} : f32 to vector<16xf32>
+// CHECK-NOT: affine.store
+// CHECK: arith.maximumf
+// CHECK-NEXT: affine.vector_store
+// CHECK-NOT: affine.for
+// CHECK: return
+// REPORT: remark: [pb-accumulate-tile] accumulated in registers over 9 reduction steps: tiles of 8 rows x 32 columns (16 + 16); the fill before and the update after folded in
+func.func @fill_taps_activation(%x: memref<2x8x10x32xf32>, %w: memref<3x3x32xf32>, %g: memref<32xf32>, %y: memref<2x6x8x32xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  affine.parallel (%n, %t) = (0, 0) to (2, 2) {
+    affine.for %h = affine_map<(d0) -> (d0 * 4)>(%t) to min affine_map<(d0) -> (d0 * 4 + 4, 6)>(%t) {
+      affine.for %ow = 0 to 8 {
+        affine.for %c = 0 to 32 {
+          affine.store %zero, %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+        }
+      }
+    }
+    affine.for %h = affine_map<(d0) -> (d0 * 4)>(%t) to min affine_map<(d0) -> (d0 * 4 + 4, 6)>(%t) {
+      affine.for %ow = 0 to 8 {
+        affine.for %kh = 0 to 3 {
+          affine.for %kw = 0 to 3 {
+            affine.for %c = 0 to 32 {
+              %a = affine.load %x[%n, %h + %kh, %ow + %kw, %c] : memref<2x8x10x32xf32>
+              %b = affine.load %w[%kh, %kw, %c] : memref<3x3x32xf32>
+              %o = affine.load %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+              %m = arith.mulf %a, %b : f32
+              %s = arith.addf %o, %m : f32
+              affine.store %s, %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+            }
+          }
+        }
+      }
+    }
+    affine.for %h = affine_map<(d0) -> (d0 * 4)>(%t) to min affine_map<(d0) -> (d0 * 4 + 4, 6)>(%t) {
+      affine.for %ow = 0 to 8 {
+        affine.for %c = 0 to 32 {
+          %v = affine.load %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+          %s = affine.load %g[%c] : memref<32xf32>
+          %p = arith.mulf %v, %s : f32
+          %r = arith.maximumf %p, %zero : f32
+          affine.store %r, %y[%n, %h, %ow, %c] : memref<2x6x8x32xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
