@@ -469,14 +469,13 @@ impl Fuse {
         // Rows hold the output's last dimension whole (`N x C x H x W`
         // tiled along H), or its last two (rows of whole planes: `N x H x
         // W x C` tiled along H, so that a window over H and W recomputes
-        // only the halo above and below a tile, not one around each
-        // pixel), the latter tried where a tile of the fewest rows fits
-        // the cache budget. The model picks the cheapest tile of both.
-        // Planned where some statement reads a temporary across the rows of
-        // planes (a window over `H` in `N x H x W x C`), and then instead of
-        // rows of the last dimension, which would tile `H` by one and
-        // recompute the window's whole height on every tile (those are
-        // planned only if no plane tile can be).
+        // only the halo above and below a tile, not around each row of
+        // W). Planes are planned where some statement reads a temporary
+        // across their rows and a tile of the fewest rows fits the cache
+        // budget, and then first: rows of the last dimension would tile H
+        // by one and recompute the window's whole height on every tile, so
+        // they are planned only if no plane tile can be. The model picks
+        // the cheapest tile.
         let plane_bytes = output.shape[rank - 2] * output.shape[rank - 1] * output.element_bytes;
         let planes = rank >= 3
             && output.shape[rank - 3] > 1
