@@ -108,7 +108,9 @@ fn same_rows(shape: &[i64], other: &[i64]) -> bool {
 /// let the nests between them fuse on their own (`pb-fuse` tries those):
 /// - writers of an array that outlives the SCoP with other rows than the
 ///   largest such array (a squeeze-excitation's pooled `N x C x 1 x 1`
-///   beside a depthwise convolution's `N x C x H x W` output);
+///   beside a depthwise convolution's `N x C x H x W` output); but where an
+///   output is a plain copy of another (a max pool's result copied into
+///   the next convolution's padded input), the writers of the copy instead;
 /// - writers of an array of the output's rank that sums the rows away
 ///   (extent 1 where the output's rows are more): a global pool, whose
 ///   consumers need every row of what it reads, so a row tile holding it
@@ -122,10 +124,34 @@ pub fn barriers(scop: &Scop, removable: &dyn Fn(usize) -> bool) -> Vec<usize> {
         let other = &scop.arrays[array].shape;
         rank >= 2 && other.len() == rank && other[rank - 2] == 1 && shape[rank - 2] > 1
     };
-    let odd = |array: usize| (outputs.contains(&array) && !same_rows(shape, &scop.arrays[array].shape)) || pools(array);
+    // An output that is a plain copy of another output (a block's result
+    // copied into the next convolution's padded input, as well as kept for
+    // its residual add): its writers are cut rather than what it copies,
+    // which its producers may still fuse into (a max pool and the padded
+    // activation it reads).
+    let copies: Vec<usize> = scop.statements.iter().filter_map(|s| copy_between_outputs(s, &outputs)).collect();
+    let odd = |array: usize| {
+        if !copies.is_empty() {
+            return copies.contains(&array) || pools(array);
+        }
+        (outputs.contains(&array) && !same_rows(shape, &scop.arrays[array].shape)) || pools(array)
+    };
     (0..scop.statements.len())
         .filter(|s| scop.statements[*s].accesses.iter().any(|a| a.write && odd(a.array)))
         .collect()
+}
+
+/// The array `s` writes when it only copies one output of `outputs` into
+/// another (one load, one store, index arithmetic).
+fn copy_between_outputs(s: &Statement, outputs: &[usize]) -> Option<usize> {
+    let [first, second] = s.accesses.as_slice() else { return None };
+    let (read, write) = if first.write { (second, first) } else { (first, second) };
+    if read.write || !write.write || read.array == write.array || !outputs.contains(&read.array) || !outputs.contains(&write.array) {
+        return None;
+    }
+    let stores_the_load = pb_support::ffi::operand(write.op, 0).and_then(pb_support::ffi::defining_op) == Some(read.op);
+    let only_indices = s.ops.iter().all(|op| *op == read.op || *op == write.op || pb_support::ir::is_named(*op, "affine.apply"));
+    (stores_the_load && only_indices).then_some(write.array)
 }
 
 /// Splits the statements into producers of contracted arrays and consumers
