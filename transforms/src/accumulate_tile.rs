@@ -50,6 +50,12 @@
 //! channel `C x 1 x 1` table read through a view without its unit
 //! dimensions). Each folded statement computes what it did, on the same
 //! elements, right after (or before) the reduction finishes them.
+//!
+//! Loads and arithmetic hoisted between a nest's loops (a per-channel
+//! parameter moved out of a pool's window loops by LICM) go back into the
+//! innermost body before the nest is recognized (and back out when it is
+//! not rewritten); operands contiguous along `j` up to trailing unit
+//! dimensions (a `C x 1 x 1` table) are read through a view without them.
 
 use melior::{
     ir::{
@@ -129,7 +135,17 @@ impl RustPass for AccumulateTile {
                 continue;
             }
             let location = nest.location();
-            let outcome = ffi::with_context(func, |context| self.tile(context, nest, &mut folded));
+            // Loads and arithmetic hoisted between the loops (per-channel
+            // parameters, by LICM after pb-fuse) go back into the innermost
+            // body for the rewrite, and back out if there is none.
+            let sunk = sink_invariants(nest);
+            let mut done = false;
+            let outcome = ffi::with_context(func, |context| self.tile(context, nest, &mut folded, &mut done));
+            if !done {
+                for (op, next) in sunk.into_iter().rev() {
+                    ffi::move_before(op, next);
+                }
+            }
             if let (true, Some(message)) = (self.report, outcome) {
                 crate::report::note(location, INFO.argument, &message);
             }
@@ -163,6 +179,9 @@ struct Reduction<'s, 'c, 'a> {
     c_read: usize,
     c_write: usize,
     update: OperandExpr<'c, 'a>,
+    /// Per access, the trailing unit dimensions it is read without (see
+    /// [`Epilogue::loads`]).
+    units: Vec<usize>,
     /// The nest right before, when it fills exactly the elements of C the
     /// reduction updates with one value from outside: the tile starts
     /// from that value instead of loading C.
@@ -209,7 +228,7 @@ struct Position<'c, 'a> {
 
 impl AccumulateTile {
     /// The decision, when there is one worth reporting.
-    fn tile<'c>(&self, context: &'c Context, nest: OperationRef<'c, '_>, erased: &mut Vec<usize>) -> Option<String> {
+    fn tile<'c>(&self, context: &'c Context, nest: OperationRef<'c, '_>, erased: &mut Vec<usize>, done: &mut bool) -> Option<String> {
         let scop = Scop::extract(&[nest]).ok()?;
         let [statement] = scop.statements.as_slice() else { return None };
         if !perfect(nest, statement) {
@@ -265,6 +284,7 @@ impl AccumulateTile {
         };
         drop(reduction);
         drop(scop);
+        *done = true;
         // SAFETY: `Scop::extract` accepted the nest, and the folded nests (each a SCoP of its own,
         // dropped in `fill_of` / `epilogue_of`), so their loops have no results and nothing defined
         // inside them is used outside; the SCoP was dropped above.
@@ -398,10 +418,18 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>, params: &[Value<'c, 'a>]) -> 
     }
     // Each operand is contiguous along `j` (its last index moves with `j`
     // at unit stride, no other index does) or does not move with it.
+    // (Up to trailing unit dimensions read at 0: a per-channel `C x 1 x 1`
+    // table, read through a view without them.)
+    let mut units = vec![0; s.accesses.len()];
     for k in &update.loads {
         let indices = &s.accesses[*k].indices;
         let moves = indices.iter().any(|e| e.uses_dim(j));
-        let contiguous = indices.split_last().is_some_and(|(last, f)| last.coefficient(j) == Some(1) && !f.iter().any(|e| e.uses_dim(j)));
+        let tail = unit_tail(s.accesses[*k].op, indices);
+        let along = indices.len() - 1 - tail;
+        let contiguous = indices[along].coefficient(j) == Some(1) && !indices.iter().enumerate().any(|(q, e)| q != along && e.uses_dim(j));
+        if moves {
+            units[*k] = tail;
+        }
         if moves && !contiguous {
             return Err("an operand is read along the columns with a stride".into());
         }
@@ -439,9 +467,56 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>, params: &[Value<'c, 'a>]) -> 
         c_read,
         c_write,
         update,
+        units,
         fill: None,
         epilogue: None,
     }))
+}
+
+/// Moves the pure ops between the loops of `nest` (loads of memrefs the
+/// nest does not write, `arith`/`math` ops; their results used only deeper
+/// in) to the start of its innermost body, in order, so that the nest is
+/// perfect again; returns each moved op with the op that followed it, to
+/// put them back. Nothing moves unless every such op qualifies.
+fn sink_invariants<'c, 'a>(nest: OperationRef<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, OperationRef<'c, 'a>)> {
+    let walk = melior::ir::operation::WalkOrder::PreOrder;
+    let written: Vec<usize> = ffi::collect_ops(nest, walk, |op| is_named(op, "affine.store"))
+        .into_iter()
+        .filter_map(|store| store.operand(1).ok().map(key))
+        .collect();
+    let mut candidates = Vec::new();
+    let mut level = nest;
+    let innermost = loop {
+        let Some(body) = level.region(0).ok().and_then(|r| r.first_block()) else { return Vec::new() };
+        let ops = body_ops(level);
+        let inner: Vec<OperationRef> = ops.iter().copied().filter(|op| is_named(*op, "affine.for")).collect();
+        match inner.as_slice() {
+            [] => break body,
+            [next] => {
+                for op in ops.iter().copied().filter(|op| op != next && !is_named(*op, "affine.yield")) {
+                    let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+                    let pure = op.region_count() == 0
+                        && (name.starts_with("arith.") || name.starts_with("math.") || name == "affine.load");
+                    let unwritten = name != "affine.load" || op.operand(0).is_ok_and(|m| !written.contains(&key(m)));
+                    let deeper = op.results().all(|v| ffi::users(v.into()).iter().all(|user| pb_support::ir::ancestor_in(*user, body) == Some(*next)));
+                    if !(pure && unwritten && deeper) {
+                        return Vec::new();
+                    }
+                    candidates.push(op);
+                }
+                level = *next;
+            }
+            _ => return Vec::new(),
+        }
+    };
+    let Some(first) = innermost.first_operation() else { return Vec::new() };
+    let mut moved = Vec::new();
+    for op in candidates {
+        let Some(next) = op.next_in_block() else { return moved };
+        ffi::move_before(op, first);
+        moved.push((op, next));
+    }
+    moved
 }
 
 /// The op right before `op` in its block (the C API has no link back).
@@ -655,7 +730,17 @@ fn build<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, r: &Reduction
             None
         });
     }
-    let g = Gen { context, location: nest.location(), r, plan, views };
+    let mut update_views = Vec::new();
+    for (k, access) in r.statement.accesses.iter().enumerate() {
+        update_views.push(if r.units[k] > 0 {
+            let memref = access.op.operand(0).map_err(|e| e.to_string())?;
+            let view = parent.insert_operation_before(nest, crate::vectorize::without_unit_dims(context, memref, r.units[k], nest.location()));
+            Some(view.result(0).map_err(|e| e.to_string())?.into())
+        } else {
+            None
+        });
+    }
+    let g = Gen { context, location: nest.location(), r, plan, views, update_views };
     let mut positions = vec![Position { value: None, offset: 0 }; r.statement.loops.len()];
     g.outer(Place { block: parent, before: Some(nest) }, 0, &mut positions)
 }
@@ -683,6 +768,8 @@ struct Gen<'g, 'c, 's, 'a> {
     plan: &'g Plan,
     /// Per epilogue load, the view it reads through (see [`Epilogue`]).
     views: Vec<Option<Value<'c, 'a>>>,
+    /// Per access of the reduction's statement, the view it reads through.
+    update_views: Vec<Option<Value<'c, 'a>>>,
 }
 
 /// What a tile's innermost body emits once and reuses across its cells.
@@ -865,7 +952,12 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
             let mut memo = Memo::new();
             let mut next = Vec::new();
             let s = self.r.statement;
-            let loads: Vec<(OperationRef, Vec<Aff>, Option<Value>)> = s.accesses.iter().map(|a| (a.op, a.indices.clone(), None)).collect();
+            let loads: Vec<(OperationRef, Vec<Aff>, Option<Value>)> = s
+                .accesses
+                .iter()
+                .enumerate()
+                .map(|(k, a)| (a.op, a.indices[..a.indices.len() - self.r.units[k]].to_vec(), self.update_views[k]))
+                .collect();
             let expr = Expr { loads: &loads, ops: &self.r.update.ops, c_load: s.accesses[self.r.c_read].op, result: self.r.update.result };
             for (n, &(row, offset, width)) in cells.iter().enumerate() {
                 next.push(self.evaluate(place, &expr, values[n], row, offset, width, positions, &mut memo)?);

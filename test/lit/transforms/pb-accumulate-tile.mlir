@@ -224,3 +224,31 @@ func.func @fill_taps_activation(%x: memref<2x8x10x32xf32>, %w: memref<3x3x32xf32
   return
 }
 
+
+// A global average pool over a channels-last map with its per-channel
+// scale loaded between the loops (hoisted there by LICM after pb-fuse):
+// the load goes back into the innermost body, and the `C x 1 x 1` table
+// is read through a view without its unit dimensions, a vector of
+// channels at a time.
+// CHECK-LABEL: func.func @pool_with_hoisted_scale
+// CHECK: %[[V:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1, 2]] : memref<32x1x1xf32> into memref<32xf32>
+// CHECK: iter_args
+// CHECK: affine.vector_load %[[V]][0] : memref<32xf32>, vector<16xf32>
+// REPORT: remark: [pb-accumulate-tile] accumulated in registers over 9 reduction steps: tiles of 1 rows x 32 columns (16 + 16)
+func.func @pool_with_hoisted_scale(%x: memref<2x3x3x32xf32>, %g: memref<32x1x1xf32>, %y: memref<2x1x1x32xf32>) {
+  affine.for %n = 0 to 2 {
+    affine.for %c = 0 to 32 {
+      %s = affine.load %g[%c, 0, 0] : memref<32x1x1xf32>
+      affine.for %h = 0 to 3 {
+        affine.for %w = 0 to 3 {
+          %v = affine.load %x[%n, %h, %w, %c] : memref<2x3x3x32xf32>
+          %o = affine.load %y[%n, 0, 0, %c] : memref<2x1x1x32xf32>
+          %m = arith.mulf %v, %s : f32
+          %t = arith.addf %o, %m : f32
+          affine.store %t, %y[%n, 0, 0, %c] : memref<2x1x1x32xf32>
+        }
+      }
+    }
+  }
+  return
+}
