@@ -179,9 +179,8 @@ struct Reduction<'s, 'c, 'a> {
     c_read: usize,
     c_write: usize,
     update: OperandExpr<'c, 'a>,
-    /// Per access, the trailing unit dimensions it is read without (see
-    /// [`Epilogue::loads`]).
-    units: Vec<usize>,
+    /// Per access of the statement, its [`Load`].
+    loads: Vec<Load<'c, 'a>>,
     /// The nest right before, when it fills exactly the elements of C the
     /// reduction updates with one value from outside: the tile starts
     /// from that value instead of loading C.
@@ -195,24 +194,27 @@ struct Reduction<'s, 'c, 'a> {
 /// An expression a tile evaluates per cell: the reduction's update, or the
 /// epilogue after it.
 struct Expr<'x, 'c, 'a> {
-    /// (op, indices in the reduction's loops and symbols, the memref to
-    /// read instead of the op's, when one) of the accesses.
-    loads: &'x [(OperationRef<'c, 'a>, Vec<Aff>, Option<Value<'c, 'a>>)],
+    /// The accesses the expression reads.
+    loads: &'x [ViewedLoad<'c, 'a>],
     ops: &'x [OperationRef<'c, 'a>],
     /// The load of C the running value stands for.
     c_load: OperationRef<'c, 'a>,
     result: Value<'c, 'a>,
 }
 
+/// An access an expression reads: its op, its indices (in the reduction's
+/// loops and symbols), and how many trailing unit dimensions it is read
+/// without (a per-channel `C x 1 x 1` table moving with `j` in its first
+/// index is read through a view without them; its indices then stop at
+/// that first one).
+type Load<'c, 'a> = (OperationRef<'c, 'a>, Vec<Aff>, usize);
+
 /// An elementwise statement over C's elements, its accesses re-indexed in
 /// the reduction's loops and symbols.
 struct Epilogue<'c, 'a> {
     nest: OperationRef<'c, 'a>,
-    /// (load op, indices, trailing unit dimensions) of each access the
-    /// expression reads: a per-channel `C x 1 x 1` table moving with `j`
-    /// in its first index is read through a view without its unit
-    /// dimensions (its indices then stop at that first one).
-    loads: Vec<(OperationRef<'c, 'a>, Vec<Aff>, usize)>,
+    /// The accesses the expression reads.
+    loads: Vec<Load<'c, 'a>>,
     ops: Vec<OperationRef<'c, 'a>>,
     c_load: OperationRef<'c, 'a>,
     result: Value<'c, 'a>,
@@ -343,13 +345,9 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>, params: &[Value<'c, 'a>]) -> 
             continue;
         }
         // From a start in the symbols only, a constant number of times.
-        let loops: Vec<Aff> = (0..s.loops.len()).map(Aff::Dim).collect();
-        let symbols: Vec<Aff> = (0..params.len()).map(|p| Aff::Dim(s.loops.len() + p)).collect();
-        // (The symbols as further loops: their terms then cancel.)
-        let as_loops = |e: &Aff| e.substitute_all(&loops, &symbols);
         let trips = match (b.lower.as_slice(), b.upper.as_slice()) {
             ([lower], [upper]) if !(0..s.loops.len()).any(|d| lower.uses_dim(d)) => {
-                as_loops(upper).constant_difference(&as_loops(lower)).map(|trips| (lower, trips))
+                difference(upper, lower, s.loops.len(), params.len()).map(|trips| (lower, trips))
             }
             _ => None,
         };
@@ -420,15 +418,13 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>, params: &[Value<'c, 'a>]) -> 
     // at unit stride, no other index does) or does not move with it.
     // (Up to trailing unit dimensions read at 0: a per-channel `C x 1 x 1`
     // table, read through a view without them.)
-    let mut units = vec![0; s.accesses.len()];
+    let mut loads: Vec<Load> = s.accesses.iter().map(|a| (a.op, a.indices.clone(), 0)).collect();
     for k in &update.loads {
         let indices = &s.accesses[*k].indices;
         let moves = indices.iter().any(|e| e.uses_dim(j));
-        let tail = unit_tail(s.accesses[*k].op, indices);
-        let along = indices.len() - 1 - tail;
-        let contiguous = indices[along].coefficient(j) == Some(1) && !indices.iter().enumerate().any(|(q, e)| q != along && e.uses_dim(j));
+        let (contiguous, tail) = along_lanes(s.accesses[*k].op, indices, j);
         if moves {
-            units[*k] = tail;
+            loads[*k] = (s.accesses[*k].op, indices[..indices.len() - tail].to_vec(), tail);
         }
         if moves && !contiguous {
             return Err("an operand is read along the columns with a stride".into());
@@ -467,7 +463,7 @@ fn recognize<'s, 'c, 'a>(s: &'s Statement<'c, 'a>, params: &[Value<'c, 'a>]) -> 
         c_read,
         c_write,
         update,
-        units,
+        loads,
         fill: None,
         epilogue: None,
     }))
@@ -533,12 +529,19 @@ fn op_before<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     None
 }
 
+/// `a - b` (over `loops` loops and `symbols` symbols) when it is a
+/// constant: the symbols are taken as further loops, so that their terms
+/// cancel.
+fn difference(a: &Aff, b: &Aff, loops: usize, symbols: usize) -> Option<i64> {
+    let dims: Vec<Aff> = (0..loops).map(Aff::Dim).collect();
+    let syms: Vec<Aff> = (0..symbols).map(|p| Aff::Dim(loops + p)).collect();
+    a.substitute_all(&dims, &syms).constant_difference(&b.substitute_all(&dims, &syms))
+}
+
 /// Whether `a` and `b` (over `loops` loops and `symbols` symbols) are the
 /// same affine function.
 fn same_aff(a: &Aff, b: &Aff, loops: usize, symbols: usize) -> bool {
-    let dims: Vec<Aff> = (0..loops).map(Aff::Dim).collect();
-    let syms: Vec<Aff> = (0..symbols).map(|p| Aff::Dim(loops + p)).collect();
-    a.substitute_all(&dims, &syms).constant_difference(&b.substitute_all(&dims, &syms)) == Some(0)
+    difference(a, b, loops, symbols) == Some(0)
 }
 
 /// The nest `other` as one statement over exactly the elements of C that
@@ -620,6 +623,17 @@ fn unit_tail(op: OperationRef, indices: &[Aff]) -> usize {
     (0..rank.saturating_sub(1)).take_while(|k| shape[rank - 1 - k] == 1 && indices[rank - 1 - k].constant() == Some(0)).count()
 }
 
+/// Whether the load `op` at `indices` reads consecutive elements as `j`
+/// moves (the index before its trailing unit dimensions moves with `j` at
+/// unit stride, no other index does), and how many such unit dimensions
+/// trail.
+fn along_lanes(op: OperationRef, indices: &[Aff], j: usize) -> (bool, usize) {
+    let tail = unit_tail(op, indices);
+    let along = indices.len() - 1 - tail;
+    let contiguous = indices[along].coefficient(j) == Some(1) && !indices.iter().enumerate().any(|(q, e)| q != along && e.uses_dim(j));
+    (contiguous, tail)
+}
+
 /// Whether `indices` (re-indexed in `r`'s loops) are those of `r`'s write of C.
 fn at_c_element(indices: &[Aff], r: &Reduction) -> bool {
     let written = &r.statement.accesses[r.c_write].indices;
@@ -678,15 +692,12 @@ fn epilogue_of<'c, 'a>(after: OperationRef<'c, 'a>, r: &Reduction<'_, 'c, 'a>) -
         }
         let moves = indices.iter().any(|x| x.uses_dim(r.j));
         let element = op.result(0).map(|v| v.r#type().to_string()).unwrap_or_default();
-        // Contiguous along `j` up to trailing unit dimensions (read at 0).
-        let units = unit_tail(*op, indices);
-        let along = indices.len() - 1 - units;
-        let contiguous = indices[along].coefficient(r.j) == Some(1) && !indices.iter().enumerate().any(|(q, x)| q != along && x.uses_dim(r.j));
+        let (contiguous, tail) = along_lanes(*op, indices, r.j);
         if moves && (!contiguous || element != "f32" || !unit_last_stride(*op)) {
             return None;
         }
-        let (indices, units) = if moves { (indices[..=along].to_vec(), units) } else { (indices.clone(), 0) };
-        loads.push((*op, indices, units));
+        let tail = if moves { tail } else { 0 };
+        loads.push((*op, indices[..indices.len() - tail].to_vec(), tail));
     }
     Some(Epilogue { nest: after, loads, ops: expr.ops.clone(), c_load: *c_load, result: expr.result })
 }
@@ -720,27 +731,28 @@ struct Plan {
 /// Emits the tiled nest before `nest` (which the caller then erases).
 fn build<'c, 'a>(context: &'c Context, nest: OperationRef<'c, 'a>, r: &Reduction<'_, 'c, 'a>, plan: &Plan) -> Result<(), String> {
     let parent = nest.block().ok_or("nest outside a block")?;
-    let mut views = Vec::new();
-    for (op, _, units) in r.epilogue.iter().flat_map(|e| e.loads.iter()) {
-        views.push(if *units > 0 {
-            let memref = op.operand(0).map_err(|e| e.to_string())?;
-            let view = parent.insert_operation_before(nest, crate::vectorize::without_unit_dims(context, memref, *units, nest.location()));
-            Some(view.result(0).map_err(|e| e.to_string())?.into())
-        } else {
-            None
-        });
-    }
-    let mut update_views = Vec::new();
-    for (k, access) in r.statement.accesses.iter().enumerate() {
-        update_views.push(if r.units[k] > 0 {
-            let memref = access.op.operand(0).map_err(|e| e.to_string())?;
-            let view = parent.insert_operation_before(nest, crate::vectorize::without_unit_dims(context, memref, r.units[k], nest.location()));
-            Some(view.result(0).map_err(|e| e.to_string())?.into())
-        } else {
-            None
-        });
-    }
-    let g = Gen { context, location: nest.location(), r, plan, views, update_views };
+    // Each load with trailing unit dimensions reads a view without them,
+    // made once before the nest.
+    let viewed = |loads: &[Load<'c, 'a>]| -> Result<Vec<ViewedLoad<'c, 'a>>, String> {
+        let mut out = Vec::new();
+        for (op, indices, tail) in loads {
+            let view = if *tail > 0 {
+                let memref = op.operand(0).map_err(|e| e.to_string())?;
+                let view = parent.insert_operation_before(nest, crate::vectorize::without_unit_dims(context, memref, *tail, nest.location()));
+                Some(view.result(0).map_err(|e| e.to_string())?.into())
+            } else {
+                None
+            };
+            out.push((*op, indices.clone(), view));
+        }
+        Ok(out)
+    };
+    let update_loads = viewed(&r.loads)?;
+    let epilogue_loads = match &r.epilogue {
+        Some(e) => viewed(&e.loads)?,
+        None => Vec::new(),
+    };
+    let g = Gen { context, location: nest.location(), r, plan, update_loads, epilogue_loads };
     let mut positions = vec![Position { value: None, offset: 0 }; r.statement.loops.len()];
     g.outer(Place { block: parent, before: Some(nest) }, 0, &mut positions)
 }
@@ -766,11 +778,15 @@ struct Gen<'g, 'c, 's, 'a> {
     location: Location<'c>,
     r: &'g Reduction<'s, 'c, 'a>,
     plan: &'g Plan,
-    /// Per epilogue load, the view it reads through (see [`Epilogue`]).
-    views: Vec<Option<Value<'c, 'a>>>,
-    /// Per access of the reduction's statement, the view it reads through.
-    update_views: Vec<Option<Value<'c, 'a>>>,
+    /// The reduction's accesses, each with the view it reads through.
+    update_loads: Vec<ViewedLoad<'c, 'a>>,
+    /// The epilogue's loads, each with the view it reads through.
+    epilogue_loads: Vec<ViewedLoad<'c, 'a>>,
 }
+
+/// A load's op, its indices, and the memref to read instead of the op's,
+/// when one (a view without trailing unit dimensions).
+type ViewedLoad<'c, 'a> = (OperationRef<'c, 'a>, Vec<Aff>, Option<Value<'c, 'a>>);
 
 /// What a tile's innermost body emits once and reuses across its cells.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -921,9 +937,7 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
             let at = self.shifted(positions, row, offset);
             let value = match &r.epilogue {
                 Some(e) => {
-                    let loads: Vec<(OperationRef, Vec<Aff>, Option<Value>)> =
-                        e.loads.iter().zip(&self.views).map(|((op, indices, _), view)| (*op, indices.clone(), *view)).collect();
-                    let expr = Expr { loads: &loads, ops: &e.ops, c_load: e.c_load, result: e.result };
+                    let expr = Expr { loads: &self.epilogue_loads, ops: &e.ops, c_load: e.c_load, result: e.result };
                     self.evaluate(place, &expr, results[n], row, offset, width, positions, &mut after)?
                 }
                 None => results[n],
@@ -951,14 +965,8 @@ impl<'c, 'a> Gen<'_, 'c, '_, 'a> {
             // The innermost body: each cell's update.
             let mut memo = Memo::new();
             let mut next = Vec::new();
-            let s = self.r.statement;
-            let loads: Vec<(OperationRef, Vec<Aff>, Option<Value>)> = s
-                .accesses
-                .iter()
-                .enumerate()
-                .map(|(k, a)| (a.op, a.indices[..a.indices.len() - self.r.units[k]].to_vec(), self.update_views[k]))
-                .collect();
-            let expr = Expr { loads: &loads, ops: &self.r.update.ops, c_load: s.accesses[self.r.c_read].op, result: self.r.update.result };
+            let c_load = self.r.statement.accesses[self.r.c_read].op;
+            let expr = Expr { loads: &self.update_loads, ops: &self.r.update.ops, c_load, result: self.r.update.result };
             for (n, &(row, offset, width)) in cells.iter().enumerate() {
                 next.push(self.evaluate(place, &expr, values[n], row, offset, width, positions, &mut memo)?);
             }

@@ -515,10 +515,10 @@ impl Fuse {
             }
             // The orders and jams inside a tile once; the sliding window
             // per row position.
-            if ordered.is_none() {
-                ordered = Some(fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?);
-            }
-            let Some(base) = ordered.as_ref() else { continue };
+            let base = match &mut ordered {
+                Some(base) => base,
+                slot => slot.insert(fusion::order_in_tile(scop, &model, &groups, &|s: &Statement| contiguous_last(s))?),
+            };
             let mut in_tile = if base.row_from_end == whole + 1 { base.clone() } else { base.with_rows_at(&model, scop, &groups, whole + 1)? };
             if !self.sliding {
                 in_tile.leads = None;
