@@ -226,6 +226,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // Gathers never read outside their tensor (torch-mlir does not
                 // check computed indices; PyTorch clamps or raises).
                 "func.func(pb-clamp-gathers)".into(),
+                // Their index checks (`cf.assert`) that value ranges prove
+                // true go: an assert keeps a loop from being fused or
+                // parallelized, and fusion leaves it a loop of its own.
+                "func.func(pb-prove-asserts)".into(),
                 // Elementwise arith/math ops on whole tensors (valid upstream
                 // input, and what tosa-to-arith leaves) become linalg.generic:
                 // bufferization has no other way to take them.

@@ -249,6 +249,32 @@ def test_a_failed_run_time_check_raises_instead_of_aborting(tmp_path):
     np.testing.assert_array_equal(checked(np.array([1, 2, 3, 5], np.float32)), [1, 4, 9, 25])
 
 
+def test_gathers_checked_only_where_indices_may_leave_the_tensor():
+    # torch.gather's index checks (cf.assert) on indices clamped in the
+    # program are proven and dropped (pb-prove-asserts: local laplacian's
+    # level lookups); indices the caller passes stay checked and raise.
+    from polyblocks.runtime import CheckFailed
+
+    def levels(table, x):
+        li = (x * 7).to(torch.int64).clamp(0, 6)
+        frac = x * 7 - li
+        return (1 - frac) * torch.gather(table, 0, li) + frac * torch.gather(table, 0, li + 1)
+
+    table = torch.randn(8, 37, 29)
+    same(levels, table, torch.rand(1, 37, 29))
+    same(levels, table, torch.rand(1, 37, 29) * 3 - 1)
+
+    def lookup(table, index):
+        return torch.gather(table, 0, index) * 2
+
+    compiled = polyblocks_jit_torch(compile_options=STRICT)(lookup)
+    index = torch.randint(0, 8, (1, 37, 29))
+    torch.testing.assert_close(compiled(table, index), lookup(table, index))
+    index[0, 5, 7] = 8
+    with pytest.raises(CheckFailed, match="index must be smaller than dim size"):
+        compiled(table, index)
+
+
 def test_bool_clamp_and_sort_are_unsigned():
     # torch-mlir compared bools as signed 1-bit integers (true is -1):
     # clamp's min and max were swapped and True sorted first (fuzzer).

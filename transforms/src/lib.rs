@@ -35,6 +35,7 @@ pub mod empty_args;
 pub mod forward_copies;
 pub mod fold_transposes;
 pub mod fold_clamps;
+pub mod prove_asserts;
 pub mod scalar_once;
 pub mod fp_contract;
 pub mod fuse;
@@ -97,6 +98,7 @@ pub static PASSES: &[&PassInfo] =
     &parallelize::INFO,
     &profile_kernels::INFO,
     &profile_names::INFO,
+    &prove_asserts::INFO,
     &readonly_inputs::INFO,
     &register_tile::INFO,
     &reuse_order::INFO,
