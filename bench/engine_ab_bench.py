@@ -9,7 +9,8 @@ eager, then the variants take turns: 3 rounds of 5 calls, best median.
     .venv/bin/python bench/engine_ab_bench.py MODEL BATCH prepack_weights=0,prepack_weights=1
         # one engine (the workspace's), a compile option set per variant
 
-MODEL is one of bench/models_bench.py's models or densenet121. The first
+MODEL is one of bench/models_bench.py's models, densenet121, or one of
+bench/image_apps.py's pipelines (BATCH ignored: its benchmark size). The first
 call's seconds are printed too, but the first variant's include one-time
 imports and warm-up: compare compile time with bench/first_call_bench.py.
 """
@@ -36,7 +37,14 @@ parser.add_argument("--rounds", type=int, default=3)
 cli = parser.parse_args()
 torch.set_num_threads(cli.threads)
 name, batch, variants = cli.model, cli.batch, cli.variants.split(",")
-model, args = MODELS[name](batch)
+if name in MODELS:
+    model, args = MODELS[name](batch)
+else:
+    import image_apps
+    if name not in image_apps.APPS:
+        sys.exit(f"unknown model or image app {name!r}")
+    app, shape, _ = image_apps.APPS[name]
+    model, args = app, (torch.rand(*shape, generator=torch.Generator().manual_seed(0)),)
 with torch.no_grad(): ref = model(*args)
 fns = {}
 for v in variants:

@@ -310,6 +310,20 @@ fn segments_between<'c, 'a>(run: &[OperationRef<'c, 'a>], cut: &[usize]) -> Vec<
     segments
 }
 
+/// Why a run the polyhedral model cannot read is left: cut at the nests
+/// it cannot read alone (a gather's `memref.load` at computed indices), so
+/// that the nests between them fuse on their own (local laplacian's
+/// pyramid levels between its level lookups); left whole when no nest is
+/// to blame (or every one is).
+fn refuse_unreadable(run: &[OperationRef], message: &str) -> Refusal {
+    let nests: Vec<OperationRef> = run.iter().copied().filter(|op| is_named(*op, "affine.for")).collect();
+    let cut: Vec<usize> = (0..nests.len()).filter(|&k| Scop::extract(&nests[k..=k]).is_err()).collect();
+    if cut.is_empty() || cut.len() == nests.len() {
+        return Refusal::from(message.to_string());
+    }
+    Refusal::Cut(format!("not fused: {message} (the nests between the {} it is in are tried alone)", cut.len()), cut)
+}
+
 enum Refusal {
     /// Nothing changed; the reason.
     Left(String),
@@ -354,7 +368,10 @@ impl Fuse {
         run: &[OperationRef<'c, '_>],
         plans: &mut HashMap<String, Planned>,
     ) -> Result<String, Refusal> {
-        let scop = Scop::extract(run).map_err(|e| Refusal::from(e.to_string()))?;
+        let scop = match Scop::extract(run) {
+            Ok(scop) => scop,
+            Err(e) => return Err(refuse_unreadable(run, &e.to_string())),
+        };
         let key = fuse_cache::key(run, &scop);
         let (planned, again) = match plans.get(&key) {
             Some(planned) => (planned.clone(), true),
