@@ -321,7 +321,7 @@ fn refuse_unreadable(run: &[OperationRef], message: &str) -> Refusal {
     if cut.is_empty() || cut.len() == nests.len() {
         return Refusal::from(message.to_string());
     }
-    Refusal::Cut(format!("not fused: {message} (the nests between the {} it is in are tried alone)", cut.len()), cut)
+    Refusal::Cut(format!("not fused: {message} (cut at the {} nests it cannot read alone; the nests between them are tried alone)", cut.len()), cut)
 }
 
 enum Refusal {
