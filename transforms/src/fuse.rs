@@ -62,7 +62,12 @@
 //! would lose pb-register-tile's micro-kernel).
 //! After a refusal for contractions, the nests between them (without the
 //! contractions and their accumulators' fills) are tried on their own:
-//! attention's softmax between Q K^T and P V.
+//! attention's softmax between Q K^T and P V. A run the polyhedral model
+//! cannot read is cut at the nests it cannot read alone (gathers), and the
+//! nests between are tried. A refused run made of independent chains (no
+//! array one chain writes is touched by another: two pyramids built level
+//! by level, their nests interleaved in program order) has each chain's
+//! nests moved together and tried as a run of its own, before any cut.
 //!
 //! Runs of the same structure (a model's repeated layers) are planned once
 //! and the plan applied to each (`fuse_cache`).
@@ -267,6 +272,23 @@ impl RustPass for Fuse {
                 break;
             }
             let outcome = ffi::with_context(func, |context| self.fuse_run(context, &run, &mut plans));
+            // A refused run of independent chains (two pyramids built level
+            // by level, their nests interleaved in program order): each
+            // chain, made contiguous, is tried on its own.
+            if let Err(Refusal::Left(message) | Refusal::Cut(message, _)) = &outcome {
+                let chains = independent_chains(&run);
+                if chains.len() > 1 {
+                    if self.report {
+                        // (instead of the cut the refusal proposed)
+                        let reason = message.split(" (the nests between").next().unwrap_or(message);
+                        report::note(location, INFO.argument, &format!("{reason} (its {} independent chains are tried alone)", chains.len()));
+                    }
+                    for chain in chains.into_iter().rev() {
+                        work.push_front(chain);
+                    }
+                    continue;
+                }
+            }
             let message = match outcome {
                 Ok(message) | Err(Refusal::Left(message)) => message,
                 // The nests between the contractions may still fuse (a
@@ -308,6 +330,66 @@ fn segments_between<'c, 'a>(run: &[OperationRef<'c, 'a>], cut: &[usize]) -> Vec<
     }
     segments.retain(|s| s.iter().filter(|op| is_named(**op, "affine.for")).count() >= 2);
     segments
+}
+
+/// The nests of `run` grouped into chains that share no array one of them
+/// writes (connected through every array some nest of the run writes; read-
+/// only inputs do not connect), each chain's nests moved together, in
+/// order, to just before its last nest, and returned as a run of its own;
+/// fewer than two chains of two nests or more: nothing moves, none
+/// returned. Moving a nest past nests of other chains is legal: they touch
+/// no array either writes; the hoistable ops between (buffers, views,
+/// constants) neither use a nest nor are used by one defined before them.
+fn independent_chains<'c, 'a>(run: &[OperationRef<'c, 'a>]) -> Vec<Vec<OperationRef<'c, 'a>>> {
+    let nests: Vec<OperationRef> = run.iter().copied().filter(|op| is_named(*op, "affine.for")).collect();
+    if nests.len() < 4 {
+        return Vec::new();
+    }
+    let Ok(scop) = Scop::extract_accesses(run) else { return Vec::new() };
+    let mut parent: Vec<usize> = (0..nests.len()).collect();
+    fn find(parent: &mut [usize], k: usize) -> usize {
+        let mut root = k;
+        while parent[root] != root {
+            root = parent[root];
+        }
+        parent[k] = root;
+        root
+    }
+    let written: std::collections::HashSet<usize> =
+        scop.statements.iter().flat_map(|s| s.accesses.iter().filter(|a| a.write).map(|a| a.array)).collect();
+    let mut first_nest_of: HashMap<usize, usize> = HashMap::new();
+    for statement in &scop.statements {
+        let nest = statement.beta[0];
+        for access in statement.accesses.iter().filter(|a| written.contains(&a.array)) {
+            let other = *first_nest_of.entry(access.array).or_insert(nest);
+            let (a, b) = (find(&mut parent, nest), find(&mut parent, other));
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut chains: Vec<Vec<usize>> = Vec::new();
+    let mut chain_of: HashMap<usize, usize> = HashMap::new();
+    for k in 0..nests.len() {
+        let root = find(&mut parent, k);
+        let index = *chain_of.entry(root).or_insert_with(|| {
+            chains.push(Vec::new());
+            chains.len() - 1
+        });
+        chains[index].push(k);
+    }
+    if chains.iter().filter(|c| c.len() >= 2).count() < 2 {
+        return Vec::new();
+    }
+    chains
+        .into_iter()
+        .filter(|chain| chain.len() >= 2)
+        .map(|chain| {
+            let last = nests[*chain.last().expect("a chain has nests")];
+            for &k in &chain[..chain.len() - 1] {
+                ffi::move_before(nests[k], last);
+            }
+            chain.iter().map(|&k| nests[k]).collect()
+        })
+        .collect()
 }
 
 /// Why a run the polyhedral model cannot read is left: cut at the nests
