@@ -432,6 +432,10 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 // innermost; put a loop with contiguous accesses there instead.
                 passes.push(format!("func.func(pb-interchange{{min-trip={lanes}}})"));
             }
+            // A short loop (a few channels) whose iterations share most of
+            // the body's work (a bilateral grid's weights and corner
+            // indices) is unrolled into it: CSE keeps one copy of that work.
+            passes.push("func.func(pb-unroll-jam)".into());
             // The kernels are formed (fusion and tiling done): time them...
             if options.profile {
                 passes.push("pb-profile-kernels".into());

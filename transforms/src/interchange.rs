@@ -89,7 +89,7 @@ impl RustPass for Interchange {
 }
 
 /// The ops of a loop's body, without the terminator.
-fn body_ops<'c, 'a>(loop_op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+pub(crate) fn body_ops<'c, 'a>(loop_op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut ops = Vec::new();
     let Some(block) = loop_op.region(0).ok().and_then(|r| r.first_block()) else { return ops };
     let mut next = block.first_operation();
@@ -102,14 +102,14 @@ fn body_ops<'c, 'a>(loop_op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> 
     ops
 }
 
-fn induction_variable<'c, 'a>(loop_op: OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+pub(crate) fn induction_variable<'c, 'a>(loop_op: OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
     let block = loop_op.region(0).ok()?.first_block()?;
     block.argument(0).ok().map(Into::into)
 }
 
 /// The perfect band ending at `innermost`, outermost loop first: parents
 /// whose body is exactly the next loop.
-fn perfect_band<'c, 'a>(innermost: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+pub(crate) fn perfect_band<'c, 'a>(innermost: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut band = vec![innermost];
     let mut current = innermost;
     while let Some(parent) = current.parent_operation() {
@@ -123,7 +123,7 @@ fn perfect_band<'c, 'a>(innermost: OperationRef<'c, 'a>) -> Vec<OperationRef<'c,
     band
 }
 
-fn simple_loop(loop_op: OperationRef) -> bool {
+pub(crate) fn simple_loop(loop_op: OperationRef) -> bool {
     let step = loop_op.attribute("step").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok());
     loop_op.operand_count() == 0
         && loop_op.result_count() == 0
@@ -132,7 +132,7 @@ fn simple_loop(loop_op: OperationRef) -> bool {
         && constant_bound(loop_op, "upperBoundMap").is_some()
 }
 
-fn trip_count(loop_op: OperationRef) -> i64 {
+pub(crate) fn trip_count(loop_op: OperationRef) -> i64 {
     constant_bound(loop_op, "upperBoundMap").unwrap_or(0) - constant_bound(loop_op, "lowerBoundMap").unwrap_or(0)
 }
 

@@ -36,6 +36,7 @@ pub mod forward_copies;
 pub mod fold_transposes;
 pub mod fold_clamps;
 pub mod prove_asserts;
+pub mod unroll_jam;
 pub mod scalar_once;
 pub mod fp_contract;
 pub mod fuse;
@@ -99,6 +100,7 @@ pub static PASSES: &[&PassInfo] =
     &profile_kernels::INFO,
     &profile_names::INFO,
     &prove_asserts::INFO,
+    &unroll_jam::INFO,
     &readonly_inputs::INFO,
     &register_tile::INFO,
     &reuse_order::INFO,
