@@ -183,10 +183,31 @@ impl<'c, 'a> Scop<'c, 'a> {
     /// element of its array, so dependences through it are over-approximated). Wrong
     /// for regenerating code, which clones each scalar statement on its own.
     pub fn extract_accesses(run: &[OperationRef<'c, 'a>]) -> Result<Scop<'c, 'a>, NotAffine> {
-        Self::build(run, true)
+        Self::build_with(run, true, true)
+    }
+
+    /// [`Scop::extract`] that also takes gathers (`memref.load` at computed
+    /// indices) of arrays no statement writes: inexact reads of inputs,
+    /// which carry no dependence, cloned with their statement like any op
+    /// (a bilateral grid's slicing, fused with the division after it).
+    pub fn extract_with_gathers(run: &[OperationRef<'c, 'a>]) -> Result<Scop<'c, 'a>, NotAffine> {
+        let scop = Self::build_with(run, false, true)?;
+        scop.check_ssa_flow()?;
+        let written: HashSet<usize> =
+            scop.statements.iter().flat_map(|s| s.accesses.iter().filter(|a| a.write).map(|a| a.array)).collect();
+        for s in &scop.statements {
+            if let Some(a) = s.accesses.iter().find(|a| is_named(a.op, "memref.load") && written.contains(&a.array)) {
+                return Err(NotAffine(format!("{} gathers from {}, which the loop nests write", s.name, scop.arrays[a.array].name)));
+            }
+        }
+        Ok(scop)
     }
 
     fn build(run: &[OperationRef<'c, 'a>], analysis: bool) -> Result<Scop<'c, 'a>, NotAffine> {
+        Self::build_with(run, analysis, false)
+    }
+
+    fn build_with(run: &[OperationRef<'c, 'a>], analysis: bool, gathers: bool) -> Result<Scop<'c, 'a>, NotAffine> {
         let mut roots: Vec<OperationRef> = run.iter().copied().filter(|op| is_named(*op, "affine.for")).collect();
         // Trailing hoistable ops belong after the SCoP, not in it.
         let last_root = roots.last().copied();
@@ -211,6 +232,7 @@ impl<'c, 'a> Scop<'c, 'a> {
             arrays_by_root: HashMap::new(),
             root_keys,
             analysis,
+            gathers,
         };
         let roots = builder.scop.roots.clone();
         for (position, root) in roots.iter().enumerate() {
@@ -419,6 +441,8 @@ struct Builder<'s, 'c, 'a> {
     root_keys: HashSet<usize>,
     /// Building for [`Scop::extract_accesses`]: vector code allowed.
     analysis: bool,
+    /// Statements may hold gathers (`memref.load`).
+    gathers: bool,
 }
 
 impl<'c, 'a> Builder<'_, 'c, 'a> {
@@ -484,7 +508,7 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
                 self.beta.pop();
                 position += 1;
             } else {
-                check_statement_op(op, self.analysis)?;
+                check_statement_op(op, self.analysis, self.gathers)?;
                 pending.push(op);
             }
         }
@@ -582,7 +606,7 @@ impl<'c, 'a> Builder<'_, 'c, 'a> {
             let vector_load = is_named(*op, "affine.vector_load");
             let write = is_named(*op, "affine.store") || vector_store;
             if is_named(*op, "memref.load") {
-                // A gather (analysis only): its index is data, so it may
+                // A gather: its index is data, so it may
                 // read any element of its array.
                 let memref = op.operand(0).map_err(|_| NotAffine("memref.load without memref".into()))?;
                 let (array, _) = self.array_of(memref)?;
@@ -645,7 +669,7 @@ const VECTOR_MEMORY_OPS: &[&str] = &[
     "vector.compressstore",
 ];
 
-fn check_statement_op(op: OperationRef, analysis: bool) -> Result<(), NotAffine> {
+fn check_statement_op(op: OperationRef, analysis: bool, gathers: bool) -> Result<(), NotAffine> {
     let name = op_name(op);
     // (buffers allocated in a loop body: the analysis knows they are
     // private to an iteration of the loops around their allocation)
@@ -661,6 +685,7 @@ fn check_statement_op(op: OperationRef, analysis: bool) -> Result<(), NotAffine>
         || name == "affine.store"
         || name == "affine.apply"
         || vector
+        || (gathers && name == "memref.load")
         || ((name.starts_with("arith.") || name.starts_with("math.")) && op.region_count() == 0);
     if allowed {
         Ok(())

@@ -62,9 +62,13 @@
 //! would lose pb-register-tile's micro-kernel).
 //! After a refusal for contractions, the nests between them (without the
 //! contractions and their accumulators' fills) are tried on their own:
-//! attention's softmax between Q K^T and P V. A run the polyhedral model
-//! cannot read is cut at the nests it cannot read alone (gathers), and the
-//! nests between are tried. A refused run made of independent chains (no
+//! attention's softmax between Q K^T and P V. Gathers (`memref.load` at
+//! computed indices) of arrays no nest of the run writes are inexact reads
+//! of inputs: no dependence, no footprint, cloned into the tiles with their
+//! statement (a bilateral grid's slicing fuses with what reads it). A
+//! gather of an array the run writes splits the run between the two; a run
+//! the polyhedral model cannot read otherwise is cut at the nests it cannot
+//! read alone, and the nests between are tried. A refused run made of independent chains (no
 //! array one chain writes is touched by another: two pyramids built level
 //! by level, their nests interleaved in program order) has each chain's
 //! nests moved together and tried as a run of its own, before any cut.
@@ -275,7 +279,7 @@ impl RustPass for Fuse {
             // A refused run of independent chains (two pyramids built level
             // by level, their nests interleaved in program order): each
             // chain, made contiguous, is tried on its own.
-            if let Err(Refusal::Left(message) | Refusal::Cut(message, _)) = &outcome {
+            if let Err(Refusal::Left(message) | Refusal::Cut(message, _) | Refusal::Split(message, _)) = &outcome {
                 let chains = independent_chains(&run);
                 if chains.len() > 1 {
                     if self.report {
@@ -297,6 +301,12 @@ impl RustPass for Fuse {
                 // and its activation before a squeeze-excitation's pool).
                 Err(Refusal::Cut(message, cut)) => {
                     for segment in segments_between(&run, &cut).into_iter().rev() {
+                        work.push_front(segment);
+                    }
+                    message
+                }
+                Err(Refusal::Split(message, splits)) => {
+                    for segment in segments_split_before(&run, &splits).into_iter().rev() {
                         work.push_front(segment);
                     }
                     message
@@ -397,13 +407,59 @@ fn independent_chains<'c, 'a>(run: &[OperationRef<'c, 'a>]) -> Vec<Vec<Operation
 /// that the nests between them fuse on their own (local laplacian's
 /// pyramid levels between its level lookups); left whole when no nest is
 /// to blame (or every one is).
+///
+/// Gathers read inputs only: where a nest gathers from an array another
+/// nest of the run writes, the run is split between them (before the later
+/// of the two), each part tried on its own.
 fn refuse_unreadable(run: &[OperationRef], message: &str) -> Refusal {
     let nests: Vec<OperationRef> = run.iter().copied().filter(|op| is_named(*op, "affine.for")).collect();
-    let cut: Vec<usize> = (0..nests.len()).filter(|&k| Scop::extract(&nests[k..=k]).is_err()).collect();
-    if cut.is_empty() || cut.len() == nests.len() {
+    let cut: Vec<usize> = (0..nests.len()).filter(|&k| Scop::extract_with_gathers(&nests[k..=k]).is_err()).collect();
+    if !cut.is_empty() && cut.len() < nests.len() {
+        return Refusal::Cut(
+            format!("not fused: {message} (cut at the {} nests it cannot read alone; the nests between them are tried alone)", cut.len()),
+            cut,
+        );
+    }
+    let mut splits: Vec<usize> = Vec::new();
+    if cut.is_empty() {
+        if let Ok(scop) = Scop::extract_accesses(run) {
+            for reader in &scop.statements {
+                for gather in reader.accesses.iter().filter(|a| is_named(a.op, "memref.load")) {
+                    for writer in scop.statements.iter().filter(|w| w.accesses.iter().any(|a| a.write && a.array == gather.array)) {
+                        let (r, w) = (reader.beta[0], writer.beta[0]);
+                        if r != w {
+                            splits.push(r.max(w));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    splits.sort_unstable();
+    splits.dedup();
+    if splits.is_empty() {
         return Refusal::from(message.to_string());
     }
-    Refusal::Cut(format!("not fused: {message} (cut at the {} nests it cannot read alone; the nests between them are tried alone)", cut.len()), cut)
+    Refusal::Split(format!("not fused: {message} (split before {} nests that gather from or write what another gathers)", splits.len()), splits)
+}
+
+/// The parts of `run` split before its nests number `splits` (positions
+/// among the run's nests, none the first), with two nests or more.
+fn segments_split_before<'c, 'a>(run: &[OperationRef<'c, 'a>], splits: &[usize]) -> Vec<Vec<OperationRef<'c, 'a>>> {
+    let mut segments = vec![Vec::new()];
+    let mut nest = 0;
+    for op in run {
+        let is_nest = is_named(*op, "affine.for");
+        if is_nest && splits.contains(&nest) {
+            segments.push(Vec::new());
+        }
+        if let Some(current) = segments.last_mut() {
+            current.push(*op);
+        }
+        nest += usize::from(is_nest);
+    }
+    segments.retain(|s| s.iter().filter(|op| is_named(**op, "affine.for")).count() >= 2);
+    segments
 }
 
 enum Refusal {
@@ -413,6 +469,9 @@ enum Refusal {
     /// positions (contractions, writers of outputs with other rows) may
     /// fuse on their own.
     Cut(String, Vec<usize>),
+    /// Nothing changed (the reason); the parts of the run split before the
+    /// nests at these positions may fuse on their own.
+    Split(String, Vec<usize>),
     /// The IR may be damaged (code generation failed half-way): an error.
     Failed(String),
 }
@@ -450,7 +509,7 @@ impl Fuse {
         run: &[OperationRef<'c, '_>],
         plans: &mut HashMap<String, Planned>,
     ) -> Result<String, Refusal> {
-        let scop = match Scop::extract(run) {
+        let scop = match Scop::extract_with_gathers(run) {
             Ok(scop) => scop,
             Err(e) => return Err(refuse_unreadable(run, &e.to_string())),
         };
