@@ -41,12 +41,17 @@ def test_camera_pipe():
     check(apps.camera_pipe, torch.rand(38, 46))
 
 
-def test_bilateral_grid():
-    check(apps.bilateral_grid, torch.rand(37, 29))
+@pytest.mark.parametrize("shape", [(37, 29), (301, 257)])
+def test_bilateral_grid(shape):
+    # (301 x 257: large enough that the slicing's gathers fuse with the
+    # clamp before them and the division after them, pb-fuse)
+    check(apps.bilateral_grid, torch.rand(*shape))
 
 
-def test_local_laplacian():
-    check(apps.local_laplacian, torch.rand(36, 28))
+@pytest.mark.parametrize("shape", [(36, 28), (260, 196)])
+def test_local_laplacian(shape):
+    # (260 x 196: its two pyramids fuse chain by chain, pb-fuse)
+    check(apps.local_laplacian, torch.rand(*shape))
 
 
 def test_heat_3d_one_step():
