@@ -183,7 +183,7 @@ impl<'c, 'a> Scop<'c, 'a> {
     /// element of its array, so dependences through it are over-approximated). Wrong
     /// for regenerating code, which clones each scalar statement on its own.
     pub fn extract_accesses(run: &[OperationRef<'c, 'a>]) -> Result<Scop<'c, 'a>, NotAffine> {
-        Self::build_with(run, true, true)
+        Self::build(run, true)
     }
 
     /// [`Scop::extract`] that also takes gathers (`memref.load` at computed

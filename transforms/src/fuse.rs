@@ -68,10 +68,11 @@
 //! statement (a bilateral grid's slicing fuses with what reads it). A
 //! gather of an array the run writes splits the run between the two; a run
 //! the polyhedral model cannot read otherwise is cut at the nests it cannot
-//! read alone, and the nests between are tried. A refused run made of independent chains (no
-//! array one chain writes is touched by another: two pyramids built level
-//! by level, their nests interleaved in program order) has each chain's
-//! nests moved together and tried as a run of its own, before any cut.
+//! read alone, and the nests between are tried. A refused run made of
+//! independent chains (no array one chain writes is touched by another: two
+//! pyramids built level by level, their nests interleaved in program order)
+//! has each chain's nests moved together and tried as a run of its own,
+//! before any cut.
 //!
 //! Runs of the same structure (a model's repeated layers) are planned once
 //! and the plan applied to each (`fuse_cache`).
@@ -300,13 +301,13 @@ impl RustPass for Fuse {
                 // the nests of a pooled output (a depthwise convolution
                 // and its activation before a squeeze-excitation's pool).
                 Err(Refusal::Cut(message, cut)) => {
-                    for segment in segments_between(&run, &cut).into_iter().rev() {
+                    for segment in segments(&run, &cut, false).into_iter().rev() {
                         work.push_front(segment);
                     }
                     message
                 }
                 Err(Refusal::Split(message, splits)) => {
-                    for segment in segments_split_before(&run, &splits).into_iter().rev() {
+                    for segment in segments(&run, &splits, true).into_iter().rev() {
                         work.push_front(segment);
                     }
                     message
@@ -324,17 +325,23 @@ impl RustPass for Fuse {
     }
 }
 
-/// The parts of `run` between its nests number `cut` (positions among the
-/// run's nests), with two nests or more.
-fn segments_between<'c, 'a>(run: &[OperationRef<'c, 'a>], cut: &[usize]) -> Vec<Vec<OperationRef<'c, 'a>>> {
+/// The parts of `run` at its nests number `at` (positions among the run's
+/// nests), with two nests or more: those nests are left out (`keep` false:
+/// the parts between them) or each starts a part (`keep` true: the run
+/// split before them).
+fn segments<'c, 'a>(run: &[OperationRef<'c, 'a>], at: &[usize], keep: bool) -> Vec<Vec<OperationRef<'c, 'a>>> {
     let mut segments = vec![Vec::new()];
     let mut nest = 0;
     for op in run {
         let is_nest = is_named(*op, "affine.for");
-        if is_nest && cut.contains(&nest) {
+        let boundary = is_nest && at.contains(&nest);
+        if boundary {
             segments.push(Vec::new());
-        } else if let Some(current) = segments.last_mut() {
-            current.push(*op);
+        }
+        if !boundary || keep {
+            if let Some(current) = segments.last_mut() {
+                current.push(*op);
+            }
         }
         nest += usize::from(is_nest);
     }
@@ -441,25 +448,6 @@ fn refuse_unreadable(run: &[OperationRef], message: &str) -> Refusal {
         return Refusal::from(message.to_string());
     }
     Refusal::Split(format!("not fused: {message} (split before {} nests that gather from or write what another gathers)", splits.len()), splits)
-}
-
-/// The parts of `run` split before its nests number `splits` (positions
-/// among the run's nests, none the first), with two nests or more.
-fn segments_split_before<'c, 'a>(run: &[OperationRef<'c, 'a>], splits: &[usize]) -> Vec<Vec<OperationRef<'c, 'a>>> {
-    let mut segments = vec![Vec::new()];
-    let mut nest = 0;
-    for op in run {
-        let is_nest = is_named(*op, "affine.for");
-        if is_nest && splits.contains(&nest) {
-            segments.push(Vec::new());
-        }
-        if let Some(current) = segments.last_mut() {
-            current.push(*op);
-        }
-        nest += usize::from(is_nest);
-    }
-    segments.retain(|s| s.iter().filter(|op| is_named(**op, "affine.for")).count() >= 2);
-    segments
 }
 
 enum Refusal {

@@ -274,9 +274,10 @@ impl Ranges {
 fn type_range(ty: Type) -> Option<Range> {
     let bits: u32 = if ty.is_index() {
         64
+    } else if ty.is_integer() {
+        ffi::int_or_float_width(ty)?
     } else {
-        let text = ty.to_string();
-        text.strip_prefix('i')?.parse().ok()?
+        return None;
     };
     if !(2..=64).contains(&bits) {
         return None;

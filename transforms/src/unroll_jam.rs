@@ -42,7 +42,7 @@
 //!     %v_1 = memref.load %grid[%c1, %i_1] ...   affine.store %v_1, %out[%c1, %h, %w]
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use melior::ir::{
     block::BlockLike,
@@ -52,6 +52,7 @@ use melior::ir::{
 use pb_support::{builder, ffi, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
 
 use crate::affine_access::{is_view, same_address, same_value};
+use pb_polyhedral::scop::view_root;
 use crate::interchange::{body_ops, induction_variable, perfect_band, simple_loop, trip_count};
 
 static ID: PassId = PassId::new();
@@ -144,23 +145,11 @@ fn stored_memrefs_private(ops: &[OperationRef], stores: &[OperationRef]) -> bool
                     Some(other) if same_value(other, memref) => !is_named(*op, "memref.load") && same_address(*store, *op),
                     // A view of the stored buffer would read or write it
                     // elsewhere.
-                    Some(other) => !same_value(view_root(other), memref),
+                    Some(other) => view_root(other) != view_root(memref),
                     None => false,
                 }
             })
     })
-}
-
-/// The buffer a memref value views (itself when it is no view).
-fn view_root<'c: 'a, 'a>(memref: Value<'c, 'a>) -> Value<'c, 'a> {
-    let mut current = memref;
-    while let Some(op) = ffi::defining_op(current).filter(|op| pb_support::ir::is_view_op(*op)) {
-        match ffi::operand(op, 0) {
-            Some(source) => current = source,
-            None => break,
-        }
-    }
-    current
 }
 
 /// Does one index of `store` equal the induction variable `iv` itself?
@@ -174,7 +163,7 @@ fn indexed_by(store: OperationRef, iv: Value) -> bool {
 /// At least half of the body's computing ops (and [`MIN_SHARED_OPS`]) do
 /// not depend on `iv`.
 fn mostly_shared(ops: &[OperationRef], iv: Value) -> bool {
-    let mut dependent: Vec<usize> = Vec::new();
+    let mut dependent: HashSet<usize> = HashSet::new();
     let key = |v: Value| v.to_raw().ptr as usize;
     let (mut computing, mut shared) = (0usize, 0usize);
     for op in ops {
