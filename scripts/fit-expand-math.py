@@ -125,6 +125,19 @@ f = chebyshev(float(np.int32(SQRT_HALF_BITS).view(F)) - 1, float(mp.sqrt(2)) - 1
 f = f[np.abs(f) > 1e-7]
 LOG_Q = fit(f, exact(lambda v: (mp.log1p(v) - v) / v**2, f), f * f / np.abs(exact(mp.log1p, f)), 8)
 
+# powf with a constant exponent on an FMA target, in f32 double-word
+# arithmetic: log2 m = K s + s^3 q(s^2), s = (m - 1)/(m + 1), |s| < 0.1716
+# (K = 2 log2(e)), relative to log2 m; 2^r - 1 = r ln2 + r^2 p(r) for
+# |r| <= POW_R_MAX (1/2, plus y times the low part of log2 m, |y| <= 8),
+# relative to 2^r.
+POW_K = 2 / LN2
+POW_R_MAX = 0.545
+s = chebyshev(1e-4, 0.17158, 4000)
+POW_LOG2_Q = fit(s * s, exact(lambda v: (mp.log((1 + v) / (1 - v)) / LN2 - POW_K * v) / v**3, s), s**3 / exact(lambda v: mp.log((1 + v) / (1 - v)) / LN2, s), 3)
+r = chebyshev(-POW_R_MAX, POW_R_MAX, 4000)
+r = r[np.abs(r) > 1e-6]
+POW_EXP2_P = fit(r, exact(lambda v: (mp.power(2, v) - 1 - v * LN2) / v**2, r), r**2 / exact(lambda v: mp.power(2, v), r), 6)
+
 
 # ------------------------------------------------------------- emulation
 
@@ -262,6 +275,71 @@ def log32(x, fma):
     return np.where(x > 0, res, np.where(x == 0, F(-np.inf), F(np.nan)))
 
 
+def fma32(a, b, c):
+    """One rounding of a b + c (the f64 product of two f32 is exact)."""
+    return r32(np.float64(a) * np.float64(b) + np.float64(c))
+
+
+def fast_two_sum(a, b):
+    """(s, err): s = fl(a + b), a + b = s + err exactly when |a| >= |b|
+    (or a = 0); otherwise err is still within an ulp of the rounding error."""
+    s = add(a, b)
+    return s, sub(b, sub(s, a))
+
+
+def estrin(t, coeffs):
+    """The Rust builder's Estrin scheme (pairs, then pairs of pairs), with FMA."""
+    terms = [fma32(np.full_like(t, F(pair[1])), t, np.full_like(t, F(pair[0]))) if len(pair) == 2 else np.full_like(t, F(pair[0]))
+             for pair in (coeffs[i:i + 2] for i in range(0, len(coeffs), 2))]
+    power = mul(t, t)
+    while len(terms) > 1:
+        terms = [fma32(pair[1], power, pair[0]) if len(pair) == 2 else pair[0] for pair in (terms[i:i + 2] for i in range(0, len(terms), 2))]
+        power = mul(power, power)
+    return terms[0]
+
+
+def pow32_constant(x, y):
+    """powf(|x|, y) for a constant y, |y| <= 8, x finite and positive (the
+    f32 double-word expansion; FMA targets only)."""
+    y = F(y)
+    subnormal = x < F(2.0**-126)
+    xs = np.where(subnormal, mul(x, F(2.0**24)), x)
+    ix = bits(xs) + np.int32(0x3F800000 - SQRT_HALF_BITS)
+    e = (ix >> 23) - 127 - np.where(subnormal, np.int32(24), np.int32(0))
+    m = from_bits((ix & np.int32(0x007FFFFF)) + np.int32(SQRT_HALF_BITS))
+    f = sub(m, F(1))
+    dh = add(m, F(1))
+    dl = sub(m, sub(dh, F(1)))
+    qh = r32(np.float64(f) / np.float64(dh))
+    rem = fma32(-qh, dh, f)
+    rem = fma32(-qh, dl, rem)
+    half = mul(rem, F(0.5))
+    ql = fma32(-qh, half, half)  # rem / dh, as 1 / dh = (1 - qh) / 2
+    s2 = mul(qh, qh)
+    tail = mul(mul(qh, s2), estrin(s2, POW_LOG2_Q))
+    kh = F(POW_K)
+    kl = F(POW_K - mp.mpf(float(kh)))
+    lh = mul(qh, kh)
+    ll = add(fma32(qh, kh, -lh), add(fma32(qh, kl, mul(ql, kh)), tail))
+    ef = e.astype(F)
+    th = mul(y, ef)
+    tl = fma32(y, ef, -th)
+    uh = mul(y, lh)
+    ul = add(fma32(y, lh, -uh), mul(y, ll))
+    sh, err = fast_two_sum(th, uh)
+    sl = add(err, add(tl, ul))
+    sh = clamp(sh, F(-200), F(200))
+    nf = sub(add(sh, ROUND_MAGIC), ROUND_MAGIC)
+    r, rl = fast_two_sum(sub(sh, nf), sl)
+    c0h = F(LN2)
+    c0l = F(LN2 - mp.mpf(float(c0h)))
+    inner = fma32(mul(r, r), estrin(r, POW_EXP2_P), fma32(r, c0l, mul(rl, c0h)))
+    p = add(F(1), fma32(r, c0h, inner))
+    n = nf.astype(np.int32)
+    half = n >> 1
+    return mul(mul(p, pow2(half)), pow2(n - half))
+
+
 # ----------------------------------------------------------------- checks
 
 
@@ -304,6 +382,15 @@ def report():
                 f"{name:16} fma={int(fma)}: max {e.max():.3f} ulp at {x[finite][np.argmax(e)]!r}, "
                 f"max relative error {rel:.3g}; infinities and NaN as expected: {specials_ok}"
             )
+    x = np.concatenate([grid(0, 4), (2.0 ** rng.uniform(-149, 128, 1_000_000)).astype(F)])
+    x = x[x > 0]
+    for y in (1 / 2.2, 2.4, -0.5, 1 / 3, 7.0, -8.0):
+        with np.errstate(over="ignore", under="ignore"):
+            want = np.power(np.float64(x), np.float64(F(y)))
+            got = pow32_constant(x, y)
+            finite = np.isfinite(want.astype(F)) & (want.astype(F) != 0)
+        e = ulps(got[finite], want[finite])
+        print(f"powf(x, {F(y)!r:12}) fma=1: max {e.max():.3f} ulp at {x[finite][np.argmax(e)]!r}")
 
 
 def literal(v):
@@ -328,5 +415,7 @@ if __name__ == "__main__":
     for power, row in enumerate(ERF_TABLES):
         print(rust(f"ERF_TABLE_{power}", row))
     print(rust("LOG_Q", LOG_Q))
+    print(rust("POW_LOG2_Q", POW_LOG2_Q))
+    print(rust("POW_EXP2_P", POW_EXP2_P))
     if "--no-check" not in sys.argv:
         report()

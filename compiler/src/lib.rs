@@ -217,6 +217,10 @@ fn lower_then<R>(
     if options.llvm_cpu.is_some() && !cpu_options.units_named {
         cpu_options.target.matrix_units.clear();
     }
+    // Nor FMA (math.fma would become a libm call), unless named.
+    if options.llvm_cpu.is_some() && !cpu_options.fma_named {
+        cpu_options.target.fma = false;
+    }
     if let Some(budget) = options.budget {
         cpu_options.deadline_ms = pb_support::budget::deadline_after(budget);
     }

@@ -113,6 +113,10 @@ pub struct CpuOptions {
     /// (`pb-channels-last`, `graph` stage, after elementwise fusion); on by
     /// default.
     pub channels_last: bool,
+    /// Vector loops evaluating a transcendental function take this many
+    /// times the target's width (`pb-vectorize`'s `interleave`); 2 by
+    /// default.
+    pub interleave: u64,
     /// Time every kernel into an exported counter table
     /// (`pb-profile-kernels`, end of the `affine` stage); off by default.
     pub profile: bool,
@@ -135,6 +139,9 @@ pub struct CpuOptions {
     /// (`matrix-units=...`), not detected on the host: they hold for code
     /// generated for another CPU too.
     pub units_named: bool,
+    /// The same for the target's `fma` (`fma=...`): without it, code for
+    /// another CPU assumes no hardware FMA.
+    pub fma_named: bool,
 }
 
 impl CpuOptions {
@@ -161,12 +168,14 @@ impl CpuOptions {
             avx512,
             fp_contract: true,
             channels_last: true,
+            interleave: 2,
             profile: false,
             outline: true,
             deadline_ms: 0,
             gpu: None,
             emulate: false,
             units_named: false,
+            fma_named: false,
         }
     }
 }
@@ -467,7 +476,7 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             if options.vectorize && lanes > 1 {
                 // Masked remainders where the target has mask registers.
                 let masked = options.target.vector_bits >= 512;
-                passes.push(format!("func.func(pb-vectorize{{width={lanes} masked={masked}}})"));
+                passes.push(format!("func.func(pb-vectorize{{width={lanes} masked={masked} interleave={}}})", options.interleave));
             }
             // Per function from here on: the pass manager runs the kernels'
             // functions in parallel.
@@ -573,7 +582,9 @@ fn llvm_stage(options: &CpuOptions) -> Vec<String> {
         // f32 exp/expm1/log/tanh/erf become polynomials (pb-expand-math:
         // vectorized, no libm); math with an LLVM intrinsic next; what is
         // left (f64 erf, ...) becomes libm calls, declared as functions...
-        format!("pb-expand-math{{x86-avx512={}}}", options.avx512),
+        // (powf with a constant exponent in f32 double-word arithmetic
+        // where the target has hardware FMA).
+        format!("pb-expand-math{{x86-avx512={} fma={}}}", options.avx512, options.target.fma),
         "convert-math-to-llvm".into(),
     ];
     passes.push(format!("func.func({})", per_function.join(",")));

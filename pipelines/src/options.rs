@@ -214,6 +214,21 @@ pub static PIPELINE_OPTIONS: &[OptionSpec<CpuOptions>] = &[
         },
     },
     OptionSpec {
+        name: "interleave",
+        flag: "interleave",
+        help: "vector loops evaluating exp, log, tanh, erf or powf take this many times the target's vector width: \
+               independent polynomial chains side by side (pb-vectorize; 1: the native width)",
+        kind: Kind::Int { default: 2, min: 1, max: 4 },
+        python: true,
+        changes_code: true,
+        set: |o, v| {
+            if let Value::Int(factor) = v {
+                o.interleave = factor as u64;
+            }
+            Ok(())
+        },
+    },
+    OptionSpec {
         name: "outline",
         flag: "outline",
         help: "compile each distinct kernel once, in a function of its own, however often the program repeats it \
@@ -280,6 +295,7 @@ pub static PIPELINE_OPTIONS: &[OptionSpec<CpuOptions>] = &[
             target.apply_overrides(&overrides)?;
             o.set_target(target);
             o.units_named |= overrides.contains("matrix-units=");
+            o.fma_named |= overrides.contains("fma=");
             Ok(())
         },
     },

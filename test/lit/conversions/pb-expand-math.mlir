@@ -1,6 +1,7 @@
 // RUN: pb-opt %s -split-input-file --pb-expand-math | FileCheck %s
 // RUN: pb-opt %s -split-input-file --pb-expand-math="exp=false erf=false" | FileCheck %s --check-prefix=SOME
 // RUN: expect-exit 1 pb-opt %s --pb-expand-math="tanh=maybe" | FileCheck %s --check-prefix=BAD
+// RUN: pb-opt %s -split-input-file --pb-expand-math="fma=true" | FileCheck %s --check-prefix=FMA
 
 // BAD: invalid value 'maybe' for option 'tanh' of pass 'pb-expand-math': expected bool
 
@@ -327,4 +328,34 @@ func.func @powf_constants(%s: f32, %v: vector<8xf32>) -> (f32, vector<8xf32>, ve
   %twos = vector.broadcast %two32 : f32 to vector<8xf32>
   %e = math.powf %v, %twos : vector<8xf32>
   return %a, %b, %c, %d, %e : f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
+}
+
+// FMA targets (`fma=true`): a constant exponent with |y| <= 8 in f32
+// double-word arithmetic: (m - 1)/(m + 1) with its FMA remainder (divided
+// by m + 1 as a product with (1 - s)/2: one division in all), the
+// exact products y e and y log2 m, 2Sum, no f64 at all; the error-free
+// steps without `contract`. A variable exponent, and |y| > 8, keep the f64
+// evaluation.
+// FMA-LABEL: func.func @powf_constants
+// FMA-NOT: f64
+// FMA: %[[QH:.*]] = arith.divf %{{.*}}, %[[DH:.*]] : vector<8xf32>
+// FMA: %[[NQ:.*]] = arith.negf %[[QH]] : vector<8xf32>
+// FMA: %[[R1:.*]] = math.fma %[[NQ]], %[[DH]], %{{.*}} : vector<8xf32>
+// FMA: %[[R2:.*]] = math.fma %[[NQ]], %{{.*}}, %[[R1]] : vector<8xf32>
+// FMA: %[[HALF:.*]] = arith.mulf %[[R2]], %{{.*}} : vector<8xf32>
+// FMA: math.fma %[[NQ]], %[[HALF]], %[[HALF]] : vector<8xf32>
+// FMA: %[[E:.*]] = arith.sitofp %{{.*}} : vector<8xi32> to vector<8xf32>
+// FMA: %[[TH:.*]] = arith.mulf %{{.*}}, %[[E]] : vector<8xf32>
+// FMA: %[[NTH:.*]] = arith.negf %[[TH]] : vector<8xf32>
+// FMA: math.fma %{{.*}}, %[[E]], %[[NTH]] : vector<8xf32>
+// FMA-NOT: vector<8xf64>
+// FMA: return
+// FMA-LABEL: func.func @powf_f64_remains
+// FMA-COUNT-2: arith.extf %{{.*}} : vector<8xf32> to vector<8xf64>
+// FMA: return
+func.func @powf_f64_remains(%x: vector<8xf32>, %y: vector<8xf32>) -> (vector<8xf32>, vector<8xf32>) {
+  %big = arith.constant dense<8.5> : vector<8xf32>
+  %a = math.powf %x, %y : vector<8xf32>
+  %b = math.powf %x, %big : vector<8xf32>
+  return %a, %b : vector<8xf32>, vector<8xf32>
 }

@@ -42,6 +42,78 @@ func.func @two_channels(%img: memref<16x16xf32>, %grid: memref<2x9xf32>, %out: m
   return
 }
 
+// Tiling's single-iteration loops around the channel loop: the store's
+// channel index `3 * %t + %c + %u` is the channel loop's own once %t and %u
+// stand for their only value, so the loop is jammed (camera pipe's colour
+// matrix). Over two iterations, `%t + %c` would not be (iterations of %c
+// and %t would write the same elements).
+// CHECK-LABEL: func.func @unit_tiles
+// CHECK: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 16 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 16 {
+// CHECK-NOT: affine.for
+// CHECK: affine.store %{{.*}}, %{{.*}}[%{{.*}} * 3 + %{{.*}} + %{{.*}}, %{{.*}}, %{{.*}}] : memref<3x16x16xf32>
+// CHECK: affine.store
+// CHECK: affine.store
+// CHECK-NOT: affine.store
+// CHECK-LABEL: func.func @two_tiles
+// CHECK: affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT: affine.for %{{.*}} = 0 to 2 {
+func.func @unit_tiles(%img: memref<16x16xf32>, %m: memref<3xf32>, %out: memref<3x16x16xf32>) {
+  %k = arith.constant 0.0625 : f32
+  %s = arith.constant 1.5 : f32
+  affine.for %t = 0 to 1 {
+    affine.for %c = 0 to 3 {
+      affine.for %u = 0 to 1 {
+        affine.for %h = 0 to 16 {
+          affine.for %w = 0 to 16 {
+            %v = affine.load %img[%h, %w] : memref<16x16xf32>
+            %a = arith.subf %v, %k : f32
+            %b = arith.mulf %a, %s : f32
+            %c2 = arith.mulf %b, %b : f32
+            %d = arith.addf %c2, %a : f32
+            %e = arith.mulf %d, %s : f32
+            %f = arith.subf %e, %k : f32
+            %g = arith.mulf %f, %f : f32
+            %i = arith.addf %g, %d : f32
+            %w0 = affine.load %m[%t * 3 + %c + %u] : memref<3xf32>
+            %r = arith.mulf %i, %w0 : f32
+            affine.store %r, %out[%t * 3 + %c + %u, %h, %w] : memref<3x16x16xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+
+func.func @two_tiles(%img: memref<16x16xf32>, %m: memref<3xf32>, %out: memref<3x16x16xf32>) {
+  %k = arith.constant 0.0625 : f32
+  %s = arith.constant 1.5 : f32
+  affine.for %t = 0 to 2 {
+    affine.for %c = 0 to 2 {
+      affine.for %h = 0 to 16 {
+        affine.for %w = 0 to 16 {
+          %v = affine.load %img[%h, %w] : memref<16x16xf32>
+          %a = arith.subf %v, %k : f32
+          %b = arith.mulf %a, %s : f32
+          %c2 = arith.mulf %b, %b : f32
+          %d = arith.addf %c2, %a : f32
+          %e = arith.mulf %d, %s : f32
+          %f = arith.subf %e, %k : f32
+          %g = arith.mulf %f, %f : f32
+          %i = arith.addf %g, %d : f32
+          %w0 = affine.load %m[%t + %c] : memref<3xf32>
+          %r = arith.mulf %i, %w0 : f32
+          affine.store %r, %out[%t + %c, %h, %w] : memref<3x16x16xf32>
+        }
+      }
+    }
+  }
+  return
+}
+
 // Not jammed: the stores are not indexed by the short loop (every
 // iteration writes the same elements: it carries a dependence); the body
 // shares too little (each op reads the channel's own value); five
