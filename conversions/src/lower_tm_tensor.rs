@@ -19,6 +19,16 @@
 //!   bounds skips its update instead of writing outside the buffer
 //!   (PyTorch raises an error there; compiled code cannot, and must not
 //!   corrupt memory).
+//!   A summing scatter (`index_add`, `scatter_add`, `index_put` with
+//!   accumulate: the region adds the update to the element) with option
+//!   `cores` > 1 runs on that many threads when it makes at least as many
+//!   updates as the private copies below have elements: an `scf.forall`
+//!   over the threads, each adding its share of the updates into its own
+//!   zeroed row of a `cores x target` tensor, then a `linalg.generic`
+//!   adding the rows to the original (a float sum in another order, as a
+//!   vectorized sum's). Bilateral grid's two histograms (4M updates into
+//!   594K cells, Zen 3, 2 threads): 3.6 + 3.2 ms -> 2.2 + 2.0 ms with the
+//!   zeroing and the reduction.
 //! - `tm_tensor.scan` (`ins(input) outs(output, accumulator)`, `dimension`,
 //!   `inclusive`): `output[.., 0, ..]` is `input[.., 0, ..]` (inclusive) or
 //!   the accumulator (exclusive); each later element combines the previous
@@ -69,7 +79,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
-use pb_support::{builder::Emitter, ffi, PassFailed, PassId, PassInfo, RustPass};
+use pb_support::{builder::Emitter, ffi, OptionKind, PassFailed, PassId, PassInfo, PassOption, PassOptions, RustPass};
 use std::collections::HashMap;
 
 static ID: PassId = PassId::new();
@@ -80,20 +90,34 @@ pub static INFO: PassInfo = PassInfo {
     description: "Rewrites `tm_tensor.scatter` (index_put, scatter_add), `tm_tensor.scan` (cumsum, \
 cumprod), `tm_tensor.sort` (sort, topk) and `tm_tensor.topk` (kthvalue), read in generic form, into `scf.for` nests carrying the \
 result tensors, with `tensor.extract`/`tensor.insert` and the op's region inlined; scatter \
-indices are made non-negative and out-of-bounds updates skipped. Other `tm_tensor` ops are left \
+indices are made non-negative and out-of-bounds updates skipped; a summing scatter with many updates runs on \
+`cores` threads into private copies of the target, added up after. Other `tm_tensor` ops are left \
 for `pb-check-cpu-input` to name. First pass of the cpu pipeline.",
     anchor: "func.func",
-    options: &[],
+    options: &[PassOption {
+        name: "cores",
+        kind: OptionKind::UInt,
+        default: "1",
+        help: "Threads a summing scatter (index_add, scatter_add, index_put with accumulate) may use: each adds \
+its share of the updates into a private zeroed copy of the target, then the copies are added to it, when the \
+updates outnumber the copies' elements (1: in order, on one thread)",
+    }],
     id: &ID,
-    create: pb_support::create_default::<LowerTmTensor>,
+    create,
 };
 
-#[derive(Clone, Default)]
-struct LowerTmTensor;
+fn create(options: &PassOptions) -> Box<dyn RustPass> {
+    Box::new(LowerTmTensor { cores: options.uint("cores").max(1) as i64 })
+}
+
+#[derive(Clone)]
+struct LowerTmTensor {
+    cores: i64,
+}
 
 impl RustPass for LowerTmTensor {
     fn dependent_dialects(&self) -> &'static [&'static str] {
-        &["arith", "scf", "tensor"]
+        &["arith", "linalg", "scf", "tensor"]
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailed> {
@@ -104,7 +128,7 @@ impl RustPass for LowerTmTensor {
         for op in ops {
             let name = op_name(op);
             let location = op.location();
-            if let Err(message) = ffi::with_context(op, |context| lower(context, op)) {
+            if let Err(message) = ffi::with_context(op, |context| lower(context, op, self.cores)) {
                 ffi::emit_error(location, &format!("cannot lower '{name}': {message}"));
                 ok = false;
             }
@@ -146,7 +170,7 @@ fn bool_attribute(op: OperationRef, name: &str) -> Result<bool, String> {
     }
 }
 
-fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), String> {
+fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, cores: i64) -> Result<(), String> {
     let body = op.region(0).ok().and_then(|r| r.first_block()).ok_or("no region")?;
     let mut next = body.first_operation();
     while let Some(inner) = next {
@@ -160,7 +184,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Strin
     rewriter.set_insertion_point_before(op);
     let emitter = Emitter { context, rewriter: &rewriter, location: op.location() };
     let results = match op_name(op).as_str() {
-        "tm_tensor.scatter" => scatter(&emitter, op, body)?,
+        "tm_tensor.scatter" => scatter(&emitter, op, body, cores)?,
         "tm_tensor.scan" => scan(&emitter, op, body)?,
         "tm_tensor.topk" => topk(&emitter, op, body)?,
         _ => sort(&emitter, op, body)?,
@@ -306,7 +330,20 @@ fn cmpi<'c, 'e>(e: &'e Emitter<'c, '_>, predicate: i64, lhs: Value<'c, 'e>, rhs:
 const SLT: i64 = 2;
 const SGE: i64 = 5;
 
-fn scatter<'c, 'e>(e: &'e Emitter<'c, '_>, op: OperationRef<'c, 'e>, body: BlockRef<'c, 'e>) -> Result<Vec<Value<'c, 'e>>, String> {
+/// What a `tm_tensor.scatter` reads, checked.
+struct Scatter<'c, 'e> {
+    updates: Value<'c, 'e>,
+    indices: Value<'c, 'e>,
+    original: Value<'c, 'e>,
+    update_shape: Vec<i64>,
+    original_shape: Vec<i64>,
+    dimension_map: Vec<i64>,
+    /// The first target dimension the update slices' dimensions map to.
+    offset: usize,
+    body: BlockRef<'c, 'e>,
+}
+
+fn scatter<'c, 'e>(e: &'e Emitter<'c, '_>, op: OperationRef<'c, 'e>, body: BlockRef<'c, 'e>, cores: i64) -> Built<'c, 'e> {
     let operand = |i: usize| op.operand(i).map_err(|_| "expected 3 operands (updates, indices, original)".to_string());
     let (updates, indices, original) = (operand(0)?, operand(1)?, operand(2)?);
     let (update_shape, index_shape, original_shape) = (shape(updates)?, shape(indices)?, shape(original)?);
@@ -319,50 +356,176 @@ fn scatter<'c, 'e>(e: &'e Emitter<'c, '_>, op: OperationRef<'c, 'e>, body: Block
     if index_shape.len() != 2 || dimension_map.len() != depth || dimension_map.iter().any(|d| *d < 0 || *d as usize >= original_shape.len()) {
         return Err("indices, dimension_map and the target's rank disagree".into());
     }
+    let scatter = Scatter { updates, indices, original, update_shape, original_shape, dimension_map, offset, body };
+    if let Some(combine) = privatizable(&scatter, cores) {
+        return parallel_scatter(e, &scatter, cores, combine);
+    }
+    scf_nest(e, &scatter.update_shape, vec![original], vec![], &mut |ivs, iterations| scatter_one(e, &scatter, ivs, iterations[0]))
+}
+
+/// The update at `ivs` (update index, then its slice's) combined into
+/// `target`: the new target.
+fn scatter_one<'c, 'e>(e: &'e Emitter<'c, '_>, s: &Scatter<'c, 'e>, ivs: &[Value<'c, 'e>], target: Value<'c, 'e>) -> Built<'c, 'e> {
     let index_type = Type::index(e.context);
-    scf_nest(e, &update_shape, vec![original], vec![], &mut |ivs, iterations| {
-        let target = iterations[0];
-        let mut starts: Vec<Option<Value>> = vec![None; original_shape.len()];
-        for (k, iv) in ivs[1..].iter().enumerate() {
-            starts[offset + k] = Some(*iv);
-        }
-        let zero = e.index(0);
-        let mut in_bounds: Option<Value> = None;
-        for (k, dim) in dimension_map.iter().enumerate() {
-            let dim = *dim as usize;
-            let raw = extract(e, indices, &[ivs[0], e.index(k as i64)])?;
-            let raw = e.unary("arith.index_cast", raw, index_type);
-            // A negative index counts from the end, as in PyTorch.
-            let size = e.index(original_shape[dim]);
-            let wrapped = e.binary("arith.addi", raw, size);
-            let negative = cmpi(e, SLT, raw, zero);
-            let index = e.value("arith.select", &[negative, wrapped, raw], index_type, &[]);
-            let index = match starts[dim] {
-                Some(start) => e.binary("arith.addi", index, start),
-                None => index,
-            };
-            let ok = e.binary("arith.andi", cmpi(e, SGE, index, zero), cmpi(e, SLT, index, size));
-            in_bounds = Some(match in_bounds {
-                Some(previous) => e.binary("arith.andi", previous, ok),
-                None => ok,
-            });
-            starts[dim] = Some(index);
-        }
-        let starts: Vec<Value> = starts.into_iter().map(|s| s.unwrap_or(zero)).collect();
-        let in_bounds = in_bounds.unwrap_or_else(|| integer_constant(e, IntegerType::new(e.context, 1).into(), 1));
-        scf_if(
-            e,
-            in_bounds,
-            &[target.r#type()],
-            || {
-                let update = extract(e, updates, ivs)?;
-                let current = extract(e, target, &starts)?;
-                let combined = inline_region(e, body, &[update, current])?;
-                Ok(vec![insert(e, combined, target, &starts)])
-            },
-            || Ok(vec![target]),
-        )
-    })
+    let mut starts: Vec<Option<Value>> = vec![None; s.original_shape.len()];
+    for (k, iv) in ivs[1..].iter().enumerate() {
+        starts[s.offset + k] = Some(*iv);
+    }
+    let zero = e.index(0);
+    let mut in_bounds: Option<Value> = None;
+    for (k, dim) in s.dimension_map.iter().enumerate() {
+        let dim = *dim as usize;
+        let raw = extract(e, s.indices, &[ivs[0], e.index(k as i64)])?;
+        let raw = e.unary("arith.index_cast", raw, index_type);
+        // A negative index counts from the end, as in PyTorch.
+        let size = e.index(s.original_shape[dim]);
+        let wrapped = e.binary("arith.addi", raw, size);
+        let negative = cmpi(e, SLT, raw, zero);
+        let index = e.value("arith.select", &[negative, wrapped, raw], index_type, &[]);
+        let index = match starts[dim] {
+            Some(start) => e.binary("arith.addi", index, start),
+            None => index,
+        };
+        let ok = e.binary("arith.andi", cmpi(e, SGE, index, zero), cmpi(e, SLT, index, size));
+        in_bounds = Some(match in_bounds {
+            Some(previous) => e.binary("arith.andi", previous, ok),
+            None => ok,
+        });
+        starts[dim] = Some(index);
+    }
+    let starts: Vec<Value> = starts.into_iter().map(|s| s.unwrap_or(zero)).collect();
+    let in_bounds = in_bounds.unwrap_or_else(|| integer_constant(e, IntegerType::new(e.context, 1).into(), 1));
+    scf_if(
+        e,
+        in_bounds,
+        &[target.r#type()],
+        || {
+            let update = extract(e, s.updates, ivs)?;
+            let current = extract(e, target, &starts)?;
+            let combined = inline_region(e, s.body, &[update, current])?;
+            Ok(vec![insert(e, combined, target, &starts)])
+        },
+        || Ok(vec![target]),
+    )
+}
+
+/// The combining op (`arith.addf` or `arith.addi`) of a scatter worth
+/// running on `cores` threads with private targets: its region adds the
+/// update to the current element (a sum: any order of the updates gives
+/// it, up to a float sum's rounding, as for vectorized sums), and it makes
+/// at least as many scalar updates as the private copies have elements
+/// (each update is ~10 scalar ops; zeroing and summing the copies is
+/// vectorized). Replacing scatters (`index_put` without accumulate) stay
+/// in order: the last update wins.
+fn privatizable(s: &Scatter, cores: i64) -> Option<&'static str> {
+    if cores < 2 {
+        return None;
+    }
+    let first = s.body.first_operation()?;
+    let yield_op = first.next_in_block()?;
+    let name = op_name(first);
+    let combine = match name.as_str() {
+        "arith.addf" => "arith.addf",
+        "arith.addi" => "arith.addi",
+        _ => return None,
+    };
+    let arguments: Vec<usize> = (0..2).filter_map(|i| s.body.argument(i).ok()).map(|a| Value::from(a).to_raw().ptr as usize).collect();
+    let mut operands: Vec<usize> = first.operands().map(|v| v.to_raw().ptr as usize).collect();
+    operands.sort_unstable();
+    let mut expected = arguments.clone();
+    expected.sort_unstable();
+    let yields_sum = op_name(yield_op) == "tm_tensor.yield" && yield_op.operand(0).is_ok_and(|v| first.result(0).is_ok_and(|r| Value::from(r).to_raw().ptr == v.to_raw().ptr));
+    if operands != expected || arguments.len() != 2 || !yields_sum || yield_op.next_in_block().is_some() {
+        return None;
+    }
+    let updates: i64 = s.update_shape.iter().product();
+    let target: i64 = s.original_shape.iter().product();
+    (s.update_shape[0] >= cores && updates >= cores * target).then_some(combine)
+}
+
+/// A summing scatter on `cores` threads: thread t adds its share of the
+/// updates into its own zeroed copy of the target (`scf.forall` over the
+/// rows of a `cores x target` tensor), then the copies are added to the
+/// original (a `linalg.generic` reducing over the threads).
+fn parallel_scatter<'c, 'e>(e: &'e Emitter<'c, '_>, s: &Scatter<'c, 'e>, cores: i64, combine: &str) -> Built<'c, 'e> {
+    let element = element(s.original)?;
+    let rank = s.original_shape.len();
+    let mut private_shape = vec![cores];
+    private_shape.extend(&s.original_shape);
+    let dims: Vec<u64> = private_shape.iter().map(|n| *n as u64).collect();
+    let private_type: Type = RankedTensorType::new(&dims, element, None).into();
+    // Zeroed copies.
+    let empty = e.value("tensor.empty", &[], private_type, &[]);
+    let all: Vec<String> = (0..=rank).map(|i| format!("d{i}")).collect();
+    let identity = format!("affine_map<({0}) -> ({0})>", all.join(", "));
+    let zeros = e.generic(&[], &[empty], &[identity], &vec![true; rank + 1], &[private_type], &[element]);
+    let zero = if combine == "arith.addf" { e.float(element, 0.0) } else { e.integer(element, 0) };
+    e.op("linalg.yield", &[zero], &[], &[], vec![]);
+    e.rewriter.set_insertion_point_after(zeros);
+    let zeros: Value = zeros.result(0).expect("result").into();
+    // Each thread's share of the updates.
+    let region = Region::new();
+    region.append_block(Block::new(&[(Type::index(e.context), e.location), (private_type, e.location)]));
+    let attribute = |text: String| e.attribute(&text);
+    let forall = e.op(
+        "scf.forall",
+        &[zeros],
+        &[private_type],
+        &[
+            ("staticLowerBound", attribute("array<i64: 0>".into())),
+            ("staticUpperBound", attribute(format!("array<i64: {cores}>"))),
+            ("staticStep", attribute("array<i64: 1>".into())),
+            ("operandSegmentSizes", attribute("array<i32: 0, 0, 0, 1>".into())),
+        ],
+        vec![region],
+    );
+    let block = forall.region(0).expect("region").first_block().expect("block");
+    e.rewriter.set_insertion_point_to_end(block);
+    let thread: Value = block.argument(0).expect("thread").into();
+    let shared: Value = block.argument(1).expect("shared").into();
+    let slice_type = s.original.r#type();
+    let dynamic = i64::MIN;
+    let mut offsets = vec![dynamic];
+    offsets.extend(vec![0; rank]);
+    let mut sizes = vec![1];
+    sizes.extend(&s.original_shape);
+    let strides = vec![1; rank + 1];
+    let slice_attributes = |segments: &str| {
+        vec![
+            ("static_offsets", DenseI64ArrayAttribute::new(e.context, &offsets).into()),
+            ("static_sizes", DenseI64ArrayAttribute::new(e.context, &sizes).into()),
+            ("static_strides", DenseI64ArrayAttribute::new(e.context, &strides).into()),
+            ("operandSegmentSizes", e.attribute(segments)),
+        ]
+    };
+    let own = e.value("tensor.extract_slice", &[shared, thread], slice_type, &slice_attributes("array<i32: 1, 1, 0, 0>"));
+    let count = s.update_shape[0];
+    let share = (count + cores - 1) / cores;
+    let lower = e.binary("arith.muli", thread, e.index(share));
+    let upper = e.binary("arith.minsi", e.binary("arith.addi", lower, e.index(share)), e.index(count));
+    let summed = scf_for(e, (lower, upper), &[own], |n, iterations| {
+        scf_nest(e, &s.update_shape[1..], iterations, vec![n], &mut |ivs, iterations| scatter_one(e, s, ivs, iterations[0]))
+    })?;
+    let in_parallel = Region::new();
+    in_parallel.append_block(Block::new(&[]));
+    let terminator = e.op("scf.forall.in_parallel", &[], &[], &[], vec![in_parallel]);
+    let terminator_block = terminator.region(0).expect("region").first_block().expect("block");
+    e.rewriter.set_insertion_point_to_end(terminator_block);
+    e.op("tensor.parallel_insert_slice", &[summed[0], shared, thread], &[], &slice_attributes("array<i32: 1, 1, 1, 0, 0>"), vec![]);
+    e.rewriter.set_insertion_point_after(forall);
+    // The original plus every thread's sum.
+    let target_dims: Vec<String> = (0..rank).map(|i| format!("d{i}")).collect();
+    let from_private = format!("affine_map<({}) -> (d{rank}{}{})>", all.join(", "), if rank > 0 { ", " } else { "" }, target_dims.join(", "));
+    let to_target = format!("affine_map<({}) -> ({})>", all.join(", "), target_dims.join(", "));
+    let mut parallel = vec![true; rank];
+    parallel.push(false);
+    let total = e.generic(&[forall.result(0).expect("result").into()], &[s.original], &[from_private, to_target], &parallel, &[slice_type], &[element, element]);
+    let body = total.region(0).expect("region").first_block().expect("block");
+    let (part, sum): (Value, Value) = (body.argument(0).expect("part").into(), body.argument(1).expect("sum").into());
+    let added = e.value(combine, &[sum, part], element, &[]);
+    e.op("linalg.yield", &[added], &[], &[], vec![]);
+    e.rewriter.set_insertion_point_after(total);
+    Ok(vec![total.result(0).expect("result").into()])
 }
 
 fn scan<'c, 'e>(e: &'e Emitter<'c, '_>, op: OperationRef<'c, 'e>, body: BlockRef<'c, 'e>) -> Result<Vec<Value<'c, 'e>>, String> {

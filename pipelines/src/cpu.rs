@@ -219,7 +219,8 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 "func.func(pb-legalize-stablehlo)".into(),
                 // torch-mlir's scatter/scan/sort (index_put, cumsum, topk) as
                 // loops: the only foreign ops the pipeline takes.
-                "func.func(pb-lower-tm-tensor)".into(),
+                // (summing scatters on every core, into private copies)
+                format!("func.func(pb-lower-tm-tensor{{cores={}}})", options.target.cores.max(1)),
                 "pb-check-cpu-input".into(),
                 "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)".into(),
                 "func.func(pb-simplify-quant,pb-lower-quant)".into(),
@@ -503,6 +504,8 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
             passes.push("func.func(int-range-optimizations,arith-unsigned-when-equivalent)".into());
             if parallel {
                 // (module-wide: declares reductions in the module)
+                // (the summing scatters' scf.forall too)
+                passes.push("func.func(scf-forall-to-parallel)".into());
                 passes.push("convert-scf-to-openmp".into());
             }
             // Each affine access lowered on its own repeats the index
