@@ -142,35 +142,6 @@ pub fn same_address(a: OperationRef, b: OperationRef) -> bool {
     ma.is_some() && ma == mb && ia.len() == ib.len() && ia.iter().zip(&ib).all(|(x, y)| same_value(*x, *y))
 }
 
-/// Do the affine accesses `a` and `b` (of one memref) never touch the same
-/// element? True when in some dimension both indices are constants (in
-/// the map, or operands defined by `arith.constant`) that differ: the
-/// channels of an image written by one body (`out[0, h, w]`, `out[1, h, w]`),
-/// as unrolling a channel loop into it leaves them.
-pub fn disjoint_addresses(a: OperationRef, b: OperationRef) -> bool {
-    let (Some(ia), Some(ib)) = (constant_indices(a), constant_indices(b)) else { return false };
-    ia.len() == ib.len() && ia.iter().zip(&ib).any(|(x, y)| matches!((x, y), (Some(x), Some(y)) if x != y))
-}
-
-/// Per dimension of an affine load or store, its index when constant.
-fn constant_indices(op: OperationRef) -> Option<Vec<Option<i64>>> {
-    let map = op.attribute("map").ok().and_then(ffi::affine_map_of)?;
-    let operands = index_operands(op);
-    let context = ffi::context_of(op);
-    let dims: Vec<melior::ir::AffineExpr> = (0..map.dim_count())
-        .map(|d| match operands.get(d).and_then(|o| pb_support::ir::constant_int(*o)) {
-            Some(value) => melior::ir::AffineExpr::constant(context, value),
-            None => melior::ir::AffineExpr::dim(context, d),
-        })
-        .collect();
-    let with = melior::ir::AffineMap::new(context, map.dim_count(), map.symbol_count(), &dims);
-    Some(
-        (0..map.result_count())
-            .map(|k| map.result(k).ok().map(|e| ffi::compose_expr(e, with)).filter(|e| e.is_constant()).map(|e| e.constant_value()))
-            .collect(),
-    )
-}
-
 /// Memrefs that may overlap another memref value: views of other buffers.
 pub fn is_view(memref: Value) -> bool {
     ffi::defining_op(memref).is_some_and(pb_support::ir::is_view_op)

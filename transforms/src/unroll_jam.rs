@@ -47,11 +47,11 @@ use std::collections::{HashMap, HashSet};
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, WalkOrder},
-    AffineExpr, AffineMap, OperationRef, RegionLike, Value, ValueLike,
+    OperationRef, RegionLike, Value, ValueLike,
 };
 use pb_support::{builder, ffi, ir::is_named, PassFailed, PassId, PassInfo, RustPass};
 
-use crate::affine_access::{constant_bound, is_view, same_address, same_value};
+use crate::affine_access::{is_view, same_address, same_value};
 use pb_polyhedral::scop::view_root;
 use crate::interchange::{body_ops, induction_variable, perfect_band, simple_loop, trip_count};
 
@@ -152,39 +152,12 @@ fn stored_memrefs_private(ops: &[OperationRef], stores: &[OperationRef]) -> bool
     })
 }
 
-/// Does one index of `store` equal the induction variable `iv` itself,
-/// once the induction variables of single-iteration loops stand for their
-/// only value (tiling leaves them: camera pipe's channel index was
-/// `3 * %t + %c + %u` with `%t` and `%u` over one iteration each)?
+/// Does one index of `store` equal the induction variable `iv` itself?
 fn indexed_by(store: OperationRef, iv: Value) -> bool {
     let Some(map) = store.attribute("map").ok().and_then(ffi::affine_map_of) else { return false };
     let operands: Vec<Value> = store.operands().skip(2).collect();
     let Some(position) = operands.iter().position(|o| same_value(*o, iv)) else { return false };
-    ffi::with_context(store, |context| {
-        let dims: Vec<AffineExpr> = (0..map.dim_count())
-            .map(|d| match operands.get(d).and_then(|o| single_iteration_value(*o)) {
-                Some(value) => AffineExpr::constant(context, value),
-                None => AffineExpr::dim(context, d),
-            })
-            .collect();
-        let with = AffineMap::new(context, map.dim_count(), map.symbol_count(), &dims);
-        (0..map.result_count()).any(|k| {
-            map.result(k).is_ok_and(|e| {
-                let e = ffi::compose_expr(e, with);
-                e.is_dim() && e.dim_position() == position
-            })
-        })
-    })
-}
-
-/// The only value of `value` when it is the induction variable of an
-/// `affine.for` of one iteration (constant bounds).
-fn single_iteration_value(value: Value) -> Option<i64> {
-    let loop_op = ffi::defining_block(value)?.parent_operation()?;
-    let is_iv = induction_variable(loop_op).is_some_and(|iv| same_value(iv, value));
-    (is_named(loop_op, "affine.for") && is_iv && simple_loop(loop_op) && trip_count(loop_op) == 1)
-        .then(|| constant_bound(loop_op, "lowerBoundMap"))
-        .flatten()
+    (0..map.result_count()).any(|k| map.result(k).is_ok_and(|e| e.is_dim() && e.dim_position() == position))
 }
 
 /// At least half of the body's computing ops (and [`MIN_SHARED_OPS`]) do

@@ -162,7 +162,7 @@
 //! ```
 
 use crate::affine_access::{
-    access_kind, access_kind_before, constant_bound, constant_map, defined_in, disjoint_addresses, elementwise, is_named, is_view, same_address, same_value,
+    access_kind, access_kind_before, constant_bound, constant_map, defined_in, elementwise, is_named, is_view, same_address, same_value,
     Access,
 };
 use melior::{
@@ -621,7 +621,7 @@ fn analyze_trips<'c, 'a>(candidate: OperationRef<'c, 'a>, width: u64, reassociat
     for (memref, store) in &stored {
         for (other, access) in &accessed {
             if same_value(*memref, *other) {
-                if !same_address(*store, *access) && !disjoint_addresses(*store, *access) {
+                if !same_address(*store, *access) {
                     return None;
                 }
             } else if is_view(*memref) || is_view(*other) {

@@ -308,36 +308,3 @@ func.func @nested_sum(%a: memref<40xf32>, %b: memref<40xf32>, %s: index, %t: ind
   }
   return
 }
-
-// -----
-
-// Stores to rows of one memref whose indices are distinct constants (as
-// unrolling a channel loop leaves them) never touch the same element: the
-// loop is vectorized. Rows at a variable index may coincide: refused.
-// CHECK-LABEL: func.func @channel_rows
-// CHECK: affine.for %{{.*}} = 0 to 32 step 16 {
-// CHECK: affine.vector_store %{{.*}}, %{{.*}}[0, %{{.*}}] : memref<3x32xf32>, vector<16xf32>
-// CHECK: affine.vector_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<3x32xf32>, vector<16xf32>
-// CHECK-LABEL: func.func @variable_rows
-// CHECK-NOT: vector<
-// CHECK: return
-func.func @channel_rows(%a: memref<32xf32>, %out: memref<3x32xf32>) {
-  %c1 = arith.constant 1 : index
-  affine.for %i = 0 to 32 {
-    %x = affine.load %a[%i] : memref<32xf32>
-    %y = arith.mulf %x, %x : f32
-    affine.store %x, %out[0, %i] : memref<3x32xf32>
-    affine.store %y, %out[%c1, %i] : memref<3x32xf32>
-  }
-  return
-}
-
-func.func @variable_rows(%a: memref<32xf32>, %out: memref<3x32xf32>, %r: index) {
-  affine.for %i = 0 to 32 {
-    %x = affine.load %a[%i] : memref<32xf32>
-    %y = arith.mulf %x, %x : f32
-    affine.store %x, %out[0, %i] : memref<3x32xf32>
-    affine.store %y, %out[%r, %i] : memref<3x32xf32>
-  }
-  return
-}
