@@ -584,10 +584,9 @@ fn pow<'c, 'e>(b: &F32Builder<'c, 'e, '_>, x: Value<'c, '_>, y: Value<'c, '_>, f
 /// f32 double-word arithmetic, on targets with FMA (see the module
 /// documentation); `a` = |x|: zero, subnormal, normal, +inf or NaN.
 fn pow_constant_f32<'c, 'e>(b: &F32Builder<'c, 'e, '_>, a: Value<'c, '_>, y: Value<'c, '_>, c: f64) -> Value<'c, 'e> {
-    let (lh, ll) = log2_double_word(b, a);
+    let (e, lh, ll) = log2_double_word(b, a);
     // t = y (e + l) = sh + sl: y e and y lh exact as pairs (FMA), summed by
     // Fast2Sum; the low parts together.
-    let (e, lh) = lh;
     let th = b.exact("arith.mulf", y, e);
     let tl = b.fma(y, e, b.neg(th));
     let uh = b.exact("arith.mulf", y, lh);
@@ -622,19 +621,13 @@ fn pow_constant_f32<'c, 'e>(b: &F32Builder<'c, 'e, '_>, a: Value<'c, '_>, y: Val
     b.select(b.cmp(UNO, a, a), a, value)
 }
 
-/// log2(a) for a finite positive f32 `a` as ((e, lh), ll): the exponent e
+/// log2(a) for a finite positive f32 `a` as (e, lh, ll): the exponent e
 /// (an integer, as f32) and the log2 of the mantissa m in [sqrt(1/2),
 /// sqrt(2)) as a pair lh + ll (|ll| < |lh| / 200), within ~2^-32 relative:
 /// K s + s^3 q(s^2), s = (m - 1)/(m + 1) as a pair (FMA remainders), K s
 /// exact as a pair, the tail s^3 q(s^2) (~1% of the value) in f32.
-#[allow(clippy::type_complexity)]
-fn log2_double_word<'c, 'e>(b: &F32Builder<'c, 'e, '_>, a: Value<'c, '_>) -> ((Value<'c, 'e>, Value<'c, 'e>), Value<'c, 'e>) {
-    let subnormal = b.cmp(OLT, a, b.f(f32::MIN_POSITIVE));
-    let normal = b.select(subnormal, b.mul(a, b.f(TWO_24)), a);
-    let bits = b.int("arith.addi", b.bitcast_to_int(normal), b.i(ONE_BITS - SQRT_HALF_BITS));
-    let e = b.int("arith.subi", b.int("arith.shrsi", bits, b.i(23)), b.i(127));
-    let e = b.int("arith.subi", e, b.select(subnormal, b.i(24), b.i(0)));
-    let m = b.bitcast_to_float(b.int("arith.addi", b.int("arith.andi", bits, b.i(MANTISSA_MASK)), b.i(SQRT_HALF_BITS)));
+fn log2_double_word<'c, 'e>(b: &F32Builder<'c, 'e, '_>, a: Value<'c, '_>) -> (Value<'c, 'e>, Value<'c, 'e>, Value<'c, 'e>) {
+    let (e, m) = exponent_and_mantissa(b, a);
     let one = b.f(1.0);
     // m - 1 is exact; m + 1 = dh + dl exactly (dh - 1 is exact).
     let f = b.exact("arith.subf", m, one);
@@ -657,8 +650,21 @@ fn log2_double_word<'c, 'e>(b: &F32Builder<'c, 'e, '_>, a: Value<'c, '_>) -> ((V
     let lh = b.exact("arith.mulf", qh, b.f(kh));
     let low = b.fma(qh, b.f(kl), b.exact("arith.mulf", ql, b.f(kh)));
     let ll = b.exact("arith.addf", b.fma(qh, b.f(kh), b.neg(lh)), b.exact("arith.addf", low, tail));
-    let ef = b.emitter.unary("arith.sitofp", e, b.float);
-    ((ef, lh), ll)
+    (b.emitter.unary("arith.sitofp", e, b.float), lh, ll)
+}
+
+/// |x| = 2^e m for x = |an f32| read from its bits: the exponent e (i32
+/// lanes) and the mantissa m in [sqrt(1/2), sqrt(2)) (a subnormal scaled
+/// by 2^24 first; zero, +inf and NaN give some e and m, which the callers
+/// replace). Shared by powf's f64 and f32 double-word logarithms.
+fn exponent_and_mantissa<'c, 'e>(b: &F32Builder<'c, 'e, '_>, x: Value<'c, '_>) -> (Value<'c, 'e>, Value<'c, 'e>) {
+    let subnormal = b.cmp(OLT, x, b.f(f32::MIN_POSITIVE));
+    let normal = b.select(subnormal, b.mul(x, b.f(TWO_24)), x);
+    let bits = b.int("arith.addi", b.bitcast_to_int(normal), b.i(ONE_BITS - SQRT_HALF_BITS));
+    let e = b.int("arith.subi", b.int("arith.shrsi", bits, b.i(23)), b.i(127));
+    let e = b.int("arith.subi", e, b.select(subnormal, b.i(24), b.i(0)));
+    let m_bits = b.int("arith.addi", b.int("arith.andi", bits, b.i(MANTISSA_MASK)), b.i(SQRT_HALF_BITS));
+    (e, b.bitcast_to_float(m_bits))
 }
 
 /// log2(x) in f64 for x = |an f32| (so zero, subnormal, normal, +inf or
@@ -668,13 +674,8 @@ fn log2_double_word<'c, 'e>(b: &F32Builder<'c, 'e, '_>, a: Value<'c, '_>) -> ((V
 /// a third of the expansion's instructions there), the mantissa extended
 /// to f64 exactly, and the series evaluated in f64.
 fn log2_wide<'c, 'e>(b: &F32Builder<'c, 'e, '_>, d: &F32Builder<'c, 'e, '_>, x: Value<'c, '_>) -> Value<'c, 'e> {
-    let subnormal = b.cmp(OLT, x, b.f(f32::MIN_POSITIVE));
-    let normal = b.select(subnormal, b.mul(x, b.f(TWO_24)), x);
-    let bits = b.int("arith.addi", b.bitcast_to_int(normal), b.i(ONE_BITS - SQRT_HALF_BITS));
-    let e = b.int("arith.subi", b.int("arith.shrsi", bits, b.i(23)), b.i(127));
-    let e = b.int("arith.subi", e, b.select(subnormal, b.i(24), b.i(0)));
-    let m_bits = b.int("arith.addi", b.int("arith.andi", bits, b.i(MANTISSA_MASK)), b.i(SQRT_HALF_BITS));
-    let m = b.emitter.unary("arith.extf", b.bitcast_to_float(m_bits), d.float);
+    let (e, m) = exponent_and_mantissa(b, x);
+    let m = b.emitter.unary("arith.extf", m, d.float);
     let s = d.div(d.sub(m, d.d(1.0)), d.add(m, d.d(1.0)));
     let s2 = d.mul(s, s);
     let series = d.estrin(s2, &POW_ATANH);
