@@ -72,9 +72,12 @@ def pb_opt():
     return REPO / "target" / "debug" / "pb-opt"
 
 
-def build(tmp_path, op, cpu, lower=LOWER):
+def build(tmp_path, op, cpu, lower=LOWER, text=None):
+    """The shared library of `text` (default: MODULE for `op`) through pb-opt
+    (`lower`), mlir-translate and clang for `cpu`; its LLVM IR is left in
+    `{op}-{cpu}.ll`."""
     source = tmp_path / f"{op}.mlir"
-    source.write_text(MODULE.format(op=op, lanes=LANES))
+    source.write_text(MODULE.format(op=op, lanes=LANES) if text is None else text)
     lowered = subprocess.run([pb_opt(), source, f"--pass-pipeline={lower}"], capture_output=True, text=True, check=True).stdout
     ir = subprocess.run([LLVM / "mlir-translate", "--mlir-to-llvmir"], input=lowered, capture_output=True, text=True, check=True).stdout
     (tmp_path / f"{op}-{cpu}.ll").write_text(ir)
@@ -293,14 +296,7 @@ def test_powf_expansion_is_accurate(tmp_path, cpu):
     """powf within 0.51 ulp of the exact value (f64 evaluation, one final
     rounding), with C's special values, on vectors and scalars, with and
     without FMA; no libm call."""
-    source = tmp_path / "powf.mlir"
-    source.write_text(POW_MODULE.format(lanes=LANES))
-    lowered = subprocess.run([pb_opt(), source, f"--pass-pipeline={LOWER}"], capture_output=True, text=True, check=True).stdout
-    ir = subprocess.run([LLVM / "mlir-translate", "--mlir-to-llvmir"], input=lowered, capture_output=True, text=True, check=True).stdout
-    (tmp_path / "powf.ll").write_text(ir)
-    library = tmp_path / f"libpowf-{cpu}.so"
-    subprocess.run([LLVM / "clang", "-O3", f"-march={cpu}", "-shared", "-fPIC", "-Wno-override-module",
-                    tmp_path / "powf.ll", "-o", library], check=True)
+    library = build(tmp_path, "powf", cpu, text=POW_MODULE.format(lanes=LANES))
     assert not [s for s in imports(library) if s.startswith("pow")], "powf must not call libm"
     x, y = pow_inputs()
     with np.errstate(all="ignore"):
@@ -385,16 +381,12 @@ def test_powf_with_a_constant_exponent_on_fma_targets(tmp_path):
     bits = np.arange(0, 2**32, 997, dtype=np.uint64).astype(np.uint32).view(np.float32)
     x = np.concatenate([SPECIALS, -SPECIALS, np.linspace(0.0, 4.0, 200_003, dtype=np.float32),
                         rng.uniform(0.0, 1e4, 100_000).astype(np.float32), bits])
-    for exponent in POW_CONSTANTS:
+    for number, exponent in enumerate(POW_CONSTANTS):
         exponent = float(np.float32(exponent))
-        source = tmp_path / "powc.mlir"
-        source.write_text(POW_CONSTANT_MODULE.format(lanes=LANES, exponent=repr(exponent)))
-        lowered = subprocess.run([pb_opt(), source, f"--pass-pipeline={lower}"], capture_output=True, text=True, check=True).stdout
-        ir = subprocess.run([LLVM / "mlir-translate", "--mlir-to-llvmir"], input=lowered, capture_output=True, text=True, check=True).stdout
-        (tmp_path / "powc.ll").write_text(ir)
-        library = tmp_path / f"libpowc-{len(list(tmp_path.glob('libpowc-*')))}.so"
-        subprocess.run([LLVM / "clang", "-O3", "-march=native", "-shared", "-fPIC", "-Wno-override-module",
-                        tmp_path / "powc.ll", "-o", library], check=True)
+        # A library name per exponent: ctypes keeps a loaded path's library.
+        op = f"powc{number}"
+        library = build(tmp_path, op, "native", lower, POW_CONSTANT_MODULE.format(lanes=LANES, exponent=repr(exponent)))
+        ir = (tmp_path / f"{op}-native.ll").read_text()
         assert not [s for s in imports(library) if s.startswith(("pow", "fma"))], "no libm call"
         assert ("double" in ir) == (abs(exponent) > 8), "f32 evaluation exactly for |y| <= 8"
         with np.errstate(all="ignore"):
