@@ -9,8 +9,10 @@ eager, then the variants take turns: 3 rounds of 5 calls, best median.
     .venv/bin/python bench/engine_ab_bench.py MODEL BATCH prepack_weights=0,prepack_weights=1
         # one engine (the workspace's), a compile option set per variant
 
-MODEL is one of bench/models_bench.py's models, densenet121, or one of
-bench/image_apps.py's pipelines (BATCH ignored: its benchmark size). The first
+MODEL is one of bench/models_bench.py's models, densenet121, one of
+bench/image_apps.py's pipelines, or one of bench/polyhedral_bench.py's
+stencils (blur_x_blur_y, unsharp_mask, harris, their _conv forms, jacobi_2d)
+(BATCH ignored for those two: their benchmark sizes). The first
 call's seconds are printed too, but the first variant's include one-time
 imports and warm-up: compare compile time with bench/first_call_bench.py.
 """
@@ -41,9 +43,16 @@ if name in MODELS:
     model, args = MODELS[name](batch)
 else:
     import image_apps
-    if name not in image_apps.APPS:
-        sys.exit(f"unknown model or image app {name!r}")
-    app, shape, _ = image_apps.APPS[name]
+    import polyhedral_bench
+    stencils = {f.__name__: f for f in (polyhedral_bench.blur_x_blur_y, polyhedral_bench.blur_x_blur_y_conv,
+                                        polyhedral_bench.unsharp_mask, polyhedral_bench.unsharp_mask_conv,
+                                        polyhedral_bench.harris, polyhedral_bench.harris_conv, polyhedral_bench.jacobi_2d)}
+    if name in image_apps.APPS:
+        app, shape, _ = image_apps.APPS[name]
+    elif name in stencils:
+        app, shape = stencils[name], ((2000, 2000) if name == "jacobi_2d" else (3, 2048, 2048))
+    else:
+        sys.exit(f"unknown model, image app or stencil {name!r}")
     model, args = app, (torch.rand(*shape, generator=torch.Generator().manual_seed(0)),)
 with torch.no_grad(): ref = model(*args)
 fns = {}

@@ -59,6 +59,21 @@ pub struct LocalBuffer {
     /// buffer's origin moves with and its factor, and the constant offset:
     /// local index = e - factor * t - offset.
     pub origin: Vec<(Option<usize>, i64, i64)>,
+    /// Storage folding ([`row_folds`]): the dimension of rows and how many
+    /// of them the buffer keeps (indexed modulo that), when fewer than the
+    /// box's extent there. `shape` stays the box the tile touches.
+    pub fold: Option<(usize, i64)>,
+}
+
+impl LocalBuffer {
+    /// The allocated extents: the box, its rows folded.
+    pub fn stored_shape(&self) -> Vec<i64> {
+        let mut shape = self.shape.clone();
+        if let Some((dim, rows)) = self.fold {
+            shape[dim] = rows;
+        }
+        shape
+    }
 }
 
 
@@ -447,11 +462,20 @@ pub fn plan(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling, in_til
     let n_tiles = tiling.order.len();
     let t = dims("t", n_tiles);
 
-    // Local buffer boxes.
+    // Local buffer boxes, their rows folded when the tile slides.
+    let folds = in_tile.leads.as_ref().map(|leads| row_folds(scop, groups, leads, in_tile.row_from_end));
     let mut locals = Vec::new();
     for &array in &groups.contracted {
         let Some(elements) = footprint[array].as_ref() else { continue };
-        locals.push(local_box(ctx, scop, array, elements, tiling, &t)?);
+        let mut local = local_box(ctx, scop, array, elements, tiling, &t)?;
+        let fold = folds.as_ref().and_then(|f| f.iter().find(|(a, _)| *a == array)).and_then(|(_, rows)| *rows);
+        let dim = local.shape.len().checked_sub(in_tile.row_from_end);
+        if let (Some(rows), Some(dim)) = (fold, dim) {
+            if rows < local.shape[dim] {
+                local.fold = Some((dim, rows));
+            }
+        }
+        locals.push(local);
     }
 
     // Extended domains and the schedule: tile loops, then the order inside
@@ -488,20 +512,25 @@ pub fn plan(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling, in_til
                 .indices
                 .iter()
                 .zip(&buffer.origin)
-                .map(|(e, (tile, factor, offset))| {
+                .enumerate()
+                .map(|(dim, (e, (tile, factor, offset)))| {
                     let mut local_index = e.substitute(&shifted).plus(Aff::Const(-offset));
                     if let Some(tile) = tile {
                         local_index = local_index.minus(Aff::Dim(*tile).scale(*factor));
                     }
-                    local_index
+                    match buffer.fold {
+                        Some((fold_dim, rows)) if fold_dim == dim => Aff::Mod(Box::new(local_index), rows),
+                        _ => local_index,
+                    }
                 })
                 .collect();
             redirects.push((index, position, local, indices));
         }
     }
     let (slots, slot_of) = if in_tile.leads.is_some() {
-        // Rows of every temporary are live all through the tile.
-        let slots = locals.iter().map(|l| Slot { shape: l.shape.clone(), array: l.array }).collect();
+        // Rows of every temporary are live all through the tile (as many
+        // as its fold keeps).
+        let slots = locals.iter().map(|l| Slot { shape: l.stored_shape(), array: l.array }).collect();
         (slots, (0..locals.len()).collect())
     } else {
         let groups_in_tile: Vec<usize> = in_tile.jammed.iter().map(|(group, _)| *group).collect();
@@ -637,7 +666,7 @@ fn local_box(
         shape.push(extent);
         origin.push((tile, factor, offset));
     }
-    Ok(LocalBuffer { array, shape, origin })
+    Ok(LocalBuffer { array, shape, origin, fold: None })
 }
 
 /// The order of statement instances inside a tile, which does not depend
@@ -732,17 +761,6 @@ fn row_leads(
         return Ok(None);
     }
     let rows: Vec<Aff> = rows.into_iter().flatten().collect();
-    // Loops of one iteration are their constant (a unit dimension folded
-    // into a linearized index, `2044 * d1 + d2` with d1 = 0, is row d2).
-    let fixed = |s: &Statement, e: &Aff| -> Aff {
-        let values: Vec<Aff> = (0..s.loops.len())
-            .map(|k| match s.bounds[k].constant() {
-                Some((low, high)) if high == low + 1 => Aff::Const(low),
-                _ => Aff::Dim(k),
-            })
-            .collect();
-        e.substitute(&values)
-    };
     let fixed_rows: Vec<Aff> = scop.statements.iter().zip(&rows).map(|(s, r)| fixed(s, r)).collect();
     // Readers before writers: latest nest first.
     let mut order: Vec<usize> = (0..n).collect();
@@ -782,6 +800,57 @@ fn row_leads(
         return Ok(None);
     }
     Ok(Some(leads))
+}
+
+/// `e` over `s`'s loops with its loops of one iteration replaced by their
+/// constant (a unit dimension folded into a linearized index, `2044 * d1 +
+/// d2` with d1 = 0, is row d2).
+fn fixed(s: &Statement, e: &Aff) -> Aff {
+    let values: Vec<Aff> = (0..s.loops.len())
+        .map(|k| match s.bounds[k].constant() {
+            Some((low, high)) if high == low + 1 => Aff::Const(low),
+            _ => Aff::Dim(k),
+        })
+        .collect();
+    e.substitute(&values)
+}
+
+/// Storage folding of a sliding window (Halide's `fold_storage`): per
+/// contracted array, how many of its rows are live at once when the tile's
+/// statements advance row by row with `leads`. A writer `w` writes row `y`
+/// at step `y - lead(w)`; a reader `r` reading row `y` at `off` rows from
+/// its own row reads it at step `y - off - lead(r)`, `lead(w) - lead(r) -
+/// off` steps later. Row `y + F` is first written at step `y + F - max
+/// lead(w)`, so with `F` one more than the largest such lag every read of
+/// row `y` comes at an earlier step than the write that reuses its place:
+/// the buffer needs `F` rows, indexed modulo `F`, whatever the tile's
+/// height. `None` for an array whose reads are not at constant row offsets
+/// (then its rows stay whole).
+pub fn row_folds(scop: &Scop, groups: &Groups, leads: &[i64], row_from_end: usize) -> Vec<(usize, Option<i64>)> {
+    let statements = &scop.statements;
+    let written_rows: Vec<Option<Aff>> = statements.iter().map(|s| written_row(s, row_from_end).map(|r| fixed(s, &r))).collect();
+    groups
+        .contracted
+        .iter()
+        .map(|&array| {
+            let writers: Vec<usize> =
+                (0..statements.len()).filter(|w| statements[*w].accesses.iter().any(|a| a.write && a.array == array)).collect();
+            let Some(earliest) = writers.iter().map(|w| leads[*w]).max() else { return (array, None) };
+            let mut lag = 0i64;
+            for (r, reader) in statements.iter().enumerate() {
+                for read in reader.accesses.iter().filter(|a| !a.write && a.array == array) {
+                    let row = read.indices.len().checked_sub(row_from_end).and_then(|k| read.indices.get(k));
+                    let offset = match (row, &written_rows[r]) {
+                        (Some(row), Some(own)) => fixed(reader, row).constant_difference(own),
+                        _ => None,
+                    };
+                    let Some(offset) = offset else { return (array, None) };
+                    lag = lag.max(earliest - leads[r] - offset);
+                }
+            }
+            (array, Some(lag + 1))
+        })
+        .collect()
 }
 
 /// Statement `index`'s time inside a tile: its group, its loops in order

@@ -694,14 +694,19 @@ impl Fuse {
                 // written) and the output row.
                 let footprint: i64 = if plan.sliding {
                     let row_bytes = row_length * output.element_bytes;
+                    // (A folded buffer holds just those rows.)
                     row_bytes
                         + plan
                             .slots
                             .iter()
-                            .map(|l| {
-                                let bytes = l.bytes(scop.arrays[l.array].element_bytes);
+                            .zip(&plan.locals)
+                            .map(|(slot, local)| {
+                                let bytes = slot.bytes(scop.arrays[slot.array].element_bytes);
+                                if local.fold.is_some() {
+                                    return bytes;
+                                }
                                 let local_rows =
-                                    l.shape.len().checked_sub(whole + 1).and_then(|k| l.shape.get(k)).copied().unwrap_or(1).max(1);
+                                    slot.shape.len().checked_sub(whole + 1).and_then(|k| slot.shape.get(k)).copied().unwrap_or(1).max(1);
                                 let live = (local_rows - size.min(rows) + 1).clamp(1, local_rows);
                                 bytes / local_rows * live
                             })
@@ -815,8 +820,9 @@ impl Fuse {
             .locals
             .iter()
             .map(|l| {
-                let shape: Vec<String> = l.shape.iter().map(|n| n.to_string()).collect();
-                format!("{}[{}]", scop.arrays[l.array].name, shape.join("x"))
+                let shape: Vec<String> = l.stored_shape().iter().map(|n| n.to_string()).collect();
+                let folded = l.fold.map_or(String::new(), |(dim, _)| format!(" (rows folded from {})", l.shape[dim]));
+                format!("{}[{}]{folded}", scop.arrays[l.array].name, shape.join("x"))
             })
             .collect();
         format!(

@@ -12,10 +12,10 @@
 // CHECK-LABEL: func.func @two_pyramids
 // CHECK-NOT: memref.alloc()
 // CHECK: affine.parallel
-// CHECK: memref.alloca() {alignment = 64 : i64} : memref<6x16xf32>
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<3x16xf32>
 // CHECK: affine.store %{{.*}}, %arg1
 // CHECK: affine.parallel
-// CHECK: memref.alloca() {alignment = 64 : i64} : memref<6x8xf32>
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<3x8xf32>
 // CHECK: affine.store %{{.*}}, %arg3
 func.func @two_pyramids(%x: memref<16x18xf32>, %y: memref<14x16xf32>, %u: memref<8x10xf32>, %v: memref<6x8xf32>) {
   %t = memref.alloc() {alignment = 64 : i64} : memref<16x16xf32>

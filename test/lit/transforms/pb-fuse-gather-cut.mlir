@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @blur_then_lookup
 // CHECK-NOT: memref.alloc()
 // CHECK: affine.parallel
-// CHECK: memref.alloca() {alignment = 64 : i64} : memref<6x16xf32>
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<3x16xf32>
 // CHECK: memref.load %arg3[%{{.*}}] : memref<8xf32>
 // CHECK: return
 func.func @blur_then_lookup(%x: memref<16x18xf32>, %y: memref<16x16xf32>, %idx: memref<16x16xindex>, %table: memref<8xf32>, %z: memref<16x16xf32>) {
@@ -52,7 +52,7 @@ func.func @blur_then_lookup(%x: memref<16x18xf32>, %y: memref<16x16xf32>, %idx: 
 // CHECK: affine.for
 // CHECK: affine.store %{{.*}}, %[[T:.*]][%{{.*}}] : memref<8xf32>
 // CHECK: affine.parallel
-// CHECK: memref.alloca() {alignment = 64 : i64} : memref<6x16xf32>
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<3x16xf32>
 // CHECK: memref.load %[[T]][%{{.*}}] : memref<8xf32>
 func.func @lookup_of_a_computed_table(%c: memref<8xf32>, %idx: memref<16x16xindex>, %z: memref<14x16xf32>) {
   %t = memref.alloc() {alignment = 64 : i64} : memref<8xf32>

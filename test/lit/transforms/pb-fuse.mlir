@@ -217,7 +217,7 @@ func.func @next_row_sum(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
 // after it does not overwrite (columns 0 and 129 of the tile's rows).
 // Advancing row by row together (legal: ISL checks the copies and updates
 // of each step keep their order), the locals no longer share a buffer:
-// SLIDING: remark: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 32 (5 parallel tiles, rows advancing together), tile-local A1[38x130] A2[36x130] A3[34x130] in 3 buffers
+// SLIDING: remark: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 32 (5 parallel tiles, rows advancing together), tile-local A1[3x130] (rows folded from 38) A2[3x130] (rows folded from 36) A3[3x130] (rows folded from 34) in 3 buffers
 // With `row-tile`, the user's tile instead of the model's:
 // FORCED: remark: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 8 (17 parallel tiles)
 // CHECK-LABEL: func.func @steps
