@@ -339,6 +339,7 @@ fn tile_instances(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling) 
         let map = Map::read_from_str(ctx, &text).and_then(|m| m.intersect_domain(domain)).and_then(|m| m.reverse()).map_err(isl_err)?;
         instances[c] = Some(map);
     }
+    drop_overwritten(scop, model, groups, &mut instances)?;
 
     // Per tile (`T[t] -> A[e]`) and contracted array: `demand`, the elements
     // later instances of the tile still need from earlier writers, and
@@ -452,6 +453,57 @@ fn tile_instances(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling) 
         }
     }
     Ok(TileInstances { instances, footprint })
+}
+
+/// Dead writes of consumers: the instances of a consumer whose element a
+/// later consumer of the same tile overwrites, with no statement reading
+/// the array in between (nor the overwriting one), are dropped. PyTorch's
+/// `b = a.clone(); b[1:-1, 1:-1] = ...` into an output then copies only the
+/// border (producers get the same from `demand` below).
+fn drop_overwritten(scop: &Scop, model: &Model, groups: &Groups, instances: &mut [Option<Map>]) -> IslResult<()> {
+    let ctx = &model.ctx;
+    let statements = &scop.statements;
+    let single_write = |index: usize| {
+        let mut writes = statements[index].accesses.iter().filter(|a| a.write);
+        match (writes.next(), writes.next()) {
+            (Some(w), None) => Some(w),
+            _ => None,
+        }
+    };
+    let reads = |index: usize, array: usize| statements[index].accesses.iter().any(|a| !a.write && a.array == array);
+    let mut by_nest: Vec<usize> = (0..statements.len()).collect();
+    by_nest.sort_by_key(|s| statements[*s].beta[0]);
+    for &c in &groups.consumers {
+        let Some(write) = single_write(c) else { continue };
+        if reads(c, write.array) {
+            continue;
+        }
+        // Elements of the array later consumers of each tile overwrite
+        // before anything reads it (`T[t] -> A[e]`).
+        let mut killed: Option<Map> = None;
+        for &later in by_nest.iter().filter(|l| statements[**l].beta[0] > statements[c].beta[0]) {
+            if reads(later, write.array) {
+                break;
+            }
+            let Some(other) = single_write(later).filter(|w| w.array == write.array) else { continue };
+            let Some(inst) = instances[later].as_ref().filter(|_| groups.consumers.contains(&later)) else { break };
+            let access = access_map(ctx, scop, &statements[later], &other.indices, other.array)?;
+            killed = Some(union(killed, inst.copy().and_then(|i| i.apply_range(access)).map_err(isl_err)?)?);
+        }
+        let Some(killed) = killed else { continue };
+        let Some(inst) = instances[c].take() else { continue };
+        // `[T[t] -> S[x]] -> [T[t] -> A[f(x)]]`: the instances whose element
+        // their tile overwrites.
+        let access = access_map(ctx, scop, &statements[c], &write.indices, write.array)?;
+        let pairs = inst
+            .copy()
+            .and_then(|i| i.domain_map())
+            .and_then(|tiles| tiles.range_product(inst.copy()?.range_map()?.apply_range(access)?))
+            .map_err(isl_err)?;
+        let dead = pairs.intersect_range(killed.wrap().map_err(isl_err)?).and_then(|p| p.domain()).and_then(|d| d.unwrap()).map_err(isl_err)?;
+        instances[c] = Some(inst.subtract(dead).and_then(|i| i.coalesce()).map_err(isl_err)?);
+    }
+    Ok(())
 }
 
 /// Builds the plan for `tiling`, with the order inside a tile from

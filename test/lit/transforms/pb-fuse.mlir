@@ -6,6 +6,7 @@
 // RUN: FileCheck %s --check-prefix=DEADLINE-WARN < %t.deadline
 // Sliding rows (the default), covered by pb-fuse-sliding.mlir, on this file's time steps:
 // RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1 report=true}))' %s 2>&1 >/dev/null | FileCheck %s --check-prefix=SLIDING
+// RUN: pb-opt --pass-pipeline='builtin.module(func.func(pb-fuse{cores=2 cache-bytes=65536 inner-cache-bytes=1 outer-cache-bytes=1},canonicalize))' %s 2>/dev/null | FileCheck %s --check-prefix=SLIDING-IR
 
 // A compile budget's deadline that has passed (1 ms after the epoch): the
 // runs are left as they are, and each function says so.
@@ -218,6 +219,18 @@ func.func @next_row_sum(%in: memref<64x32xf32>, %out: memref<64x32xf32>) {
 // Advancing row by row together (legal: ISL checks the copies and updates
 // of each step keep their order), the locals no longer share a buffer:
 // SLIDING: remark: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 32 (5 parallel tiles, rows advancing together), tile-local A1[3x130] (rows folded from 38) A2[3x130] (rows folded from 36) A3[3x130] (rows folded from 34) in 3 buffers
+// Each of them keeps three rows (storage folding), and the output's copy,
+// a consumer like the update after it, writes only the two columns the
+// update does not overwrite in the rows between the borders:
+// SLIDING-IR-LABEL: func.func @steps
+// SLIDING-IR: affine.parallel
+// SLIDING-IR-COUNT-3: memref.alloca() {alignment = 64 : i64} : memref<3x130xf32>
+// SLIDING-IR: affine.store %{{.*}}, %arg1[%{{.*}}, 0]
+// SLIDING-IR-NEXT: affine.load %{{.*}}[{{.*}}, 129] : memref<3x130xf32>
+// SLIDING-IR-NEXT: affine.store %{{.*}}, %arg1[%{{.*}}, 129]
+// SLIDING-IR: affine.for %{{.*}} = 0 to 128 {
+// SLIDING-IR: affine.store %{{.*}}, %arg1[%{{.*}}, %{{.*}} + 1]
+// SLIDING-IR-LABEL: func.func @
 // With `row-tile`, the user's tile instead of the model's:
 // FORCED: remark: [pb-fuse] fused producers S0,S1,S2,S3,S4,S5 into consumers S6,S7 of A4: row tile 8 (17 parallel tiles)
 // CHECK-LABEL: func.func @steps
