@@ -475,9 +475,15 @@ pub fn stage_pipeline(stage: Stage, options: &CpuOptions) -> String {
                 passes.push("func.func(pb-parallel-grain)".into());
             }
             if options.vectorize && lanes > 1 {
-                // Masked remainders where the target has mask registers.
+                // Masked remainders where the target has mask registers;
+                // stores of whole aligned vectors (a row's first vector
+                // lines up with the row, not with its first interior
+                // element).
                 let masked = options.target.vector_bits >= 512;
-                passes.push(format!("func.func(pb-vectorize{{width={lanes} masked={masked} interleave={}}})", options.interleave));
+                passes.push(format!(
+                    "func.func(pb-vectorize{{width={lanes} masked={masked} interleave={} align=true}})",
+                    options.interleave
+                ));
             }
             // Per function from here on: the pass manager runs the kernels'
             // functions in parallel.

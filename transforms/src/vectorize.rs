@@ -111,6 +111,20 @@
 //! `vmaskmovps` stores are microcoded on some CPUs, and valgrind, which
 //! checks the AVX2 builds, runs out of translation space on them).
 //!
+//! **Aligned stores.** A stencil's interior starts at column 1 (`b[1:-1,
+//! 1:-1] = ...`), so a vector loop from there stores and loads vectors
+//! that straddle vector boundaries, half of them across two cache lines
+//! (two accesses each on AMD Zen 3: a 5-point stencil's loop ran 4.5
+//! cycles per vector against 3.8 with its store and centre aligned, in a
+//! C loop over L2-resident rows). With `align` (the cpu pipeline sets it),
+//! a loop of at least 4 vectors, step 1 and constant bounds, whose first
+//! store is contiguous at `iv + c` in a statically shaped identity-layout
+//! memref whose rows hold whole vectors, first runs the iterations up to
+//! the store's next vector boundary as a loop of their own (vectorized as
+//! any short loop), then the vector loop from there. Buffers are aligned
+//! (ours at 64 bytes; the runtime's and PyTorch's allocations too), so the
+//! store's vectors are. jacobi-2d: 3.78 -> 3.64 ms.
+//!
 //! Loops with an outer reduction and a contiguous parallel loop inside
 //! (column sums: `acc[j] += a[k][j]` with `j` innermost) need nothing
 //! special: the store moves with the inner loop and is vectorized as usual.
@@ -194,8 +208,10 @@ dependences and invariant stores, possibly overlapping views and non-elementwise
 (or a loop shorter than `width`) takes vectors of half the width, or, when its trip count is not a \
 power of two and its body is element-wise over contiguous accesses with no memref both read and \
 written and `masked` is set, one iteration of masked loads and stores \
-(`vector.maskedload`/`maskedstore`). The cpu pipeline sets `width` to the target's f32 lanes and \
-`masked` where the target has AVX-512's mask registers.",
+(`vector.maskedload`/`maskedstore`). With `align`, a long loop whose store starts mid-vector in \
+rows of whole vectors first runs the iterations up to the store's next vector boundary, so that the \
+vector loop stores aligned vectors. The cpu pipeline sets `width` to the target's f32 lanes, \
+`masked` where the target has AVX-512's mask registers, and `align`.",
     anchor: "func.func",
     options: &[
         PassOption {
@@ -226,6 +242,13 @@ powf) take this many times `width`: independent chains side by side for a latenc
 iteration (cheap with AVX-512's mask registers; AVX2's vmaskmov stores are slow on some CPUs)",
         },
         PassOption {
+            name: "align",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "Peel the first iterations of a long loop whose store would start mid-vector, so that \
+the vector loop stores whole aligned vectors (see \"Aligned stores\")",
+        },
+        PassOption {
             name: "reassociate",
             kind: OptionKind::Bool,
             default: "true",
@@ -244,6 +267,7 @@ fn create(options: &PassOptions) -> Box<dyn RustPass> {
         interleave: options.uint("interleave").max(1),
         reassociate: options.bool("reassociate"),
         masked: options.bool("masked"),
+        align: options.bool("align"),
     })
 }
 
@@ -256,6 +280,8 @@ struct Vectorize {
     reassociate: bool,
     /// Masked remainders (see "Short loops").
     masked: bool,
+    /// Aligned stores (see "Aligned stores").
+    align: bool,
 }
 
 impl RustPass for Vectorize {
@@ -269,6 +295,23 @@ impl RustPass for Vectorize {
         }
         let loops = ffi::collect_ops(root, WalkOrder::PostOrder, |op| is_named(op, "affine.for"));
         for candidate in loops {
+            if self.align {
+                if let Some(peel) = alignment_peel(candidate, self.width) {
+                    let prologue = split_before(ffi::context_of(candidate), candidate, peel);
+                    self.vectorize_loop(prologue);
+                }
+            }
+            self.vectorize_loop(candidate);
+        }
+        Ok(())
+    }
+}
+
+impl Vectorize {
+    /// Vectorizes `candidate` if it qualifies: the main vector loop, then
+    /// what remains at half the width (or masked).
+    fn vectorize_loop(&self, candidate: OperationRef) {
+        {
             // A loop shorter than a vector (the 14 or 7 columns of a small
             // feature map), or what remains after the vector loop, takes
             // vectors of half the width, down to 2 lanes: 14 columns run as
@@ -304,8 +347,70 @@ impl RustPass for Vectorize {
                 width /= 2;
             }
         }
-        Ok(())
     }
+}
+
+/// How many iterations to run before the vector loop so that its store
+/// writes whole vectors at vector-aligned addresses (see "Aligned
+/// stores"), when that is not already so: a long loop (at least 4
+/// vectors) of step 1 with constant bounds and no results whose first
+/// store is contiguous at `iv + c` in a statically shaped identity-layout
+/// memref whose rows hold whole vectors (its last extent a multiple of
+/// `width`), so that the element's place in its vector is `(iv + c) mod
+/// width` in every row, the buffer itself aligned (allocations are).
+fn alignment_peel(candidate: OperationRef, width: u64) -> Option<i64> {
+    let width = width as i64;
+    let step = candidate.attribute("step").ok().and_then(|a| IntegerAttribute::try_from(a).ok())?.value();
+    let (lower, upper) = (constant_bound(candidate, "lowerBoundMap")?, constant_bound(candidate, "upperBoundMap")?);
+    if step != 1 || candidate.result_count() != 0 || upper - lower < 4 * width {
+        return None;
+    }
+    let body = candidate.region(0).ok()?.first_block()?;
+    let iv: Value = body.argument(0).ok()?.into();
+    let mut next = body.first_operation();
+    let store = loop {
+        let op = next?;
+        if is_named(op, "affine.store") {
+            break op;
+        }
+        next = op.next_in_block();
+    };
+    if access_kind(store, 2, iv, body) != Some(Access::Contiguous) {
+        return None;
+    }
+    let memref = MemRefType::try_from(store.operand(1).ok()?.r#type()).ok()?;
+    let rank = memref.rank();
+    if rank == 0 || !ffi::has_identity_layout(memref) || (0..rank).any(|d| extent(memref, d) <= 0) || extent(memref, rank - 1) % width != 0 {
+        return None;
+    }
+    // The last index: `iv` or `iv + c` (`c + iv`).
+    let map = ffi::affine_map_of(store.attribute("map").ok()?)?;
+    let position = store.operands().skip(2).position(|v| same_value(v, iv))?;
+    let last = map.result(map.result_count() - 1).ok()?;
+    let is_iv = |e: melior::ir::AffineExpr| e.is_dim() && e.dim_position() == position;
+    let offset = if is_iv(last) {
+        0
+    } else if last.is_add() && is_iv(last.lhs()) && last.rhs().is_constant() {
+        last.rhs().constant_value()
+    } else if last.is_add() && is_iv(last.rhs()) && last.lhs().is_constant() {
+        last.lhs().constant_value()
+    } else {
+        return None;
+    };
+    let misplaced = (lower + offset).rem_euclid(width);
+    (misplaced != 0).then_some(width - misplaced)
+}
+
+/// Splits `original` (constant bounds) after its first `count`
+/// iterations: a copy running them is inserted before it, and `original`
+/// starts after them. Returns the copy.
+fn split_before<'c, 'a>(context: &'c Context, original: OperationRef<'c, 'a>, count: i64) -> OperationRef<'c, 'a> {
+    let lower = constant_bound(original, "lowerBoundMap").expect("constant lower bound");
+    let block = original.block().expect("a loop in a block");
+    let copy = block.insert_operation_before(original, ffi::clone_operation(original));
+    ffi::set_attribute(copy, "upperBoundMap", constant_map(context, lower + count));
+    ffi::set_attribute(original, "lowerBoundMap", constant_map(context, lower + count));
+    copy
 }
 
 /// Does the body of `candidate` evaluate a transcendental math op (see
