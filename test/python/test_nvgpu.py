@@ -94,6 +94,18 @@ def test_every_workload_assembles_with_ptxas(chip, tmp_path):
     assert count >= 2 * len(WORKLOADS)
 
 
+def test_powf_in_f32_on_gpus(tmp_path):
+    # GPUs fuse multiply-adds: powf with a constant exponent runs in f32
+    # double-word arithmetic (FMA remainders), with no f64 instruction,
+    # whose rate is 1/32 to 1/64 of f32's on consumer parts. (Its values:
+    # the gamma workload, emulated, against numpy above.)
+    kernels = kernels_ptx(workload_text("gamma"), "sm_80", tmp_path)
+    assert kernels
+    for ptx in kernels:
+        assert ".f64" not in ptx
+        assert "fma.rn.f32" in ptx
+
+
 def test_torch_front_emulated_matches_eager():
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(), torch.nn.Flatten(), torch.nn.Linear(16 * 10 * 10, 10), torch.nn.LayerNorm(10))
