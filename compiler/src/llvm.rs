@@ -109,17 +109,18 @@ pub fn host_target() -> (String, String, String) {
 /// (`perf`: `getStoreMergeCandidates`, `BaseIndexOffset::match`); run time
 /// unchanged (resnet50, BERT, mobilenet_v3).
 ///
-/// `-unroll-threshold=50` (LLVM's default at O3: 300): our passes unroll
+/// `-unroll-threshold=150` (LLVM's default at O3: 300): our passes unroll
 /// and jam what gains from it (register tiles, `pb-unroll-jam`, the
 /// vectorizer's interleaving), and LLVM's own unrolling of the loops they
 /// leave (a batch norm over 864 channels became 84 copies of its vector
-/// body) only grew the code: DenseNet-121's optimization and code
-/// generation took 4.53 s, 3.11 s with the lower threshold (0 and 20: 3.05
-/// s; 50 still unrolls loops of a few iterations whole). Run time even
-/// within noise on ResNet-18, ResNet-50 batch 8, DenseNet-121,
-/// MobileNetV3, EfficientNet-B0, ViT-B/16, BERT, GPT-2, jacobi-2d, harris
-/// and camera pipe (engines in one process, docs/performance.md session
-/// 55).
+/// body) mostly grew the code: DenseNet-121's optimization and code
+/// generation took 4.57 s, 3.41 s at 150 and 3.11 s at 50; but at 50
+/// ConvNeXt-T's patchifying convolutions (kernel = stride) lost their
+/// unrolled taps (61.2 against 60.0 ms at 150 and at 300). Run time at 150
+/// even on ConvNeXt-T, DenseNet-121, jacobi-2d and harris, at 50 on
+/// ResNet-18, ResNet-50 batch 8, MobileNetV3, EfficientNet-B0, ViT-B/16,
+/// BERT, GPT-2 and camera pipe (engines in one process, docs/performance.md
+/// session 55).
 ///
 /// `$POLYBLOCKS_LLVM_OPTIONS` adds LLVM's own command-line options, for
 /// engine developers (e.g. `-disable-lsr` to see what loop strength
@@ -129,7 +130,7 @@ fn set_codegen_options() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let mut words =
-            vec![c"pb-compile".to_owned(), c"-combiner-store-merging=0".to_owned(), c"-unroll-threshold=50".to_owned()];
+            vec![c"pb-compile".to_owned(), c"-combiner-store-merging=0".to_owned(), c"-unroll-threshold=150".to_owned()];
         let extra = std::env::var("POLYBLOCKS_LLVM_OPTIONS").unwrap_or_default();
         words.extend(extra.split_whitespace().filter_map(|w| CString::new(w).ok()));
         let arguments: Vec<*const c_char> = words.iter().map(|w| w.as_ptr()).collect();
