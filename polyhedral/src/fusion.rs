@@ -13,7 +13,11 @@
 //! statements in turn) where the dependences allow (`jam`), and where
 //! every statement writes rows of the output's rank read at constant row
 //! offsets, all statements advance row by row together (`row_leads`:
-//! Halide's sliding window; each temporary row computed once per tile).
+//! Halide's sliding window; each temporary row computed once per tile),
+//! and each temporary's buffer keeps only the rows still to be read,
+//! indexed modulo their count (`row_folds`: Halide's storage folding).
+//! Consumers' writes that a later consumer of the tile overwrites before
+//! any read are dropped (`drop_overwritten`).
 //!
 //! This module plans: which arrays are contracted, the extended domains
 //! (`P[t.., x..]`: tile coordinates, then the original counters), the

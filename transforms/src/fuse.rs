@@ -19,8 +19,10 @@
 //! producer as many rows ahead of its readers as they read below their own
 //! (Halide's sliding window; `fusion::InTile::leads`, legal by ISL): each
 //! row of a temporary is computed once per tile and read while in cache,
-//! so the model counts only those live rows against the caches and tall
-//! tiles (little recomputed halo) win. Otherwise each nest runs over all of
+//! and its buffer keeps only those live rows, indexed modulo their count
+//! (storage folding, `fusion::row_folds`), so the model counts only them
+//! against the caches and the stack, and tall tiles (little recomputed
+//! halo) win. Otherwise each nest runs over all of
 //! its rows of the tile before the next.
 //! Inside a tile, each nest's contiguous loop
 //! (the one moving the last index of its write) is put innermost when the
