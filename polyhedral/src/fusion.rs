@@ -467,18 +467,11 @@ fn tile_instances(scop: &Scop, model: &Model, groups: &Groups, tiling: &Tiling) 
 fn drop_overwritten(scop: &Scop, model: &Model, groups: &Groups, instances: &mut [Option<Map>]) -> IslResult<()> {
     let ctx = &model.ctx;
     let statements = &scop.statements;
-    let single_write = |index: usize| {
-        let mut writes = statements[index].accesses.iter().filter(|a| a.write);
-        match (writes.next(), writes.next()) {
-            (Some(w), None) => Some(w),
-            _ => None,
-        }
-    };
     let reads = |index: usize, array: usize| statements[index].accesses.iter().any(|a| !a.write && a.array == array);
     let mut by_nest: Vec<usize> = (0..statements.len()).collect();
     by_nest.sort_by_key(|s| statements[*s].beta[0]);
     for &c in &groups.consumers {
-        let Some(write) = single_write(c) else { continue };
+        let Some(write) = single_write(&statements[c]) else { continue };
         if reads(c, write.array) {
             continue;
         }
@@ -489,7 +482,7 @@ fn drop_overwritten(scop: &Scop, model: &Model, groups: &Groups, instances: &mut
             if reads(later, write.array) {
                 break;
             }
-            let Some(other) = single_write(later).filter(|w| w.array == write.array) else { continue };
+            let Some(other) = single_write(&statements[later]).filter(|w| w.array == write.array) else { continue };
             let Some(inst) = instances[later].as_ref().filter(|_| groups.consumers.contains(&later)) else { break };
             let access = access_map(ctx, scop, &statements[later], &other.indices, other.array)?;
             killed = Some(union(killed, inst.copy().and_then(|i| i.apply_range(access)).map_err(isl_err)?)?);
@@ -781,12 +774,20 @@ pub fn order_in_tile(
 /// `N x 1 x H x W` temporaries have the rows of an `N x H x W` output), as
 /// an affine function of its loops.
 fn written_row(s: &Statement, row_from_end: usize) -> Option<Aff> {
-    let mut writes = s.accesses.iter().filter(|a| a.write);
-    let write = writes.next()?;
-    if writes.next().is_some() || write.indices.len() < row_from_end.max(2) {
+    let write = single_write(s)?;
+    if write.indices.len() < row_from_end.max(2) {
         return None;
     }
     Some(write.indices[write.indices.len() - row_from_end].clone())
+}
+
+/// The write of a statement that writes once.
+fn single_write<'s, 'c, 'a>(s: &'s Statement<'c, 'a>) -> Option<&'s crate::scop::Access<'c, 'a>> {
+    let mut writes = s.accesses.iter().filter(|a| a.write);
+    match (writes.next(), writes.next()) {
+        (Some(write), None) => Some(write),
+        _ => None,
+    }
 }
 
 /// Halide's sliding window, found by the dependences: inside a row tile, the

@@ -96,17 +96,7 @@ pub fn access_kind_before(op: OperationRef, first_index: usize, iv: Value, body:
         if !e.is_floor_div() || !e.rhs().is_constant() || e.rhs().constant_value() < 2 {
             return None;
         }
-        let inner = e.lhs();
-        let offset = if unit(inner) {
-            0
-        } else if inner.is_add() && unit(inner.lhs()) && inner.rhs().is_constant() {
-            inner.rhs().constant_value()
-        } else if inner.is_add() && unit(inner.rhs()) && inner.lhs().is_constant() {
-            inner.lhs().constant_value()
-        } else {
-            return None;
-        };
-        Some((e.rhs().constant_value(), offset))
+        Some((e.rhs().constant_value(), dim_plus_constant(e.lhs(), position)?))
     };
     let repeated = if expr.is_add() && !expr.rhs().is_function_of_dim(position) {
         repeat(expr.lhs())
@@ -121,6 +111,21 @@ pub fn access_kind_before(op: OperationRef, first_index: usize, iv: Value, body:
         Some(Access::Stride2)
     } else {
         repeated.map(|(divisor, offset)| Access::Repeat { divisor, offset })
+    }
+}
+
+/// `c` when `e` is dimension `position` plus a constant (`d`, `d + c` or
+/// `c + d`).
+pub fn dim_plus_constant(e: melior::ir::AffineExpr, position: usize) -> Option<i64> {
+    let is_dim = |e: melior::ir::AffineExpr| e.is_dim() && e.dim_position() == position;
+    if is_dim(e) {
+        Some(0)
+    } else if e.is_add() && is_dim(e.lhs()) && e.rhs().is_constant() {
+        Some(e.rhs().constant_value())
+    } else if e.is_add() && is_dim(e.rhs()) && e.lhs().is_constant() {
+        Some(e.lhs().constant_value())
+    } else {
+        None
     }
 }
 

@@ -176,8 +176,8 @@
 //! ```
 
 use crate::affine_access::{
-    access_kind, access_kind_before, constant_bound, constant_map, defined_in, elementwise, is_named, is_view, same_address, same_value,
-    Access,
+    access_kind, access_kind_before, constant_bound, constant_map, defined_in, dim_plus_constant, elementwise, is_named, is_view,
+    same_address, same_value, Access,
 };
 use melior::{
     ir::{
@@ -386,17 +386,7 @@ fn alignment_peel(candidate: OperationRef, width: u64) -> Option<i64> {
     // The last index: `iv` or `iv + c` (`c + iv`).
     let map = ffi::affine_map_of(store.attribute("map").ok()?)?;
     let position = store.operands().skip(2).position(|v| same_value(v, iv))?;
-    let last = map.result(map.result_count() - 1).ok()?;
-    let is_iv = |e: melior::ir::AffineExpr| e.is_dim() && e.dim_position() == position;
-    let offset = if is_iv(last) {
-        0
-    } else if last.is_add() && is_iv(last.lhs()) && last.rhs().is_constant() {
-        last.rhs().constant_value()
-    } else if last.is_add() && is_iv(last.rhs()) && last.lhs().is_constant() {
-        last.lhs().constant_value()
-    } else {
-        return None;
-    };
+    let offset = dim_plus_constant(map.result(map.result_count() - 1).ok()?, position)?;
     let misplaced = (lower + offset).rem_euclid(width);
     (misplaced != 0).then_some(width - misplaced)
 }
