@@ -108,6 +108,43 @@ def capture_torch(out: pathlib.Path) -> list[tuple[str, str, dict]]:
     return cases
 
 
+# Square f16 x f16 -> f32 products timed beside PyTorch's (cuBLAS) on the
+# GPU; too large for a CPU reference, so `run` checks them against
+# PyTorch's float32 product on the GPU (or numpy's).
+GEMM_SIZES = (2048, 4096)
+
+
+def gemm_module(name: str, n: int) -> str:
+    return f"""func.func @{name}(%a: tensor<{n}x{n}xf16>, %b: tensor<{n}x{n}xf16>) -> tensor<{n}x{n}xf32> {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{n}x{n}xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<{n}x{n}xf16>, tensor<{n}x{n}xf16>) outs(%f : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
+  return %c : tensor<{n}x{n}xf32>
+}}
+"""
+
+
+def kernel_ms(function, inputs, repeats=10) -> float:
+    """Median over calls of the summed GPU time of one call's kernels
+    (CUDA events around each launch; host copies and launch overhead left out)."""
+    from polyblocks import gpu_runtime
+
+    gpu_runtime.kernel_timing(True)
+    try:
+        times = []
+        for _ in range(repeats):
+            function(*inputs)
+            times.append(gpu_runtime.kernel_time_ms())
+    finally:
+        gpu_runtime.kernel_timing(False)
+    return sorted(times)[len(times) // 2]
+
+
+# Elements of an expected output stored whole; larger ones keep rows.
+LARGEST_STORED = 1 << 19
+
+
 def checksum(arrays: list[np.ndarray]) -> float:
     return float(sum(np.sum(a, dtype=np.float64) for a in arrays))
 
@@ -166,12 +203,27 @@ def prepare(out: pathlib.Path, modules: list[pathlib.Path], chip: str, with_torc
             outputs = function(*inputs)
             outputs = outputs if isinstance(outputs, tuple) else (outputs,)
             arrays[f"{function_name}.checksum"] = np.array([checksum(inputs)])
-            arrays.update({f"{function_name}.out{i}": a for i, a in enumerate(outputs)})
+            for i, a in enumerate(outputs):
+                # Large outputs keep every STRIDE-th row (the device tool
+                # carries 64 MiB): enough rows of every tile to catch a
+                # wrong mapping.
+                stride = -(-a.size // LARGEST_STORED) if a.ndim else 1
+                arrays[f"{function_name}.out{i}"] = a[::stride] if stride > 1 else a
+                arrays[f"{function_name}.out{i}.stride"] = np.array([stride])
         np.savez(case / "data.npz", **arrays)
         shutil.rmtree(case / "cpu")
         cases.append(name)
+    benches = []
+    for size in GEMM_SIZES:
+        name = f"gemm_f16_{size}"
+        try:
+            engine.build_library(out / name / "gpu", gemm_module(name, size), "module", [f"--gpu={chip}"])
+        except engine.CompileError as error:
+            print(f"{name}: does not compile: {str(error).splitlines()[0]}")
+            continue
+        benches.append({"name": name, "size": size})
     shutil.copy(engine.engine_binary().parent / "libpb_gpu_runtime.so", out / "libpb_gpu_runtime.so")
-    (out / "cases.json").write_text(json.dumps({"chip": chip, "cases": cases}, indent=1))
+    (out / "cases.json").write_text(json.dumps({"chip": chip, "cases": cases, "gemms": benches}, indent=1))
     print(f"prepared {len(cases)} cases for {chip} in {out}")
 
 
@@ -182,7 +234,12 @@ def run(out: pathlib.Path) -> int:
     listing = json.loads((out / "cases.json").read_text())
     failures = 0
     # gpu ms: the median call, host arrays in and out (copies included).
-    print(f"{'case':32} {'result':8} {'max rel err':>12} {'gpu ms':>9}")
+    # kernel ms: the median call's kernels alone (CUDA events).
+    print(f"{'case':32} {'result':8} {'max rel err':>12} {'gpu ms':>9} {'kernel ms':>10}")
+    ours: dict[str, float] = {}
+    profiles: dict[str, list] = {}
+    from polyblocks import gpu_runtime
+
     for name in listing["cases"]:
         case = out / name
         data = np.load(case / "data.npz")
@@ -203,10 +260,16 @@ def run(out: pathlib.Path) -> int:
                     function(*inputs)
                     times.append((time.perf_counter() - started) * 1e3)
                 elapsed = sorted(times)[len(times) // 2]
+                kernels = kernel_ms(function, inputs)
+                ours[name] = ours.get(name, 0.0) + kernels
+                profiles[f"{name}.{function_name}"] = gpu_runtime.kernel_profile()
                 worst = 0.0
                 ok = True
                 for i, (got, spec) in enumerate(zip(outputs, function.outputs)):
                     expected = data[f"{function_name}.out{i}"]
+                    stride_key = f"{function_name}.out{i}.stride"
+                    if stride_key in data and int(data[stride_key][0]) > 1:
+                        got = got[:: int(data[stride_key][0])]
                     if got.dtype.kind in "fc":
                         scale = max(1.0, float(np.max(np.abs(expected), initial=0)))
                         error = float(np.max(np.abs(got.astype(np.float64) - expected), initial=0)) / scale
@@ -216,16 +279,80 @@ def run(out: pathlib.Path) -> int:
                     else:
                         ok &= np.array_equal(got, expected)
                 failures += not ok
-                print(f"{name + '.' + function_name:32} {'ok' if ok else 'WRONG':8} {worst:12.3g} {elapsed:9.3f}")
+                print(f"{name + '.' + function_name:32} {'ok' if ok else 'WRONG':8} {worst:12.3g} {elapsed:9.3f} {kernels:10.3f}")
         except Exception as error:  # noqa: BLE001 - every failure is reported, the rest still run
             failures += 1
             print(f"{name:32} {'ERROR':8} {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}")
     print(f"{len(listing['cases']) - failures} of {len(listing['cases'])} cases match the CPU")
-    time_torch([name for name in listing["cases"] if "." not in name])
+    print_profiles(profiles)
+    failures += run_gemms(out, listing.get("gemms", []))
+    time_torch([name for name in listing["cases"] if "." not in name], ours)
     return 1 if failures else 0
 
 
-def time_torch(names: list[str]) -> None:
+def print_profiles(profiles: dict[str, list], top: int = 4) -> None:
+    """Where each case's kernel time goes: its slowest kernels (per call)."""
+    print("slowest kernels per call (ms, launches): case: kernel ...")
+    for case, rows in profiles.items():
+        calls = 10
+        total = sum(ms for _, _, ms in rows) / calls
+        if total < 0.05:
+            continue
+        shown = ", ".join(f"{name} {ms / calls:.3f} ({count // calls})" for name, count, ms in rows[:top])
+        print(f"  {case} {total:.3f} in {sum(c for _, c, _ in rows) // calls} launches: {shown}")
+
+
+def run_gemms(out: pathlib.Path, gemms: list[dict]) -> int:
+    """The square f16 products: checked against a float32 product of the
+    same inputs, timed (kernels alone) beside PyTorch's f16 matmul on the
+    GPU; returns the number that fail."""
+    try:
+        import torch
+
+        cuda = torch.cuda.is_available()
+    except ImportError:
+        cuda = False
+    failures = 0
+    print(f"{'f16 gemm':16} {'result':8} {'max rel err':>12} {'kernel ms':>10} {'TFLOP/s':>8} {'torch ms':>9} {'torch TFLOP/s':>14}")
+    for gemm in gemms:
+        name, n = gemm["name"], gemm["size"]
+        try:
+            library = runtime.Library(out / name / "gpu" / "libmodule.so")
+            function = library.functions[name]
+            rng = np.random.default_rng(n)
+            a = rng.standard_normal((n, n)).astype(np.float16)
+            b = rng.standard_normal((n, n)).astype(np.float16)
+            got = function(a, b)
+            if cuda:
+                expected = (torch.from_numpy(a).cuda().float() @ torch.from_numpy(b).cuda().float()).cpu().numpy()
+            else:
+                expected = a.astype(np.float32) @ b.astype(np.float32)
+            error = float(np.max(np.abs(got - expected))) / max(1.0, float(np.max(np.abs(expected))))
+            ok = bool(np.isfinite(got).all()) and error <= TOLERANCE["f32"]
+            failures += not ok
+            ms = kernel_ms(function, (a, b))
+            flops = 2.0 * n**3
+            peer = ""
+            if cuda:
+                ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                times = []
+                for _ in range(13):
+                    start.record()
+                    torch.matmul(ta, tb)
+                    end.record()
+                    end.synchronize()
+                    times.append(start.elapsed_time(end))
+                torch_ms = sorted(times[3:])[5]
+                peer = f"{torch_ms:9.3f} {flops / torch_ms / 1e9:14.1f}"
+            print(f"{name:16} {'ok' if ok else 'WRONG':8} {error:12.3g} {ms:10.3f} {flops / ms / 1e9:8.1f} {peer}")
+        except Exception as error:  # noqa: BLE001 - every failure is reported, the rest still run
+            failures += 1
+            print(f"{name:16} {'ERROR':8} {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}")
+    return failures
+
+
+def time_torch(names: list[str], ours: dict[str, float] | None = None) -> None:
     """PyTorch eager and torch.compile on the same GPU, for the PyTorch
     programs among `names` (inputs and parameters resident on the GPU, as
     PyTorch users keep them), where PyTorch has CUDA."""
@@ -253,7 +380,10 @@ def time_torch(names: list[str]) -> None:
                 times.append((time.perf_counter() - started) * 1e3)
         return sorted(times)[len(times) // 2]
 
-    print(f"{'program':24} {'eager ms':>9} {'torch.compile ms':>17}")
+    ours = ours or {}
+    # polyblocks kernel ms: our kernels alone, from the check above (PyTorch's
+    # times are wall times of resident inputs, launches included).
+    print(f"{'program':24} {'eager ms':>9} {'torch.compile ms':>17} {'polyblocks kernel ms':>21}")
     for name in names:
         if name not in programs:
             continue
@@ -265,7 +395,7 @@ def time_torch(names: list[str]) -> None:
             compiled = f"{median_ms(torch.compile(model), inputs):17.3f}"
         except Exception as error:  # noqa: BLE001 - Inductor may be missing pieces here
             compiled = f"{'(' + type(error).__name__ + ')':>17}"
-        print(f"{name:24} {eager:9.3f} {compiled}")
+        print(f"{name:24} {eager:9.3f} {compiled} {ours.get(name, float('nan')):21.3f}")
 
 
 if __name__ == "__main__":

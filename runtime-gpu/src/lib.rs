@@ -33,6 +33,19 @@ use std::{
 
 static ERROR: Mutex<Option<CString>> = Mutex::new(None);
 
+/// Kernel timing (`pb_gpu_kernel_timing`): when on, each launch is
+/// bracketed by two timing events on its stream, kept here until
+/// `pb_gpu_kernel_time_ms` sums them. Off by default: the events cost a few
+/// microseconds per launch.
+static TIMING: Mutex<Option<Vec<(usize, usize, usize)>>> = Mutex::new(None);
+
+/// Per kernel name: launches and summed milliseconds, of the launches
+/// timed since `pb_gpu_kernel_profile` last read them.
+static PROFILE: Mutex<Vec<(CString, u64, f64)>> = Mutex::new(Vec::new());
+
+/// The kernel name of each function handle (`mgpuModuleGetFunction`).
+static NAMES: Mutex<Vec<(usize, CString)>> = Mutex::new(Vec::new());
+
 /// `POLYBLOCKS_GPU_TRACE=1`: every launch on stderr.
 fn trace() -> bool {
     static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -176,6 +189,9 @@ pub unsafe extern "C" fn mgpuModuleGetFunction(module: *mut c_void, name: *const
     with_device("cuModuleGetFunction", |d| {
         let mut function: Handle = std::ptr::null_mut();
         check((d.driver.module_get_function)(&mut function, module, name))?;
+        if let Ok(mut names) = NAMES.lock() {
+            names.push((function as usize, std::ffi::CStr::from_ptr(name).to_owned()));
+        }
         Ok(function as usize)
     }) as *mut c_void
 }
@@ -211,6 +227,7 @@ shared {shared_bytes} stream {stream:?} params {params:?} ({_param_count}) extra
         return;
     }
     with_device("cuLaunchKernel", |d| {
+        let events = timing_events(d, stream)?;
         check((d.driver.launch_kernel)(
             function,
             grid_x as c_uint,
@@ -223,8 +240,111 @@ shared {shared_bytes} stream {stream:?} params {params:?} ({_param_count}) extra
             stream,
             params,
             extra,
-        ))
+        ))?;
+        if let Some((start, end)) = events {
+            check((d.driver.event_record)(end as Handle, stream))?;
+            if let Ok(mut timing) = TIMING.lock() {
+                timing.get_or_insert_with(Vec::new).push((function as usize, start, end));
+            }
+        }
+        Ok(())
     })
+}
+
+/// With kernel timing on, two timing events, the first recorded on
+/// `stream` (before the launch).
+unsafe fn timing_events(d: &driver::Device, stream: *mut c_void) -> Result<Option<(usize, usize)>, CuResult> {
+    if !TIMING.lock().is_ok_and(|t| t.is_some()) {
+        return Ok(None);
+    }
+    let mut start: Handle = std::ptr::null_mut();
+    let mut end: Handle = std::ptr::null_mut();
+    check((d.driver.event_create)(&mut start, 0))?;
+    check((d.driver.event_create)(&mut end, 0))?;
+    check((d.driver.event_record)(start, stream))?;
+    Ok(Some((start as usize, end as usize)))
+}
+
+/// The kernels timed since the last call, one line each, slowest first:
+/// `name launches milliseconds`; written into `buffer` (NUL-terminated,
+/// cut at `size`), then forgotten. Returns the size the whole text needs;
+/// a null `buffer` asks only that (and forgets nothing).
+#[no_mangle]
+pub unsafe extern "C" fn pb_gpu_kernel_profile(buffer: *mut c_char, size: usize) -> usize {
+    let mut entries = PROFILE
+        .lock()
+        .map(|mut p| if buffer.is_null() { p.clone() } else { std::mem::take(&mut *p) })
+        .unwrap_or_default();
+    entries.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let text: String =
+        entries.iter().map(|(name, count, ms)| format!("{} {count} {ms:.6}\n", name.to_string_lossy())).collect();
+    if !buffer.is_null() && size > 0 {
+        let n = text.len().min(size - 1);
+        std::ptr::copy_nonoverlapping(text.as_ptr(), buffer as *mut u8, n);
+        *buffer.add(n) = 0;
+    }
+    text.len() + 1
+}
+
+/// Turns kernel timing on (nonzero) or off (0, dropping what was timed).
+#[no_mangle]
+pub extern "C" fn pb_gpu_kernel_timing(on: c_int) {
+    let pending = TIMING.lock().ok().and_then(|mut t| std::mem::replace(&mut *t, (on != 0).then(Vec::new)));
+    if let (Some(events), Ok(d)) = (pending, device()) {
+        for (_, start, end) in events {
+            // SAFETY: events this library created and has not destroyed.
+            unsafe {
+                (d.driver.event_destroy)(start as Handle);
+                (d.driver.event_destroy)(end as Handle);
+            }
+        }
+    }
+}
+
+/// The summed GPU time, in milliseconds, of the kernels launched since
+/// timing was turned on or last read (waits for them); -1 when timing is
+/// off or an event failed (the error is recorded).
+#[no_mangle]
+pub extern "C" fn pb_gpu_kernel_time_ms() -> f64 {
+    let Some(events) = TIMING.lock().ok().and_then(|mut t| t.as_mut().map(std::mem::take)) else { return -1.0 };
+    let Ok(d) = device() else { return -1.0 };
+    let mut total = 0.0f64;
+    let mut ok = true;
+    let names = NAMES.lock().map(|n| n.clone()).unwrap_or_default();
+    let mut profile = PROFILE.lock().ok();
+    for (function, start, end) in events {
+        // SAFETY: events this library created, recorded around a launch.
+        unsafe {
+            let mut ms = 0.0f32;
+            let code = (d.driver.event_synchronize)(end as Handle);
+            let code = if code == 0 { (d.driver.event_elapsed_time)(&mut ms, start as Handle, end as Handle) } else { code };
+            if code != 0 && ok {
+                record(format!("timing a kernel (cuEventElapsedTime): {}", d.driver.error_text(code)));
+                ok = false;
+            }
+            total += f64::from(ms);
+            if let Some(profile) = profile.as_mut() {
+                let name = names.iter().rev().find(|(f, _)| *f == function).map_or_else(
+                    || CString::new(format!("kernel {function:#x}")).unwrap_or_default(),
+                    |(_, n)| n.clone(),
+                );
+                match profile.iter_mut().find(|(n, _, _)| *n == name) {
+                    Some(entry) => {
+                        entry.1 += 1;
+                        entry.2 += f64::from(ms);
+                    }
+                    None => profile.push((name, 1, f64::from(ms))),
+                }
+            }
+            (d.driver.event_destroy)(start as Handle);
+            (d.driver.event_destroy)(end as Handle);
+        }
+    }
+    if ok {
+        total
+    } else {
+        -1.0
+    }
 }
 
 #[no_mangle]
