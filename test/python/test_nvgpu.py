@@ -141,3 +141,35 @@ def test_scalars_between_kernels_and_constant_taps_emulated(target):
         compiled = polyblocks.polyblocks_jit_torch(compile_options=options)(function)
         with torch.no_grad():
             torch.testing.assert_close(compiled(x), function(x), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("target", ["nvgpu", "amdgpu"])
+def test_reductions_across_threads_emulated(target, caplog):
+    # Row reductions spread over a warp or more per row (pb-gpu-map's
+    # cross-thread reductions: lanes' partial folds, a tree in workgroup
+    # memory with barriers), emulated phase by phase: layer norm and softmax
+    # rows (301 rows: two a block, the last block padded), a mean and a
+    # maximum over h and w (two loops flattened), an integer sum; column
+    # sums keep one thread per column.
+    class Reductions(torch.nn.Module):
+        def forward(self, x, y, z):
+            return (
+                torch.nn.functional.layer_norm(x, (x.shape[-1],)),
+                torch.softmax(x * 0.5, dim=-1),
+                y.mean(dim=(2, 3)),
+                y.amax(dim=(2, 3)),
+                z.sum(dim=-1),
+                x.sum(dim=0),
+            )
+
+    torch.manual_seed(0)
+    inputs = (torch.randn(301, 200), torch.randn(3, 5, 9, 11), torch.randint(-5, 5, (7, 129), dtype=torch.int32))
+    model = Reductions()
+    options = {"target": target, "emulate": True, "fallback": False, "report": True}
+    compiled = polyblocks.polyblocks_jit_torch(compile_options=options)(model)
+    with torch.no_grad():
+        for got, expected in zip(compiled(*inputs), model(*inputs)):
+            torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-5)
+    # The rows did go over threads (the report, logged by "polyblocks").
+    assert "parallel band 301 reducing 200 iterations per point over 32 threads, blocks of 32x2" in caplog.text, caplog.text
+    assert "parallel band 3x5 reducing 99 iterations" in caplog.text, caplog.text

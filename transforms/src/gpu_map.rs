@@ -38,6 +38,7 @@ use melior::{
     },
     Context, IrRewriter,
 };
+use crate::gpu_reduction;
 use pb_support::{
     builder::Emitter,
     ffi,
@@ -251,7 +252,7 @@ not supported yet",
                 escaping.push((Value::from(result), *op, outside));
             }
         }
-        let (launch, body_end) = self.launch_before(first, None, [1, 1, 1]);
+        let (launch, body_end) = self.launch_before(first, None, [1, 1, 1], &[]);
         for op in &ops {
             ffi::move_before(*op, body_end);
         }
@@ -271,7 +272,7 @@ not supported yet",
             }
         }
         if self.report {
-            eprintln!("{}: pb-gpu-map: sequential code in a one-thread kernel", ffi::place(launch.location()));
+            crate::report::note(launch.location(), "pb-gpu-map", "sequential code in a one-thread kernel");
         }
         true
     }
@@ -284,6 +285,7 @@ not supported yet",
         before: OperationRef<'c, 'a>,
         grid: Option<Value<'c, 'a>>,
         threads: [u64; 3],
+        shared: &[Type<'c>],
     ) -> (OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
         let location = before.location();
         let ir_rewriter = IrRewriter::from_op(before);
@@ -297,16 +299,24 @@ not supported yet",
         let tz = emitter.index(threads[2] as i64);
         let index = Type::index(self.context);
         let region = Region::new();
-        let block = region.append_block(Block::new(&[(index, location); 12]));
+        let mut arguments = vec![(index, location); 12];
+        arguments.extend(shared.iter().map(|t| (*t, location)));
+        let block = region.append_block(Block::new(&arguments));
         block.append_operation(
             melior::ir::operation::OperationBuilder::new("gpu.terminator", location).build().expect("gpu.terminator"),
         );
         let launch = melior::ir::operation::OperationBuilder::new("gpu.launch", location)
             .add_operands(&[grid, one, one, tx, ty, tz])
-            .add_attributes(&[(
-                melior::ir::Identifier::new(self.context, "operandSegmentSizes"),
-                emitter.attribute("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>"),
-            )])
+            .add_attributes(&[
+                (
+                    melior::ir::Identifier::new(self.context, "operandSegmentSizes"),
+                    emitter.attribute("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>"),
+                ),
+                (
+                    melior::ir::Identifier::new(self.context, "workgroup_attributions"),
+                    emitter.attribute(&format!("{} : i64", shared.len())),
+                ),
+            ])
             .add_regions([region])
             .build()
             .expect("gpu.launch is well-formed");
@@ -352,6 +362,14 @@ not supported yet",
                 _ => None,
             })
             .collect();
+        let known: Option<Vec<i64>> = trips.iter().map(|t| t.map(|t| t as i64)).collect();
+        if let Some(known) = known {
+            let band_inner = dims.last().expect("a band dimension").3;
+            if let Some(reduction) = gpu_reduction::recognize(self.innermost_body(&loops), band_inner, self.gpu) {
+                self.map_reduction_band(outer, &loops, &dims, &known, reduction);
+                return;
+            }
+        }
         let total: u64 = trips.iter().map(|t| t.unwrap_or(1 << 20)).fold(1u64, |a, b| a.saturating_mul(b));
         let mut budget = self.gpu.threads_for(total) as u64;
         // Threads per dimension, innermost first: x, then y.
@@ -404,7 +422,7 @@ not supported yet",
         }
         let x = threads[rank - 1];
         let y = if rank >= 2 { threads[rank - 2] } else { 1 };
-        let (launch, end) = self.launch_before(outer, Some(grid), [x, y, 1]);
+        let (launch, end) = self.launch_before(outer, Some(grid), [x, y, 1], &[]);
         let body = launch.region(0).ok().and_then(|r| r.first_block()).expect("launch body");
         let block_id: Value = body.argument(0).expect("blockIdx.x").into();
         let thread_x: Value = body.argument(3).expect("threadIdx.x").into();
@@ -472,19 +490,92 @@ not supported yet",
         }
         if self.report {
             let sizes: Vec<String> = trips.iter().map(|t| t.map_or("?".into(), |t| t.to_string())).collect();
-            eprintln!(
-                "{}: pb-gpu-map: {}-d parallel band {} on blocks of {}x{} threads, grid {}",
-                ffi::place(location),
+            crate::report::note(location, "pb-gpu-map", &format!(
+                "{}-d parallel band {} on blocks of {}x{} threads, grid {}",
                 rank,
                 sizes.join("x"),
                 x,
                 y,
                 constant_grid.map_or("computed at run time".into(), |g| g.to_string())
-            );
+            ));
         }
         // SAFETY: `outer` has no results (`Kind::Parallel`); the innermost body's ops were moved into
         // the launch and every band induction variable replaced, so only the band's loops and
         // terminators go; the block's op list holds no op inside it.
+        unsafe { ffi::erase(outer) };
+    }
+
+    /// Maps the band of `loops` (constant trip counts `trips`) whose body is
+    /// the reduction nest `reduction`: `lanes` threads per band point
+    /// (threadIdx.x) share the reduction, points on threadIdx.y and a
+    /// one-dimensional grid (`gpu_reduction`).
+    fn map_reduction_band<'a>(
+        &self,
+        outer: OperationRef<'c, 'a>,
+        loops: &[OperationRef<'c, 'a>],
+        dims: &[(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>)],
+        trips: &[i64],
+        reduction: gpu_reduction::Reduction<'c, 'a>,
+    ) {
+        let points: i64 = trips.iter().product::<i64>().max(1);
+        let lanes = gpu_reduction::lanes(&reduction, points, self.gpu);
+        let per_block = ((self.gpu.threads_for((points * lanes) as u64) as i64).max(lanes) / lanes).min(points).max(1);
+        let blocks = (points + per_block - 1) / per_block;
+        let location = outer.location();
+        let e = crate::emit_at::Emit { context: self.context, location };
+        let shared_types = gpu_reduction::shared_types(&e, &reduction, per_block, lanes);
+        let grid = e.constant(outer, "index", &blocks.to_string());
+        let (launch, end) = self.launch_before(outer, Some(grid), [lanes as u64, per_block as u64, 1], &shared_types);
+        let body = launch.region(0).ok().and_then(|r| r.first_block()).expect("launch body");
+        let argument = |i: usize| -> Value { body.argument(i).expect("a launch argument").into() };
+        let (block_id, lane, row) = (argument(0), argument(3), argument(4));
+        let shared: Vec<Value> = (0..shared_types.len()).map(|i| argument(12 + i)).collect();
+        let index = Type::index(self.context);
+        let constant = |v: i64| e.constant(end, "index", &v.to_string());
+        let first = e.value(end, "arith.muli", &[block_id, constant(per_block)], index, &[]);
+        let point = e.value(end, "arith.addi", &[first, row], index, &[]);
+        let (active, point) = if points % per_block == 0 {
+            (None, point)
+        } else {
+            let i1 = e.ty("i1");
+            let inside = e.value(end, "arith.cmpi", &[point, constant(points)], i1, &[("predicate", e.attr("6 : i64"))]);
+            // Padding points read in range; they run no iterations.
+            (Some(inside), e.value(end, "arith.minui", &[point, constant(points - 1)], index, &[]))
+        };
+        let mut remaining = point;
+        for d in (0..dims.len()).rev() {
+            let value = if d == 0 {
+                remaining
+            } else {
+                let value = e.value(end, "arith.remui", &[remaining, constant(trips[d])], index, &[]);
+                remaining = e.value(end, "arith.divui", &[remaining, constant(trips[d])], index, &[]);
+                value
+            };
+            let (lower, _, step, iv) = dims[d];
+            let scaled = e.value(end, "arith.muli", &[value, step], index, &[]);
+            let value = e.value(end, "arith.addi", &[lower, scaled], index, &[]);
+            ffi::replace_all_uses(iv, value);
+        }
+        for op in ir::ops_before_terminator(self.innermost_body(loops)) {
+            ffi::move_before(op, end);
+        }
+        let trip = reduction.trip();
+        gpu_reduction::emit(&e, end, reduction, (lane, row, lanes), active, &shared);
+        if self.report {
+            let sizes: Vec<String> = trips.iter().map(i64::to_string).collect();
+            crate::report::note(location, "pb-gpu-map", &format!(
+                "{}-d parallel band {} reducing {} iterations per point over {} threads, blocks of {}x{} threads, grid {}",
+                dims.len(),
+                sizes.join("x"),
+                trip,
+                lanes,
+                lanes,
+                per_block,
+                blocks
+            ));
+        }
+        // SAFETY: `outer` has no results; its innermost body's ops were moved into the launch and
+        // every band induction variable replaced, so only the band's loops and terminators go.
         unsafe { ffi::erase(outer) };
     }
 

@@ -44,6 +44,7 @@ pub mod fuse_elementwise;
 pub mod gpu_emulate;
 pub mod gpu_host_memory;
 pub mod gpu_map;
+mod gpu_reduction;
 pub mod gpu_mma;
 pub mod gpu_wmma_lanes;
 pub mod gpu_math;

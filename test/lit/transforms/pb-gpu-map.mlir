@@ -14,7 +14,7 @@
 // CHECK: memref.store
 // CHECK: gpu.terminator
 // CHECK-NOT: scf.parallel
-// REPORT: pb-gpu-map: 2-d parallel band 67x29 on blocks of 32x1 threads, grid 67
+// REPORT: [pb-gpu-map] 2-d parallel band 67x29 on blocks of 32x1 threads, grid 67
 func.func @matmul(%a: memref<67x45xf32>, %b: memref<45x29xf32>, %c: memref<67x29xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -52,8 +52,8 @@ func.func @matmul(%a: memref<67x45xf32>, %b: memref<45x29xf32>, %c: memref<67x29
 // CHECK: memref.store %{{.*}}, %arg1[]
 // CHECK: gpu.terminator
 // CHECK: return
-// REPORT: pb-gpu-map: 1-d parallel band 1048576 on blocks of 256x1 threads, grid 4096
-// REPORT: pb-gpu-map: sequential code in a one-thread kernel
+// REPORT: [pb-gpu-map] 1-d parallel band 1048576 on blocks of 256x1 threads, grid 4096
+// REPORT: [pb-gpu-map] sequential code in a one-thread kernel
 func.func @scale_then_sum(%x: memref<1048576xf32>, %total: memref<f32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

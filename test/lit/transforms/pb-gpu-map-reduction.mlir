@@ -1,0 +1,137 @@
+// RUN: pb-opt %s --split-input-file --pb-gpu-map="chip=sm_90" --canonicalize | FileCheck %s
+// RUN: pb-opt %s --split-input-file --pb-gpu-map="chip=sm_90 report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+
+// Row sums of 301 rows of 200: 32 lanes a row (x), 2 rows a block (y: 301
+// x 32 threads over 132 multiprocessors), 151 blocks, the last one's second
+// row padding (clamped in range, no iterations, no write). Lane t sums
+// k = t, t + 32, ... from -0.0; the partial sums meet in workgroup memory,
+// fold as a tree (16, 8, 4, 2, 1) with a barrier after each level, and lane
+// 0 adds the total into the sum the earlier fill left.
+// CHECK-LABEL: func.func @row_sums
+// CHECK: gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c151, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[LANE:.*]], %[[ROW:.*]], %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c2, %{{.*}} = %c1) workgroup(%[[SH:.*]] : memref<2x32xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[FIRST:.*]] = arith.muli %[[B]], %c2
+// CHECK: %[[P:.*]] = arith.addi %[[FIRST]], %[[ROW]]
+// CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %[[P]], %c301
+// CHECK: %[[I:.*]] = arith.minui %[[P]], %c300
+// CHECK: %[[UB:.*]] = arith.select %[[ACTIVE]], %c200, %c0
+// CHECK: %[[PART:.*]] = scf.for %[[K:.*]] = %[[LANE]] to %[[UB]] step %c32 iter_args(%[[ACC:.*]] = %cst) -> (f32)
+// CHECK: memref.load %{{.*}}[%[[I]], %[[K]]]
+// CHECK: memref.store %[[PART]], %[[SH]][%[[ROW]], %[[LANE]]]
+// CHECK-NEXT: gpu.barrier
+// CHECK: arith.cmpi ult, %[[LANE]], %c16
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi ult, %[[LANE]], %c1
+// CHECK: scf.if
+// CHECK: gpu.barrier
+// CHECK: %[[LANE0:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK: %[[WRITES:.*]] = arith.andi %[[LANE0]], %[[ACTIVE]]
+// CHECK: scf.if %[[WRITES]] {
+// CHECK: %[[TOTAL:.*]] = memref.load %[[SH]][%[[ROW]], %c0]
+// CHECK: %[[OLD:.*]] = memref.load %{{.*}}[%[[I]]]
+// CHECK: %[[NEW:.*]] = arith.addf %[[TOTAL]], %[[OLD]]
+// CHECK: memref.store %[[NEW]], %{{.*}}[%[[I]]]
+// CHECK-NOT: scf.parallel
+// REPORT: [pb-gpu-map] 1-d parallel band 301 reducing 200 iterations per point over 32 threads, blocks of 32x2 threads, grid 151
+func.func @row_sums(%x: memref<301x200xf32>, %s: memref<301xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c200 = arith.constant 200 : index
+  %c301 = arith.constant 301 : index
+  scf.parallel (%i) = (%c0) to (%c301) step (%c1) {
+    scf.for %k = %c0 to %c200 step %c1 {
+      %v = memref.load %x[%i, %k] : memref<301x200xf32>
+      %a = memref.load %s[%i] : memref<301xf32>
+      %t = arith.addf %v, %a : f32
+      memref.store %t, %s[%i] : memref<301xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// The maximum over h and w of NCHW (a global pool): the two reduction loops
+// flattened into one index (h = f / 12, w = f mod 12) over 64 lanes (8
+// points alone leave the GPU empty: lanes double while each keeps at least 8
+// of the 44 x 12 iterations), from -inf; the max folds as the original op
+// did (accumulator first).
+// CHECK-LABEL: func.func @global_max
+// CHECK: threads(%[[LANE:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK: scf.for %[[F:.*]] = %[[LANE]] to %c528 step %c64 iter_args(%[[ACC:.*]] = %cst) -> (f32)
+// CHECK-DAG: %[[W:.*]] = arith.remui %[[F]], %c12
+// CHECK-DAG: %[[H:.*]] = arith.divui %[[F]], %c12
+// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}, %[[H]], %[[W]]]
+// CHECK: arith.maximumf %[[ACC]], %{{.*}} : f32
+// CHECK: arith.cmpi ult, %[[LANE]], %c32
+// CHECK: arith.maximumf
+// REPORT: [pb-gpu-map] 2-d parallel band 2x4 reducing 528 iterations per point over 64 threads, blocks of 64x1 threads, grid 8
+func.func @global_max(%x: memref<2x4x44x12xf32>, %m: memref<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c12 = arith.constant 12 : index
+  %c44 = arith.constant 44 : index
+  scf.parallel (%n, %c) = (%c0, %c0) to (%c2, %c4) step (%c1, %c1) {
+    scf.for %h = %c0 to %c44 step %c1 {
+      scf.for %w = %c0 to %c12 step %c1 {
+        %v = memref.load %x[%n, %c, %h, %w] : memref<2x4x44x12xf32>
+        %a = memref.load %m[%n, %c] : memref<2x4xf32>
+        %t = arith.maximumf %a, %v : f32
+        memref.store %t, %m[%n, %c] : memref<2x4xf32>
+      }
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Refused, each left one thread per point with its loop:
+// - column sums (x[k, j]: neighbouring points read neighbouring elements
+//   already);
+// - a reduction shorter than a warp;
+// - a fold that is not associative (a - x).
+// CHECK-LABEL: func.func @refusals
+// CHECK-NOT: workgroup
+// CHECK-NOT: gpu.barrier
+// CHECK: return
+// REPORT: [pb-gpu-map] 1-d parallel band 300 on blocks of
+// REPORT: [pb-gpu-map] 1-d parallel band 300 on blocks of
+// REPORT: [pb-gpu-map] 1-d parallel band 300 on blocks of
+func.func @refusals(%x: memref<300x300xf32>, %s: memref<300xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c300 = arith.constant 300 : index
+  scf.parallel (%j) = (%c0) to (%c300) step (%c1) {
+    scf.for %k = %c0 to %c300 step %c1 {
+      %v = memref.load %x[%k, %j] : memref<300x300xf32>
+      %a = memref.load %s[%j] : memref<300xf32>
+      %t = arith.addf %v, %a : f32
+      memref.store %t, %s[%j] : memref<300xf32>
+    }
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c300) step (%c1) {
+    scf.for %k = %c0 to %c16 step %c1 {
+      %v = memref.load %x[%i, %k] : memref<300x300xf32>
+      %a = memref.load %s[%i] : memref<300xf32>
+      %t = arith.addf %v, %a : f32
+      memref.store %t, %s[%i] : memref<300xf32>
+    }
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c300) step (%c1) {
+    scf.for %k = %c0 to %c300 step %c1 {
+      %v = memref.load %x[%i, %k] : memref<300x300xf32>
+      %a = memref.load %s[%i] : memref<300xf32>
+      %t = arith.subf %a, %v : f32
+      memref.store %t, %s[%i] : memref<300xf32>
+    }
+    scf.reduce
+  }
+  return
+}
