@@ -129,11 +129,23 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) -> Res
     }
     let block_threads: Option<Vec<i64>> = sizes[3..6].iter().map(|v| ir::constant_int(*v)).collect();
     // Workgroup memory: one host buffer, reused by the blocks in turn.
+    // Private memory: one host buffer with a slot per thread of a block
+    // (each access indexed by the thread's linear index first).
     let mut shared = Vec::new();
+    let thread_ids: Vec<Value> = (3..6).map(|i| body.argument(i).expect("thread id").into()).collect();
     for index in 12..body.argument_count() {
         let argument: Value = body.argument(index).expect("attribution").into();
-        let host = argument.r#type().to_string().replace(", #gpu.address_space<workgroup>>", ">");
-        let host = Type::parse(context, &host).filter(|_| !host.contains("address_space")).ok_or("private or unusual memory attributions")?;
+        let text = argument.r#type().to_string();
+        if let Some(shape) = text.strip_suffix(", #gpu.address_space<private>>").and_then(|t| t.strip_prefix("memref<")) {
+            let threads: i64 = block_threads.as_ref().ok_or("private memory in a block of non-constant size")?.iter().product();
+            let host = Type::parse(context, &format!("memref<{threads}x{shape}>")).ok_or("an unusual private memory type")?;
+            let buffer = alloc(context, launch, host);
+            per_thread(context, argument, buffer, &thread_ids, [sizes[3], sizes[4]])?;
+            shared.push(buffer);
+            continue;
+        }
+        let host = text.replace(", #gpu.address_space<workgroup>>", ">");
+        let host = Type::parse(context, &host).filter(|_| !host.contains("address_space")).ok_or("unusual memory attributions")?;
         let buffer = alloc(context, launch, host);
         ffi::replace_all_uses(argument, buffer);
         shared.push(buffer);
@@ -188,6 +200,41 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) -> Res
     // used was replaced (checked above); its results are unused (checked at the top); the launch
     // list was collected post-order, so no later entry is inside it.
     unsafe { ffi::erase(launch) };
+    Ok(())
+}
+
+/// Replaces each access of the private buffer `private` by one of the same
+/// element in thread's slot of `buffer` (its linear index, from the thread
+/// ids and the block's x and y sizes, computed where the access is: the
+/// phases give each thread's ids there).
+fn per_thread<'c, 'a>(
+    context: &'c Context,
+    private: Value<'c, 'a>,
+    buffer: Value<'c, 'a>,
+    ids: &[Value<'c, 'a>],
+    sizes: [Value<'c, 'a>; 2],
+) -> Result<(), String> {
+    let index = Type::index(context);
+    for (user, position) in ffi::uses(private) {
+        let name = ir::op_name(user);
+        let memref_position = match name.as_str() {
+            "memref.load" | "vector.load" => 0,
+            "memref.store" | "vector.store" => 1,
+            _ => return Err(format!("private memory used by '{name}'")),
+        };
+        if position != memref_position {
+            return Err(format!("private memory stored as a value by '{name}'"));
+        }
+        let e = Emit { context, location: user.location() };
+        let zy = e.value(user, "arith.muli", &[ids[2], sizes[1]], index, &[]);
+        let zy = e.value(user, "arith.addi", &[zy, ids[1]], index, &[]);
+        let zyx = e.value(user, "arith.muli", &[zy, sizes[0]], index, &[]);
+        let thread = e.value(user, "arith.addi", &[zyx, ids[0]], index, &[]);
+        let mut operands: Vec<Value> = user.operands().collect();
+        operands[memref_position] = buffer;
+        operands.insert(memref_position + 1, thread);
+        ffi::set_operands(user, &operands);
+    }
     Ok(())
 }
 

@@ -133,7 +133,17 @@ impl<'c> Mapper<'c, '_> {
         // Every op but the block's terminator (the loop's scf.yield, the
         // function's return), which stays where it is.
         while let Some(op) = cursor.filter(|op| op.next_in_block().is_some()) {
-            match self.kind(op, &run) {
+            let kind = self.kind(op, &run);
+            let alone = (kind == Kind::Device && !self.uses_run(op, &run))
+                .then(|| gpu_reduction::recognize_alone(op, self.gpu))
+                .flatten();
+            if let Some(reduction) = alone {
+                ok &= self.flush(&mut run, Some(op));
+                cursor = op.next_in_block();
+                self.map_reduction_alone(op, reduction);
+                continue;
+            }
+            match kind {
                 Kind::Device => {
                     run.push(op);
                     cursor = op.next_in_block();
@@ -165,11 +175,13 @@ impl<'c> Mapper<'c, '_> {
         ok
     }
 
+    /// Does `op` use a value computed by an op of `run`?
+    fn uses_run(&self, op: OperationRef<'c, '_>, run: &[OperationRef<'c, '_>]) -> bool {
+        op.operands().any(|v| ffi::defining_op(v).is_some_and(|d| run.iter().any(|r| r.to_raw().ptr == d.to_raw().ptr)))
+    }
+
     fn kind(&self, op: OperationRef<'c, '_>, run: &[OperationRef<'c, '_>]) -> Kind {
-        let uses_run = op
-            .operands()
-            .any(|v| ffi::defining_op(v).is_some_and(|d| run.iter().any(|r| r.to_raw().ptr == d.to_raw().ptr)));
-        if uses_run {
+        if self.uses_run(op, run) {
             return Kind::Device;
         }
         if is_named(op, "scf.parallel") && op.result_count() == 0 {
@@ -577,6 +589,25 @@ not supported yet",
         // SAFETY: `outer` has no results; its innermost body's ops were moved into the launch and
         // every band induction variable replaced, so only the band's loops and terminators go.
         unsafe { ffi::erase(outer) };
+    }
+
+    /// Maps the reduction nest `nest` outside any parallel loop (a
+    /// whole-array sum): one block of `gpu_reduction::lanes` threads.
+    fn map_reduction_alone<'a>(&self, nest: OperationRef<'c, 'a>, reduction: gpu_reduction::Reduction<'c, 'a>) {
+        let lanes = gpu_reduction::lanes(&reduction, 1, self.gpu);
+        let location = nest.location();
+        let e = crate::emit_at::Emit { context: self.context, location };
+        let shared_types = gpu_reduction::shared_types(&e, &reduction, 1, lanes);
+        let (launch, end) = self.launch_before(nest, None, [lanes as u64, 1, 1], &shared_types);
+        let body = launch.region(0).ok().and_then(|r| r.first_block()).expect("launch body");
+        let argument = |i: usize| -> Value { body.argument(i).expect("a launch argument").into() };
+        let shared: Vec<Value> = (0..shared_types.len()).map(|i| argument(12 + i)).collect();
+        let trip = reduction.trip();
+        gpu_reduction::emit(&e, end, reduction, (argument(3), argument(4), lanes), None, &shared);
+        if self.report {
+            let message = format!("a reduction of {trip} iterations over one block of {lanes} threads");
+            crate::report::note(location, "pb-gpu-map", &message);
+        }
     }
 
     /// The body block of the innermost loop of a band.

@@ -56,7 +56,9 @@
 
 use crate::contraction_epilogue;
 use crate::contraction_roles::{self, rewrite, Roles};
-use crate::gpu_mma_operands::{f16_product, int8_product, Offset, Types};
+use crate::gpu_mma_operands::{f16_product, f32_product, int8_product, Offset, Types};
+
+mod fma_tile;
 use crate::emit_at::Emit;
 use crate::text_kernel;
 use melior::{
@@ -154,6 +156,9 @@ struct Tiles {
     /// A mixed-sign product's correction: a ones tile and a second
     /// staging buffer.
     offset: bool,
+    /// f32 on the FMA units (`fma_tile`): A's block stored transposed, no
+    /// fragments or staging.
+    fma: bool,
 }
 
 impl Tiles {
@@ -170,6 +175,9 @@ impl Tiles {
         16 / self.bytes
     }
     fn shared_bytes(self) -> i64 {
+        if self.fma {
+            return BK * (self.bm + self.pad() + self.bn + self.pad()) * self.bytes;
+        }
         let staging = self.warps() * FRAG * FRAG * 4;
         let correction = if self.offset { FRAG * (FRAG + self.pad()) * self.bytes + staging } else { 0 };
         (self.bm * (BK + self.pad()) + BK * (self.bn + self.pad())) * self.bytes + staging + correction
@@ -187,7 +195,8 @@ impl Tiles {
 /// most matrix units busy (`min(blocks * min(warps, units), SMs * units)`),
 /// then the one computing the fewest padded elements, then the largest,
 /// within the static shared memory and thread limits.
-fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64, bytes: i64, offset: bool) -> Tiles {
+fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64, types: Types) -> Tiles {
+    let (bytes, offset, fma) = (types.bytes(), types.offset().is_some(), types.f32);
     let shared = STATIC_SHARED.min(i64::from(gpu.shared_bytes_per_block));
     let units = i64::from(gpu.mma_units_per_multiprocessor.max(1));
     let capacity = i64::from(gpu.multiprocessors.max(1)) * units;
@@ -198,12 +207,12 @@ fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64, bytes: i64, offset: b
     // the largest (the candidates come largest first).
     let padded = |t: &Tiles| t.blocks(m, n, batch) * t.bm * t.bn;
     let mut best: Option<Tiles> = None;
-    for t in [(128, 128), (64, 64), (32, 32)].into_iter().map(|(bm, bn)| Tiles { bm, bn, bytes, offset }).filter(fits) {
+    for t in [(128, 128), (64, 64), (32, 32)].into_iter().map(|(bm, bn)| Tiles { bm, bn, bytes, offset, fma }).filter(fits) {
         if best.is_none_or(|b| (busy(&t), -padded(&t)) > (busy(&b), -padded(&b))) {
             best = Some(t);
         }
     }
-    best.unwrap_or(Tiles { bm: 32, bn: 32, bytes, offset })
+    best.unwrap_or(Tiles { bm: 32, bn: 32, bytes, offset, fma })
 }
 
 fn map_nest<'c, 'a>(
@@ -215,14 +224,14 @@ fn map_nest<'c, 'a>(
     let Ok(scop) = Scop::extract(&[nest]) else { return Ok(None) };
     let [statement] = scop.statements.as_slice() else { return Ok(None) };
     let Some(mac) = contraction_roles::multiply_accumulate(statement) else { return Ok(None) };
-    let (types, sources) = match (f16_product(statement, &mac, nest), int8_product(statement, &mac)) {
-        (Some(found), _) => found,
-        (None, Some(found)) => found?,
-        (None, None) => {
-            return Err("not on tensor cores: only f16 (summed in f32 or f16) and 8-bit integer products so far".to_string())
+    let found = f16_product(statement, &mac, nest).map(Ok).or_else(|| int8_product(statement, &mac));
+    let (types, sources) = match found.or_else(|| f32_product(statement, &mac).map(Ok)) {
+        Some(found) => found?,
+        None => {
+            return Err("not mapped: only f16 (summed in f32 or f16), 8-bit integer and f32 products so far".to_string())
         }
     };
-    if !gpu.mma.iter().any(|s| s.operands == types.operand() && s.accumulator == types.sum()) {
+    if !types.f32 && !gpu.mma.iter().any(|s| s.operands == types.operand() && s.accumulator == types.sum()) {
         return Err(format!("not on tensor cores: {} has no {} x {} -> {} matrix shape", gpu.chip, types.operand(), types.operand(), types.sum()));
     }
     let Some((roles, a_is_x)) = contraction_roles::roles(statement, &mac, WARP_TILE) else {
@@ -235,7 +244,7 @@ fn map_nest<'c, 'a>(
         return Err(format!("not on tensor cores: {m} rows x {n} columns, a vector product (bound by memory)"));
     }
     let batch: i64 = roles.outer.iter().map(|d| roles.trip(*d)).product();
-    let tiles = choose_tiles(gpu, m, n, batch, types.bytes(), types.offset().is_some());
+    let tiles = choose_tiles(gpu, m, n, batch, types);
     let grid = [ceil_div(n, tiles.bn), ceil_div(m, tiles.bm), batch];
     if grid[1] > 65535 || grid[2] > 65535 {
         return Err(format!("not on tensor cores: a grid of {grid:?} blocks is past the hardware's limits"));
@@ -266,7 +275,11 @@ fn map_nest<'c, 'a>(
         b_source,
         epilogue: epilogue.as_ref(),
     };
-    kernel.emit(nest, grid);
+    if types.f32 {
+        kernel.emit_fma(nest, grid);
+    } else {
+        kernel.emit(nest, grid);
+    }
     let epilogue_ops = epilogue.as_ref().map(|e| e.ops.len());
     if let Some(epilogue) = epilogue {
         applied.push((epilogue.nest, epilogue.copies));
@@ -297,13 +310,18 @@ fn map_nest<'c, 'a>(
         }
     }
     Ok(Some(format!(
-        "tensor cores: {}, {m}x{n} over {k} reductions{}; blocks of {}x{} ({} warps of 2x2 16x16 fragments), \
+        "{}: {}, {m}x{n} over {k} reductions{}; blocks of {}x{} ({}), \
 {BK} reductions per shared-memory step ({} bytes), grid {}x{}x{}{}{}",
+        if types.f32 { "FMA units" } else { "tensor cores" },
         types.describe(),
         if batch > 1 { format!(", {batch} times") } else { String::new() },
         tiles.bm,
         tiles.bn,
-        tiles.warps(),
+        if types.f32 {
+            format!("{} threads of 4x8 sums", tiles.threads())
+        } else {
+            format!("{} warps of 2x2 16x16 fragments", tiles.warps())
+        },
         tiles.shared_bytes(),
         grid[0],
         grid[1],
@@ -333,6 +351,9 @@ struct BlockCopy<'c, 'a> {
     shared: Value<'c, 'a>,
     lanes: i64,
     offset: bool,
+    /// Stored transposed (the block's columns as the shared buffer's rows:
+    /// A's block for the FMA tiles, read a row of k at a time).
+    transposed: bool,
 }
 
 /// Builds the launch of one product.
@@ -573,7 +594,6 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let frag = |kind: &str, element: &str| e.ty(&format!("!gpu.mma_matrix<{FRAG}x{FRAG}x{element}, \"{kind}\">"));
         let (a_frag, b_frag, c_frag) =
             (frag("AOp", self.types.fragment()), frag("BOp", self.types.fragment()), frag("COp", self.types.sum()));
-        let operand_type = e.ty(operand);
         let sum_type = e.ty(self.types.sum());
         let zero = e.value(end, "arith.constant", &[], sum_type, &[("value", e.attr(&self.types.zero(self.types.sum())))]);
         // Four sums per warp, and with an offset two correcting sums (per
@@ -609,10 +629,10 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let rows_of = |block: Value<'c, 'a>, tile: i64, extent: i64| Span { size: tile, base: block, scale: tile, extent };
         let depth = Span { size: BK, base: k0, scale: 1, extent: self.k };
         // A: rows of C by reductions; B: reductions by columns of C.
-        let a_copy = BlockCopy { access: r.a, shared: a_s, lanes: a_lanes, offset: offset == Some(Offset::A) };
+        let a_copy = BlockCopy { access: r.a, shared: a_s, lanes: a_lanes, offset: offset == Some(Offset::A), transposed: false };
         self.copy_block(yield_op, tx, a_copy, (rows_of(by, t.bm, self.m), depth), |row, k, zero| [row, zero, k, bz]);
         let depth = Span { size: BK, base: k0, scale: 1, extent: self.k };
-        let b_copy = BlockCopy { access: r.b, shared: b_s, lanes: b_lanes, offset: offset == Some(Offset::B) };
+        let b_copy = BlockCopy { access: r.b, shared: b_s, lanes: b_lanes, offset: offset == Some(Offset::B), transposed: false };
         self.copy_block(yield_op, tx, b_copy, (depth, rows_of(bx, t.bn, self.n)), |k, col, zero| [zero, col, k, bz]);
         e.op(yield_op, "gpu.barrier", &[], &[], &[]);
         // Each warp's 2 x 2 fragments over the block's BK reductions.
@@ -662,10 +682,6 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let results: Vec<Value> = (0..fragments).map(|q| ffi::result(self.loop_of(yield_op), q).expect("a sum")).collect();
         let warp = self.apply(end, Aff::FloorDiv(Box::new(Aff::Dim(0)), 32).scale(FRAG), &[tx]);
         let zero_index = self.index(end, 0);
-        let c_mem = self.memref(r.c);
-        let c_f16 = self.types.c_f16;
-        let c_type = if c_f16 { operand_type } else { sum_type };
-        let add = if self.types.int8.is_some() { "arith.addi" } else { "arith.addf" };
         for fi in 0..2 {
             for fj in 0..2 {
                 let q = (fi * 2 + fj) as usize;
@@ -705,23 +721,7 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
                         }
                         None => sum,
                     };
-                    if let Some(epilogue) = self.epilogue {
-                        // C's value (a temporary from a zero fill: the sum,
-                        // in C's type) through the epilogue's statement.
-                        let value = if c_f16 { e.value(at, "arith.truncf", &[sum], c_type, &[]) } else { sum };
-                        self.apply_epilogue(at, epilogue, value, [row, col, zero_index, bz]);
-                        return;
-                    }
-                    let indices = self.access_at(at, r.c, &[row, col, zero_index, bz]);
-                    let sum = if self.fill {
-                        sum
-                    } else {
-                        let old = self.load(at, c_mem, &indices);
-                        let old = if c_f16 { e.value(at, "arith.extf", &[old], sum_type, &[]) } else { old };
-                        e.value(at, add, &[sum, old], sum_type, &[])
-                    };
-                    let sum = if c_f16 { e.value(at, "arith.truncf", &[sum], c_type, &[]) } else { sum };
-                    self.store(at, sum, c_mem, &indices);
+                    self.write_sum(at, sum, [row, col, zero_index, bz]);
                 };
                 match cond {
                     Some(cond) => {
@@ -737,6 +737,35 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
                 e.op(end, "gpu.barrier", &[], &[], &[]);
             }
         }
+    }
+
+    /// Writes the sum of C's element at `env` (`[row, col, 0, batch]`, in
+    /// bounds) before `at`: through the epilogue where there is one, else
+    /// stored (a zero fill absorbed) or added to C, rounded to C's type.
+    fn write_sum(&self, at: OperationRef<'c, 'a>, sum: Value<'c, 'a>, env: [Value<'c, 'a>; 4]) {
+        let e = &self.e;
+        let c_f16 = self.types.c_f16;
+        let (operand_type, sum_type) = (e.ty(self.types.operand()), e.ty(self.types.sum()));
+        let c_type = if c_f16 { operand_type } else { sum_type };
+        if let Some(epilogue) = self.epilogue {
+            // C's value (a temporary from a zero fill: the sum, in C's
+            // type) through the epilogue's statement.
+            let value = if c_f16 { e.value(at, "arith.truncf", &[sum], c_type, &[]) } else { sum };
+            self.apply_epilogue(at, epilogue, value, env);
+            return;
+        }
+        let c_mem = self.memref(self.roles.c);
+        let indices = self.access_at(at, self.roles.c, &env);
+        let add = if self.types.int8.is_some() { "arith.addi" } else { "arith.addf" };
+        let sum = if self.fill {
+            sum
+        } else {
+            let old = self.load(at, c_mem, &indices);
+            let old = if c_f16 { e.value(at, "arith.extf", &[old], sum_type, &[]) } else { old };
+            e.value(at, add, &[sum, old], sum_type, &[])
+        };
+        let sum = if c_f16 { e.value(at, "arith.truncf", &[sum], c_type, &[]) } else { sum };
+        self.store(at, sum, c_mem, &indices);
     }
 
     /// The epilogue's statement on C's element at `env` (`[row, col, k,
@@ -790,7 +819,7 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         &self,
         at: OperationRef<'c, 'a>,
         tx: Value<'c, 'a>,
-        BlockCopy { access, shared, lanes, offset }: BlockCopy<'c, 'a>,
+        BlockCopy { access, shared, lanes, offset, transposed }: BlockCopy<'c, 'a>,
         (rows, columns): (Span<'c, 'a>, Span<'c, 'a>),
         place: impl Fn(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>) -> [Value<'c, 'a>; 4],
     ) {
@@ -816,7 +845,20 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
             let value = self.load_as(at, self.memref(access), &indices, ty);
             self.offset_bytes(at, value, offset)
         });
-        self.store_as(at, value, shared, &[r, c], lanes);
+        if !transposed {
+            return self.store_as(at, value, shared, &[r, c], lanes);
+        }
+        // Transposed: each element to its own row.
+        for l in 0..lanes {
+            let element = if lanes == 1 {
+                value
+            } else {
+                let position = e.attr(&format!("array<i64: {l}>"));
+                e.value(at, "vector.extract", &[value], e.ty(operand), &[("static_position", position)])
+            };
+            let row = if l == 0 { c } else { self.apply(at, Aff::Dim(0).plus(Aff::Const(l)), &[c]) };
+            self.store(at, element, shared, &[row, r]);
+        }
     }
 
     /// The loop whose body ends with `yield_op`.
@@ -828,11 +870,23 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
     /// and workgroup buffers of `shared` types; the launch and its body's
     /// terminator.
     fn launch(&self, before: OperationRef<'c, 'a>, grid: [i64; 3], shared: &[Type<'c>]) -> (OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
+        self.launch_with(before, grid, shared, &[])
+    }
+
+    /// `launch` with private (per-thread) buffers of `private` types after
+    /// the workgroup ones.
+    fn launch_with(
+        &self,
+        before: OperationRef<'c, 'a>,
+        grid: [i64; 3],
+        shared: &[Type<'c>],
+        private: &[Type<'c>],
+    ) -> (OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
         let e = &self.e;
         let sizes: Vec<Value> = [grid[0], grid[1], grid[2], self.tiles.threads(), 1, 1].iter().map(|v| self.index(before, *v)).collect();
         let index = Type::index(e.context);
         let mut arguments = vec![(index, e.location); 12];
-        arguments.extend(shared.iter().map(|t| (*t, e.location)));
+        arguments.extend(shared.iter().chain(private).map(|t| (*t, e.location)));
         let region = Region::new();
         region.append_block(Block::new(&arguments)).append_operation(e.build("gpu.terminator", &[], &[], &[], vec![]));
         let launch = e.build(

@@ -1,5 +1,6 @@
 //! What `pb-gpu-mma` multiplies: the element types of a product (f16
-//! summed in f32, 8-bit integers summed in i32), the buffers its factors
+//! summed in f32, 8-bit integers summed in i32, f32 on the CUDA cores'
+//! FMA units), the buffers its factors
 //! read (an f16 operand a front widened into an f32 buffer is read where it
 //! came from), and how a mixed-sign integer product is made one the tensor
 //! cores take (`Offset`).
@@ -17,6 +18,9 @@ pub(crate) struct Types {
     /// 8-bit integer operands summed in i32: `Some((a_unsigned,
     /// b_unsigned))` (the factors' `(x, y)` until the roles are known).
     pub int8: Option<(bool, bool)>,
+    /// f32 operands summed in f32: no tensor-core shape takes them at full
+    /// precision, so they run as per-thread FMA tiles (`gpu_fma_tile`).
+    pub f32: bool,
 }
 
 /// Which operand of a `u8 x s8` product runs offset by -128 (its bytes
@@ -32,7 +36,13 @@ pub(crate) enum Offset {
 impl Types {
     /// The operands' element type in memory.
     pub fn operand(self) -> &'static str {
-        if self.int8.is_some() { "i8" } else { "f16" }
+        if self.int8.is_some() {
+            "i8"
+        } else if self.f32 {
+            "f32"
+        } else {
+            "f16"
+        }
     }
     /// The operands' fragment element type (signedness explicit; an
     /// offset operand is signed).
@@ -56,7 +66,13 @@ impl Types {
         if self.int8.is_some() { "i32" } else { "f32" }
     }
     pub fn bytes(self) -> i64 {
-        if self.int8.is_some() { 1 } else { 2 }
+        if self.int8.is_some() {
+            1
+        } else if self.f32 {
+            4
+        } else {
+            2
+        }
     }
     /// Zero of type `ty` (an operand, a vector of them, or a sum), as an
     /// attribute's text.
@@ -70,6 +86,7 @@ impl Types {
             Some((false, false)) => "s8 products summed in i32",
             Some((true, false)) => "u8 x s8 products summed in i32 (A's bytes offset by -128, 128 x B's column sums added back)",
             Some((false, true)) => "s8 x u8 products summed in i32 (B's bytes offset by -128, 128 x A's row sums added back)",
+            None if self.f32 => "f32 products summed in f32, 4x8 per thread",
             None if self.c_f16 => "f16 products summed in f32 (rounded once to f16)",
             None => "f16 products summed in f32",
         }
@@ -155,7 +172,7 @@ pub(crate) fn f16_product<'c, 'a>(
     };
     let x = f16_source(s, mac.x, nest, sum_f16)?;
     let y = f16_source(s, mac.y, nest, sum_f16)?;
-    Some((Types { c_f16: sum_f16, int8: None }, [x, y]))
+    Some((Types { c_f16: sum_f16, int8: None, f32: false }, [x, y]))
 }
 
 /// The 8-bit integer product `mac` computes, if it is one (`extsi` or
@@ -179,6 +196,24 @@ pub(crate) fn int8_product<'c, 'a>(
     };
     let (x, ux) = factor(mac.x)?;
     let (y, uy) = factor(mac.y)?;
-    Some(Ok((Types { c_f16: false, int8: Some((ux, uy)) }, [(x, None), (y, None)])))
+    Some(Ok((Types { c_f16: false, int8: Some((ux, uy)), f32: false }, [(x, None), (y, None)])))
+}
+
+/// The f32 product `mac` computes, if it is one (f32 loads multiplied and
+/// summed in f32, nothing widened): its types and the factors' buffers.
+#[allow(clippy::type_complexity)]
+pub(crate) fn f32_product<'c, 'a>(
+    s: &Statement<'c, 'a>,
+    mac: &contraction_roles::Mac<'c, 'a>,
+) -> Option<(Types, [(Value<'c, 'a>, Option<OperationRef<'c, 'a>>); 2])> {
+    if !is_named(mac.add, "arith.addf") || !is_named(mac.mul, "arith.mulf") || mac.add.result(0).ok()?.r#type().to_string() != "f32" {
+        return None;
+    }
+    let factor = |(k, ext): (usize, Option<OperationRef<'c, 'a>>)| -> Option<Value<'c, 'a>> {
+        let memref = s.accesses[k].op.operand(0).ok()?;
+        (ext.is_none() && crate::emit_at::memref_element(memref)?.to_string() == "f32").then_some(memref)
+    };
+    let (x, y) = (factor(mac.x)?, factor(mac.y)?);
+    Some((Types { c_f16: false, int8: None, f32: true }, [(x, None), (y, None)]))
 }
 

@@ -72,6 +72,22 @@ impl Reduction<'_, '_> {
 pub(crate) fn recognize<'c, 'a>(band_body: BlockRef<'c, 'a>, band_inner: Value<'c, 'a>, gpu: &GpuDesc) -> Option<Reduction<'c, 'a>> {
     let ops = ir::ops_before_terminator(band_body);
     let (&outer, before) = ops.split_last()?;
+    recognize_nest(outer, before, Some(band_inner), gpu)
+}
+
+/// A reduction nest outside any parallel loop (a whole-array sum), as a
+/// band of one point.
+pub(crate) fn recognize_alone<'c, 'a>(outer: OperationRef<'c, 'a>, gpu: &GpuDesc) -> Option<Reduction<'c, 'a>> {
+    recognize_nest(outer, &[], None, gpu)
+}
+
+/// The nest `outer` (after the band body's ops `before`) as a reduction.
+fn recognize_nest<'c, 'a>(
+    outer: OperationRef<'c, 'a>,
+    before: &[OperationRef<'c, 'a>],
+    band_inner: Option<Value<'c, 'a>>,
+    gpu: &GpuDesc,
+) -> Option<Reduction<'c, 'a>> {
     if !is_named(outer, "scf.for") || outer.result_count() != 0 {
         return None;
     }
@@ -131,7 +147,7 @@ pub(crate) fn recognize<'c, 'a>(band_body: BlockRef<'c, 'a>, band_inner: Value<'
         if roots.contains(&root(memref)) {
             return None;
         }
-        if let Some(last) = op.operands().skip(1).last() {
+        if let (Some(last), Some(band_inner)) = (op.operands().skip(1).last(), band_inner) {
             if depends_on(last, band_inner) {
                 return None;
             }

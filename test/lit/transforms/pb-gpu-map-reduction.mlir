@@ -135,3 +135,37 @@ func.func @refusals(%x: memref<300x300xf32>, %s: memref<300xf32>) {
   }
   return
 }
+
+// -----
+
+// A whole-array sum (no parallel loop around it): one block of 256 lanes
+// over the 1000 x 300 flattened elements; lane 0 folds the total into the
+// 0-d sum the one-thread kernel before filled.
+// CHECK-LABEL: func.func @total
+// CHECK: gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK: memref.store %cst{{.*}}, %{{.*}}[] : memref<f32>
+// CHECK: gpu.launch {{.*}} threads(%[[LANE:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1) workgroup(%{{.*}} : memref<1x256xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for %{{.*}} = %[[LANE]] to %c300000 step %c256
+// CHECK: arith.cmpi ult, %[[LANE]], %c128
+// CHECK: arith.cmpi eq, %[[LANE]], %c0
+// CHECK: memref.load %{{.*}}[] : memref<f32>
+// CHECK: memref.store %{{.*}}, %{{.*}}[] : memref<f32>
+// REPORT: [pb-gpu-map] sequential code in a one-thread kernel
+// REPORT: [pb-gpu-map] a reduction of 300000 iterations over one block of 256 threads
+func.func @total(%x: memref<1000x300xf32>, %s: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c300 = arith.constant 300 : index
+  %c1000 = arith.constant 1000 : index
+  %z = arith.constant 0.0 : f32
+  memref.store %z, %s[] : memref<f32>
+  scf.for %i = %c0 to %c1000 step %c1 {
+    scf.for %k = %c0 to %c300 step %c1 {
+      %v = memref.load %x[%i, %k] : memref<1000x300xf32>
+      %a = memref.load %s[] : memref<f32>
+      %t = arith.addf %a, %v : f32
+      memref.store %t, %s[] : memref<f32>
+    }
+  }
+  return
+}

@@ -115,20 +115,45 @@ func.func @conv_bias_relu(%x: memref<2x10x10x8xf16>, %w: memref<3x3x8x20xf16>, %
   return
 }
 
-// Refusals: f32 products (no f32 tensor-core shape used yet), a
-// matrix-vector product (bound by memory).
-// REPORT: remark: [pb-gpu-mma] not on tensor cores: only f16 (summed in f32 or f16) and 8-bit integer products so far
+// f32 products on the FMA units (no tensor-core shape takes f32 at full
+// precision): the same 64x64 blocks and copies, A's block stored transposed
+// (each 16-byte read of 4 k's to 4 rows), each of the 128 threads summing 4
+// rows x 8 columns in a private buffer between the barriers and in carried
+// vectors across the 32 steps (4 of A and 8 of B loaded, 4 vector FMAs).
+// REPORT: remark: [pb-gpu-mma] FMA units: f32 products summed in f32, 4x8 per thread, 64x64 over 64 reductions; blocks of 64x64 (128 threads of 4x8 sums), 32 reductions per shared-memory step (17408 bytes), grid 1x1x1
+// Refusals: f64 products, a matrix-vector product (bound by memory).
+// REPORT: remark: [pb-gpu-mma] not mapped: only f16 (summed in f32 or f16), 8-bit integer and f32 products so far
 // REPORT: remark: [pb-gpu-mma] not on tensor cores: 64 rows x 1 columns, a vector product (bound by memory)
 // u8 x s8 (PT2E's activations by weights; a wmma integer shape takes one
 // signedness): A's bytes XOR 0x80 (u - 128, signed) as they are copied, a
 // tile of ones times B's fragments gives B's column sums, and 128 times
 // them is added back to each sum.
 // REPORT: remark: [pb-gpu-mma] tensor cores: u8 x s8 products summed in i32 (A's bytes offset by -128, 128 x B's column sums added back), 64x64 over 64 reductions
-// CHECK-LABEL: func.func @refused_f32
+// CHECK-LABEL: func.func @fma_f32
+// CHECK: gpu.launch {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, {{.*}} workgroup(%[[AT:.*]] : memref<32x68xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<32x68xf32, #gpu.address_space<workgroup>>) private(%[[ACC:.*]] : memref<4x8xf32, #gpu.address_space<private>>)
+// CHECK: %[[A4:.*]] = vector.load %arg0{{.*}} : memref<64x64xf32>, vector<4xf32>
+// CHECK: vector.extract %[[A4]][3]
+// CHECK: memref.store %{{.*}}, %[[AT]]
+// CHECK: gpu.barrier
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: vector.load %[[AT]]{{.*}} vector<4xf32>
+// CHECK: %[[B8:.*]] = vector.load %[[BS]]{{.*}} vector<8xf32>
+// CHECK: vector.broadcast
+// CHECK: vector.fma %{{.*}}, %[[B8]], %{{.*}} : vector<8xf32>
+// CHECK: vector.store %{{.*}}, %[[ACC]]
+// CHECK: gpu.barrier
+// CHECK: vector.load %[[ACC]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %arg2
+func.func @fma_f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+// CHECK-LABEL: func.func @refused_f64
 // CHECK-NOT: gpu.launch
 // CHECK: affine.for
-func.func @refused_f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
-  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+func.func @refused_f64(%a: memref<64x64xf64>, %b: memref<64x64xf64>, %c: memref<64x64xf64>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf64>, memref<64x64xf64>) outs(%c : memref<64x64xf64>)
   return
 }
 // CHECK-LABEL: func.func @refused_matvec
@@ -178,6 +203,11 @@ func.func @int8(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memref<64x64xi32
 // EMU-NOT: gpu.
 // EMU: memref.alloc() : memref<64x40xf16>
 // EMU: memref.alloc() : memref<128x16x16xf32>
+// EMU-NOT: gpu.
+// EMU: return
+// The FMA tiles' private sums: a 4 x 8 slot per thread.
+// EMU-LABEL: func.func @fma_f32
+// EMU: memref.alloc() : memref<128x4x8xf32>
 // EMU-NOT: gpu.
 // EMU: return
 
