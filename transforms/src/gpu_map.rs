@@ -346,16 +346,24 @@ not supported yet",
         loop {
             let last = *loops.last().expect("one loop");
             let Some(body) = last.region(0).ok().and_then(|r| r.first_block()) else { break };
-            let Some(first) = body.first_operation() else { break };
-            let only = first.next_in_block().is_some_and(|n| n.next_in_block().is_none());
-            if !(only && is_named(first, "scf.parallel") && first.result_count() == 0) {
+            let ops = ir::ops_before_terminator(body);
+            let Some((&inner, before)) = ops.split_last() else { break };
+            if !(is_named(inner, "scf.parallel") && inner.result_count() == 0) {
                 break;
             }
-            let invariant = first.operands().all(|v| !defined_inside(v, outer));
-            if !invariant {
+            let invariant = inner.operands().all(|v| !defined_inside(v, outer));
+            if !invariant || !sinkable(before, inner) {
                 break;
             }
-            loops.push(first);
+            // Scalar work between two parallel loops (a row's mean loaded
+            // and divided, then used by each element) goes into the inner
+            // loop: computed per element, the band keeps both dimensions.
+            if let Some(first) = inner.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()) {
+                for op in before {
+                    ffi::move_before(*op, first);
+                }
+            }
+            loops.push(inner);
         }
         // (lower, upper, step, induction variable) per dimension.
         let mut dims: Vec<(Value, Value, Value, Value)> = Vec::new();
@@ -646,6 +654,36 @@ fn defined_inside(value: Value, op: OperationRef) -> bool {
         parent = p.block().and_then(|b| b.parent_operation());
     }
     false
+}
+
+/// Can the ops `before` (between a parallel loop's start and the parallel
+/// loop `inner` nested in it) run in each iteration of `inner` instead:
+/// scalar arithmetic, math and loads, used only by each other and inside
+/// `inner`, loading nothing `inner` writes?
+fn sinkable(before: &[OperationRef], inner: OperationRef) -> bool {
+    let root = gpu_reduction::root;
+    let mut written = Vec::new();
+    for op in ffi::collect_ops(inner, melior::ir::operation::WalkOrder::PreOrder, |_| true) {
+        let name = ir::op_name(op);
+        match name.as_str() {
+            "memref.store" | "vector.store" => written.extend(ffi::operand(op, 1).map(root)),
+            "memref.load" | "vector.load" | "scf.parallel" | "scf.for" | "scf.if" | "scf.yield" | "scf.reduce" => {}
+            _ if ir::is_pure_scalar(op) || name.starts_with("math.") || name.starts_with("vector.") => {}
+            // Anything else might write memory: nothing is moved into it.
+            _ if !before.is_empty() => return false,
+            _ => {}
+        }
+    }
+    before.iter().all(|op| {
+        let kind_ok = op.region_count() == 0
+            && (ir::is_pure_scalar(*op)
+                || ir::op_name(*op).starts_with("math.")
+                || is_named(*op, "memref.load") && ffi::operand(*op, 0).is_some_and(|m| !written.contains(&root(m))));
+        let used_inside = op.results().all(|r| {
+            ffi::users(r.into()).into_iter().all(|user| before.contains(&user) || ir::ancestor_in(user, inner.block().expect("in a block")) == Some(inner))
+        });
+        kind_ok && used_inside
+    })
 }
 
 /// Does the body of `op` hold an `scf.parallel` directly?

@@ -222,7 +222,7 @@ fn identity(op: &str, ty: Type) -> Option<String> {
 }
 
 /// The buffer a memref value views (through view ops), as an identity.
-fn root(memref: Value) -> usize {
+pub(crate) fn root(memref: Value) -> usize {
     match ffi::defining_op(memref).filter(|d| ir::is_view_op(*d)).and_then(|view| ffi::operand(view, 0)) {
         Some(source) => root(source),
         None => memref.to_raw().ptr as usize,

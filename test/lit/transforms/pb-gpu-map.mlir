@@ -145,3 +145,58 @@ func.func @scalar_to_kernel(%x: memref<64xf32>, %y: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// Scalar work between two parallel loops (a row's sum loaded and divided,
+// then used by every element of the row) moves into the inner loop, so the
+// band keeps both dimensions: 300 x 200 points, not 300 threads each
+// walking a row. Not when the inner loop writes what is loaded (@written).
+// CHECK-LABEL: func.func @sunk
+// CHECK: gpu.launch
+// CHECK: scf.if
+// CHECK: %[[SUM:.*]] = memref.load %arg1
+// CHECK: %[[MEAN:.*]] = arith.divf %[[SUM]]
+// CHECK: arith.subf %{{.*}}, %[[MEAN]]
+// REPORT: [pb-gpu-map] 2-d parallel band 300x200 on blocks of
+func.func @sunk(%x: memref<300x200xf32>, %s: memref<300xf32>, %y: memref<300x200xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c200 = arith.constant 200 : index
+  %c300 = arith.constant 300 : index
+  %n = arith.constant 200.0 : f32
+  scf.parallel (%i) = (%c0) to (%c300) step (%c1) {
+    %sum = memref.load %s[%i] : memref<300xf32>
+    %mean = arith.divf %sum, %n : f32
+    scf.parallel (%j) = (%c0) to (%c200) step (%c1) {
+      %v = memref.load %x[%i, %j] : memref<300x200xf32>
+      %d = arith.subf %v, %mean : f32
+      memref.store %d, %y[%i, %j] : memref<300x200xf32>
+      scf.reduce
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @written
+// REPORT: [pb-gpu-map] 1-d parallel band 300 on blocks of
+func.func @written(%x: memref<300x200xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c200 = arith.constant 200 : index
+  %c300 = arith.constant 300 : index
+  scf.parallel (%i) = (%c0) to (%c300) step (%c1) {
+    %first = memref.load %x[%i, %c0] : memref<300x200xf32>
+    scf.parallel (%j) = (%c0) to (%c200) step (%c1) {
+      %v = memref.load %x[%i, %j] : memref<300x200xf32>
+      %d = arith.subf %v, %first : f32
+      memref.store %d, %x[%i, %j] : memref<300x200xf32>
+      scf.reduce
+    }
+    scf.reduce
+  }
+  return
+}
