@@ -37,14 +37,15 @@ static ERROR: Mutex<Option<CString>> = Mutex::new(None);
 /// bracketed by two timing events on its stream, kept here until
 /// `pb_gpu_kernel_time_ms` sums them. Off by default: the events cost a few
 /// microseconds per launch.
-static TIMING: Mutex<Option<Vec<(usize, usize, usize)>>> = Mutex::new(None);
+static TIMING: Mutex<Option<Vec<(CString, usize, usize)>>> = Mutex::new(None);
 
 /// Per kernel name: launches and summed milliseconds, of the launches
 /// timed since `pb_gpu_kernel_profile` last read them.
 static PROFILE: Mutex<Vec<(CString, u64, f64)>> = Mutex::new(Vec::new());
 
-/// The kernel name of each function handle (`mgpuModuleGetFunction`).
-static NAMES: Mutex<Vec<(usize, CString)>> = Mutex::new(Vec::new());
+/// The kernel name of each function handle (`mgpuModuleGetFunction`, while
+/// kernel timing is on).
+static NAMES: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
 
 /// `POLYBLOCKS_GPU_TRACE=1`: every launch on stderr.
 fn trace() -> bool {
@@ -189,8 +190,11 @@ pub unsafe extern "C" fn mgpuModuleGetFunction(module: *mut c_void, name: *const
     with_device("cuModuleGetFunction", |d| {
         let mut function: Handle = std::ptr::null_mut();
         check((d.driver.module_get_function)(&mut function, module, name))?;
-        if let Ok(mut names) = NAMES.lock() {
-            names.push((function as usize, std::ffi::CStr::from_ptr(name).to_owned()));
+        let timing = TIMING.lock().is_ok_and(|t| t.is_some());
+        if let Ok(mut names) = NAMES.lock().map_err(|_| ()).and_then(|n| if timing { Ok(n) } else { Err(()) }) {
+            if !names.iter().any(|(f, _)| *f == function as usize) {
+                names.push((function as usize, std::ffi::CStr::from_ptr(name).to_string_lossy().into_owned()));
+            }
         }
         Ok(function as usize)
     }) as *mut c_void
@@ -243,8 +247,15 @@ shared {shared_bytes} stream {stream:?} params {params:?} ({_param_count}) extra
         ))?;
         if let Some((start, end)) = events {
             check((d.driver.event_record)(end as Handle, stream))?;
+            // Outlined kernels share their function's name (one per
+            // module): the launch's shape tells them apart.
+            let name = NAMES.lock().ok().and_then(|n| n.iter().find(|(f, _)| *f == function as usize).map(|(_, n)| n.clone()));
+            let label = format!(
+                "{} grid {grid_x}x{grid_y}x{grid_z} block {block_x}x{block_y}x{block_z}",
+                name.unwrap_or_else(|| format!("kernel {function:?}"))
+            );
             if let Ok(mut timing) = TIMING.lock() {
-                timing.get_or_insert_with(Vec::new).push((function as usize, start, end));
+                timing.get_or_insert_with(Vec::new).push((CString::new(label).unwrap_or_default(), start, end));
             }
         }
         Ok(())
@@ -310,9 +321,8 @@ pub extern "C" fn pb_gpu_kernel_time_ms() -> f64 {
     let Ok(d) = device() else { return -1.0 };
     let mut total = 0.0f64;
     let mut ok = true;
-    let names = NAMES.lock().map(|n| n.clone()).unwrap_or_default();
     let mut profile = PROFILE.lock().ok();
-    for (function, start, end) in events {
+    for (name, start, end) in events {
         // SAFETY: events this library created, recorded around a launch.
         unsafe {
             let mut ms = 0.0f32;
@@ -324,10 +334,6 @@ pub extern "C" fn pb_gpu_kernel_time_ms() -> f64 {
             }
             total += f64::from(ms);
             if let Some(profile) = profile.as_mut() {
-                let name = names.iter().rev().find(|(f, _)| *f == function).map_or_else(
-                    || CString::new(format!("kernel {function:#x}")).unwrap_or_default(),
-                    |(_, n)| n.clone(),
-                );
                 match profile.iter_mut().find(|(n, _, _)| *n == name) {
                     Some(entry) => {
                         entry.1 += 1;
