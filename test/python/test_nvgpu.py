@@ -173,3 +173,21 @@ def test_reductions_across_threads_emulated(target, caplog):
     # The rows did go over threads (the report, logged by "polyblocks").
     assert "parallel band 301 reducing 200 iterations per point over 32 threads, blocks of 32x2" in caplog.text, caplog.text
     assert "parallel band 3x5 reducing 99 iterations" in caplog.text, caplog.text
+
+
+def test_encoder_projections_on_fma_tiles_emulated(caplog):
+    # A transformer encoder layer: its projections read the input through
+    # a transpose and reshape whose loops pb-fuse-elementwise splits
+    # (C[2 i + i', 32 j + j']); the contraction roles flatten them back into
+    # rows and columns, so every product runs as FMA tiles (none one
+    # thread per output), and the emulated result matches eager.
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(32, 2, 64, batch_first=True, dropout=0.0).eval()
+    model = torch.nn.TransformerEncoder(layer, 1, enable_nested_tensor=False).eval()
+    x = torch.randn(2, 16, 32)
+    options = {"target": "nvgpu", "emulate": True, "fallback": False, "report": True}
+    compiled = polyblocks.polyblocks_jit_torch(compile_options=options)(model)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-5)
+    assert "no row and column loops" not in caplog.text, caplog.text
+    assert caplog.text.count("[pb-gpu-mma] FMA units") >= 4, caplog.text

@@ -87,6 +87,9 @@ pub(crate) struct Roles {
     /// (a 7 x 7 or 56 x 56 feature map) run as one `M = N * H * W`.
     pub i_outer: Vec<usize>,
     pub j: usize,
+    /// Loops flattened with `j` into the columns (a C index `256 j' + j`),
+    /// outermost first.
+    pub j_outer: Vec<usize>,
     pub reductions: Vec<usize>,
     /// C loops other than `i` and `j`, outermost first.
     pub outer: Vec<usize>,
@@ -100,6 +103,15 @@ impl Roles {
     pub fn m(&self) -> i64 {
         self.trip(self.i) * self.i_outer.iter().map(|d| self.trip(*d)).product::<i64>()
     }
+    /// Columns: `j`, times the loops flattened with it.
+    pub fn n(&self) -> i64 {
+        self.trip(self.j) * self.j_outer.iter().map(|d| self.trip(*d)).product::<i64>()
+    }
+    /// Sets the column loops' values in `dims` from flattened column `col`.
+    pub fn set_col(&self, col: Aff, dims: &mut [Option<Aff>]) {
+        let loops: Vec<usize> = self.j_outer.iter().copied().chain(std::iter::once(self.j)).collect();
+        self.set_flat(&loops, col, dims);
+    }
     /// Reductions, flattened.
     pub fn k(&self) -> i64 {
         self.reductions.iter().map(|r| self.trip(*r)).product()
@@ -108,6 +120,12 @@ impl Roles {
     /// 0): the innermost by remainder, the outermost by division.
     pub fn set_row(&self, row: Aff, dims: &mut [Option<Aff>]) {
         let loops: Vec<usize> = self.i_outer.iter().copied().chain(std::iter::once(self.i)).collect();
+        self.set_flat(&loops, row, dims);
+    }
+    /// Sets `loops` (outermost first) in `dims` from their row-major
+    /// flattening `row`: the innermost by remainder, the outermost by
+    /// division.
+    fn set_flat(&self, loops: &[usize], row: Aff, dims: &mut [Option<Aff>]) {
         let mut stride = 1;
         for (q, &d) in loops.iter().enumerate().rev() {
             let above = if stride == 1 { row.clone() } else { Aff::FloorDiv(Box::new(row.clone()), stride) };
@@ -131,12 +149,17 @@ impl Roles {
 /// The roles of `mac`'s loops, and whether A is its factor `x`; `block`:
 /// the rows a kernel takes at once (the rows flatten with outer loops when
 /// `i`'s are not a multiple of it).
-pub(crate) fn roles(s: &Statement, mac: &Mac, block: i64) -> Option<(Roles, bool)> {
+///
+/// With `flatten`, a C index that flattens several loops (`C[2 i + i',
+/// 256 j + j']`, loops a reshape split) takes them as one row or column
+/// dimension (`i_outer`, `j_outer`), as the loops they came from.
+pub(crate) fn roles(s: &Statement, mac: &Mac, block: i64, flatten: bool) -> Option<(Roles, bool)> {
     let bounds: Vec<(i64, i64)> = s.bounds.iter().map(|b| b.constant()).collect::<Option<_>>()?;
     let w = &s.accesses[mac.c];
     let (last, front) = w.indices.split_last()?;
-    let Aff::Dim(j) = *last else { return None };
-    if front.iter().any(|e| e.uses_dim(j)) {
+    let columns = flattened_loops(last, &bounds).filter(|c| flatten || c.len() == 1)?;
+    let (&j, j_outer) = columns.split_last()?;
+    if front.iter().any(|e| columns.iter().any(|d| e.uses_dim(*d))) {
         return None;
     }
     let uses = |k: usize, d: usize| s.accesses[k].indices.iter().any(|e| e.uses_dim(d));
@@ -146,15 +169,21 @@ pub(crate) fn roles(s: &Statement, mac: &Mac, block: i64) -> Option<(Roles, bool
         (true, false) => (ky, kx, false),
         _ => return None,
     };
+    if j_outer.iter().any(|d| uses(a, *d) || !uses(b, *d)) {
+        return None;
+    }
     let written: Vec<usize> = (0..bounds.len()).filter(|d| w.indices.iter().any(|e| e.uses_dim(*d))).collect();
     let once = |d: usize| bounds[d].1 - bounds[d].0 == 1;
-    // `i`: a C index alone, used by A, not by B; C's second-to-last first.
-    let row = |e: &Aff| match e {
-        Aff::Dim(d) if *d != j && uses(a, *d) && !uses(b, *d) && !once(*d) => Some(*d),
-        _ => None,
+    // `i`: the loops of a C index alone (or flattened in it), used by A,
+    // not by B; C's second-to-last first.
+    let rows_of = |e: &Aff| {
+        let loops = flattened_loops(e, &bounds).filter(|l| flatten || l.len() == 1)?;
+        loops.iter().all(|d| !columns.contains(d) && uses(a, *d) && !uses(b, *d) && !once(*d)).then_some(loops)
     };
-    let i = front.last().and_then(row).or_else(|| front.iter().rev().find_map(row))?;
-    if front.iter().filter(|e| e.uses_dim(i)).count() != 1 {
+    let row = |e: &Aff| rows_of(e).filter(|l| l.len() == 1).map(|l| l[0]);
+    let row_loops = front.last().and_then(rows_of).or_else(|| front.iter().rev().find_map(rows_of))?;
+    let (&i, i_within) = row_loops.split_last()?;
+    if row_loops.iter().any(|d| front.iter().filter(|e| e.uses_dim(*d)).count() != 1) {
         return None;
     }
     let reductions: Vec<usize> = (0..bounds.len()).filter(|d| !written.contains(d) && !once(*d)).collect();
@@ -163,7 +192,8 @@ pub(crate) fn roles(s: &Statement, mac: &Mac, block: i64) -> Option<(Roles, bool
     // before it, and each before that in turn (loops of one iteration are
     // passed over: they index as their one value).
     let mut i_outer = Vec::new();
-    if let Some(q) = front.iter().position(|e| *e == Aff::Dim(i)).filter(|_| (bounds[i].1 - bounds[i].0) % block != 0) {
+    let rows: i64 = row_loops.iter().map(|d| bounds[*d].1 - bounds[*d].0).product();
+    if let Some(q) = front.iter().position(|e| e.uses_dim(i)).filter(|_| rows % block != 0) {
         for e in front[..q].iter().rev() {
             if let Aff::Dim(d) = e {
                 if once(*d) {
@@ -176,8 +206,12 @@ pub(crate) fn roles(s: &Statement, mac: &Mac, block: i64) -> Option<(Roles, bool
             }
         }
     }
-    let outer: Vec<usize> =
-        written.iter().copied().filter(|d| *d != i && *d != j && !i_outer.contains(d) && !once(*d)).collect();
+    i_outer.extend_from_slice(i_within);
+    let outer: Vec<usize> = written
+        .iter()
+        .copied()
+        .filter(|d| *d != i && *d != j && !i_outer.contains(d) && !j_outer.contains(d) && !once(*d))
+        .collect();
     if reductions.is_empty() {
         return None;
     }
@@ -191,7 +225,38 @@ pub(crate) fn roles(s: &Statement, mac: &Mac, block: i64) -> Option<(Roles, bool
         let r = reductions.remove(q);
         reductions.push(r);
     }
-    Some((Roles { a, b, c: mac.c, bounds, i, i_outer, j, reductions, outer }, a_is_x))
+    Some((Roles { a, b, c: mac.c, bounds, i, i_outer, j, j_outer: j_outer.to_vec(), reductions, outer }, a_is_x))
+}
+
+/// The loops `e` flattens, outermost first: `Dim(d)` alone, or (for two or
+/// more) `sum s_q d_q` over loops from 0 whose strides are mixed-radix (the
+/// innermost 1, each next the product of the trips inside it), as a
+/// reshape of the loops' dimensions writes it.
+fn flattened_loops(e: &Aff, bounds: &[(i64, i64)]) -> Option<Vec<usize>> {
+    if let Aff::Dim(d) = e {
+        return Some(vec![*d]);
+    }
+    let mut terms = Vec::new();
+    for d in 0..bounds.len() {
+        match e.coefficient(d)? {
+            0 => {}
+            c if c > 0 && bounds[d].0 == 0 => terms.push((c, d)),
+            _ => return None,
+        }
+    }
+    let linear = terms.iter().fold(Aff::Const(0), |sum, (c, d)| sum.plus(Aff::Dim(*d).scale(*c)));
+    if terms.len() < 2 || e.constant_difference(&linear) != Some(0) {
+        return None;
+    }
+    terms.sort_unstable();
+    let mut stride = 1;
+    for (c, d) in &terms {
+        if *c != stride {
+            return None;
+        }
+        stride *= bounds[*d].1 - bounds[*d].0;
+    }
+    Some(terms.iter().rev().map(|(_, d)| *d).collect())
 }
 
 /// Original index expressions over new loops: `dims[d]` is dimension `d`

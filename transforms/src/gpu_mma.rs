@@ -234,12 +234,12 @@ fn map_nest<'c, 'a>(
     if !types.f32 && !gpu.mma.iter().any(|s| s.operands == types.operand() && s.accumulator == types.sum()) {
         return Err(format!("not on tensor cores: {} has no {} x {} -> {} matrix shape", gpu.chip, types.operand(), types.operand(), types.sum()));
     }
-    let Some((roles, a_is_x)) = contraction_roles::roles(statement, &mac, WARP_TILE) else {
+    let Some((roles, a_is_x)) = contraction_roles::roles(statement, &mac, WARP_TILE, true) else {
         return Err("not on tensor cores: no row and column loops for the tiles".to_string());
     };
     // Signedness by role: (A's, B's).
     let types = Types { int8: types.int8.map(|(x, y)| if a_is_x { (x, y) } else { (y, x) }), ..types };
-    let (m, n, k) = (roles.m(), roles.trip(roles.j), roles.k());
+    let (m, n, k) = (roles.m(), roles.n(), roles.k());
     if m < 2 || n < 2 {
         return Err(format!("not on tensor cores: {m} rows x {n} columns, a vector product (bound by memory)"));
     }
@@ -400,7 +400,7 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let r = self.roles;
         let mut dims: Vec<Option<Aff>> = vec![None; r.bounds.len()];
         r.set_row(Aff::Dim(ROW), &mut dims);
-        dims[r.j] = Some(Aff::Dim(COL).plus(Aff::Const(r.bounds[r.j].0)));
+        r.set_col(Aff::Dim(COL), &mut dims);
         match r.reductions.as_slice() {
             // One reduction loop: its value is the flattened index (no
             // `mod K`: an index past K is never loaded, the copies' guards

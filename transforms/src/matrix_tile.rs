@@ -394,7 +394,7 @@ fn recognize<'c, 'a>(s: &Statement<'c, 'a>) -> Option<Product> {
     if !names_ok {
         return None;
     }
-    let (roles, a_is_x) = contraction_roles::roles(s, &mac, BLOCK)?;
+    let (roles, a_is_x) = contraction_roles::roles(s, &mac, BLOCK, false)?;
     let (a_unsigned, b_unsigned) = if a_is_x { (ux, uy) } else { (uy, ux) };
     let kind = if float { Kind::Bf16 } else { Kind::Int8 { a_unsigned, b_unsigned } };
     Some(Product { kind, roles })

@@ -121,6 +121,8 @@ func.func @conv_bias_relu(%x: memref<2x10x10x8xf16>, %w: memref<3x3x8x20xf16>, %
 // rows x 8 columns in a private buffer between the barriers and in carried
 // vectors across the 32 steps (4 of A and 8 of B loaded, 4 vector FMAs).
 // REPORT: remark: [pb-gpu-mma] FMA units: f32 products summed in f32, 4x8 per thread, 64x64 over 64 reductions; blocks of 64x64 (128 threads of 4x8 sums), 32 reductions per shared-memory step (17408 bytes), grid 1x1x1
+// (@split_loops, below:)
+// REPORT: remark: [pb-gpu-mma] FMA units: f32 products summed in f32, 4x8 per thread, 64x96 over 40 reductions
 // Refusals: f64 products, a matrix-vector product (bound by memory).
 // REPORT: remark: [pb-gpu-mma] not mapped: only f16 (summed in f32 or f16), 8-bit integer and f32 products so far
 // REPORT: remark: [pb-gpu-mma] not on tensor cores: 64 rows x 1 columns, a vector product (bound by memory)
@@ -147,6 +149,32 @@ func.func @conv_bias_relu(%x: memref<2x10x10x8xf16>, %w: memref<3x3x8x20xf16>, %
 // CHECK: memref.store %{{.*}}, %arg2
 func.func @fma_f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
   linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+// Loops a reshape split (C[2 i + i', 32 j + j'], A read through the
+// unsplit rows): taken as 64 rows and 96 columns, the FMA kernel's copies
+// and epilogue index through the split loops again.
+// CHECK-LABEL: func.func @split_loops
+// CHECK: gpu.launch
+// CHECK: vector.fma
+// CHECK-NOT: affine.for %{{.*}} = 0 to 40
+func.func @split_loops(%a: memref<32x2x40xf32>, %b: memref<40x96xf32>, %c: memref<64x96xf32>) {
+  affine.for %i = 0 to 32 {
+    affine.for %i2 = 0 to 2 {
+      affine.for %j = 0 to 3 {
+        affine.for %j2 = 0 to 32 {
+          affine.for %k = 0 to 40 {
+            %x = affine.load %a[%i, %i2, %k] : memref<32x2x40xf32>
+            %y = affine.load %b[%k, %j * 32 + %j2] : memref<40x96xf32>
+            %z = affine.load %c[%i * 2 + %i2, %j * 32 + %j2] : memref<64x96xf32>
+            %p = arith.mulf %x, %y : f32
+            %s = arith.addf %z, %p : f32
+            affine.store %s, %c[%i * 2 + %i2, %j * 32 + %j2] : memref<64x96xf32>
+          }
+        }
+      }
+    }
+  }
   return
 }
 // CHECK-LABEL: func.func @refused_f64
