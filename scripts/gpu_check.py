@@ -108,18 +108,20 @@ def capture_torch(out: pathlib.Path) -> list[tuple[str, str, dict]]:
     return cases
 
 
-# Square f16 x f16 -> f32 products timed beside PyTorch's (cuBLAS) on the
-# GPU; too large for a CPU reference, so `run` checks them against
+# Square products timed beside PyTorch's (cuBLAS) on the GPU: f16 x f16 ->
+# f32 (tensor cores) and f32 (FMA tiles; PyTorch's f32 matmul default, no
+# TF32); too large for a CPU reference, so `run` checks them against
 # PyTorch's float32 product on the GPU (or numpy's).
 GEMM_SIZES = (2048, 4096)
+GEMM_TYPES = ("f16", "f32")
 
 
-def gemm_module(name: str, n: int) -> str:
-    return f"""func.func @{name}(%a: tensor<{n}x{n}xf16>, %b: tensor<{n}x{n}xf16>) -> tensor<{n}x{n}xf32> {{
+def gemm_module(name: str, n: int, element: str = "f16") -> str:
+    return f"""func.func @{name}(%a: tensor<{n}x{n}x{element}>, %b: tensor<{n}x{n}x{element}>) -> tensor<{n}x{n}xf32> {{
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<{n}x{n}xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
-  %c = linalg.matmul ins(%a, %b : tensor<{n}x{n}xf16>, tensor<{n}x{n}xf16>) outs(%f : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<{n}x{n}x{element}>, tensor<{n}x{n}x{element}>) outs(%f : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
   return %c : tensor<{n}x{n}xf32>
 }}
 """
@@ -214,14 +216,15 @@ def prepare(out: pathlib.Path, modules: list[pathlib.Path], chip: str, with_torc
         shutil.rmtree(case / "cpu")
         cases.append(name)
     benches = []
-    for size in GEMM_SIZES:
-        name = f"gemm_f16_{size}"
-        try:
-            engine.build_library(out / name / "gpu", gemm_module(name, size), "module", [f"--gpu={chip}"])
-        except engine.CompileError as error:
-            print(f"{name}: does not compile: {str(error).splitlines()[0]}")
-            continue
-        benches.append({"name": name, "size": size})
+    for element in GEMM_TYPES:
+        for size in GEMM_SIZES:
+            name = f"gemm_{element}_{size}"
+            try:
+                engine.build_library(out / name / "gpu", gemm_module(name, size, element), "module", [f"--gpu={chip}"])
+            except engine.CompileError as error:
+                print(f"{name}: does not compile: {str(error).splitlines()[0]}")
+                continue
+            benches.append({"name": name, "size": size, "element": element})
     shutil.copy(engine.engine_binary().parent / "libpb_gpu_runtime.so", out / "libpb_gpu_runtime.so")
     (out / "cases.json").write_text(json.dumps({"chip": chip, "cases": cases, "gemms": benches}, indent=1))
     print(f"prepared {len(cases)} cases for {chip} in {out}")
@@ -303,25 +306,29 @@ def print_profiles(profiles: dict[str, list], top: int = 4) -> None:
 
 
 def run_gemms(out: pathlib.Path, gemms: list[dict]) -> int:
-    """The square f16 products: checked against a float32 product of the
-    same inputs, timed (kernels alone) beside PyTorch's f16 matmul on the
-    GPU; returns the number that fail."""
+    """The square products: checked against a float32 product of the same
+    inputs, timed (kernels alone) beside PyTorch's matmul of the same type
+    on the GPU (f32 without TF32, PyTorch's default); returns the number
+    that fail."""
     try:
         import torch
 
         cuda = torch.cuda.is_available()
+        # f32 products in f32 (PyTorch's default; said here, not assumed).
+        torch.backends.cuda.matmul.allow_tf32 = False
     except ImportError:
         cuda = False
     failures = 0
-    print(f"{'f16 gemm':16} {'result':8} {'max rel err':>12} {'kernel ms':>10} {'TFLOP/s':>8} {'torch ms':>9} {'torch TFLOP/s':>14}")
+    print(f"{'gemm':16} {'result':8} {'max rel err':>12} {'kernel ms':>10} {'TFLOP/s':>8} {'torch ms':>9} {'torch TFLOP/s':>14}")
     for gemm in gemms:
         name, n = gemm["name"], gemm["size"]
         try:
             library = runtime.Library(out / name / "gpu" / "libmodule.so")
             function = library.functions[name]
             rng = np.random.default_rng(n)
-            a = rng.standard_normal((n, n)).astype(np.float16)
-            b = rng.standard_normal((n, n)).astype(np.float16)
+            dtype = np.float16 if gemm.get("element", "f16") == "f16" else np.float32
+            a = rng.standard_normal((n, n)).astype(dtype)
+            b = rng.standard_normal((n, n)).astype(dtype)
             got = function(a, b)
             if cuda:
                 expected = (torch.from_numpy(a).cuda().float() @ torch.from_numpy(b).cuda().float()).cpu().numpy()

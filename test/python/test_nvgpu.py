@@ -150,7 +150,7 @@ def test_reductions_across_threads_emulated(target, caplog):
     # memory with barriers), emulated phase by phase: layer norm and softmax
     # rows (301 rows: two a block, the last block padded), a mean and a
     # maximum over h and w (two loops flattened), an integer sum; column
-    # sums keep one thread per column.
+    # sums with columns on x and lanes on y.
     class Reductions(torch.nn.Module):
         def forward(self, x, y, z):
             return (
@@ -173,6 +173,7 @@ def test_reductions_across_threads_emulated(target, caplog):
     # The rows did go over threads (the report, logged by "polyblocks").
     assert "parallel band 301 reducing 200 iterations per point over 32 threads, blocks of 32x2" in caplog.text, caplog.text
     assert "parallel band 3x5 reducing 99 iterations" in caplog.text, caplog.text
+    assert "parallel band 200 reducing 301 iterations per point over 8 threads (points on x" in caplog.text, caplog.text
 
 
 def test_encoder_projections_on_fma_tiles_emulated(caplog):

@@ -165,7 +165,17 @@ impl<'c> Mapper<'c, '_> {
                 Kind::HostLoop => {
                     ok &= self.flush(&mut run, Some(op));
                     cursor = op.next_in_block();
-                    if let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) {
+                    if let Some(parallel) = interchangeable(op) {
+                        // The parallel loop outside: one launch, each point
+                        // running the sequential loop over its own elements.
+                        let location = op.location();
+                        interchange(op, parallel);
+                        if self.report {
+                            crate::report::note(location, "pb-gpu-map", "sequential loop moved inside the parallel loop it held (each point updates only its own elements)");
+                        }
+                        // (The band's mapping erases both loops.)
+                        self.map_band(parallel);
+                    } else if let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) {
                         ok &= self.map_block(body);
                     }
                 }
@@ -386,8 +396,18 @@ not supported yet",
         if let Some(known) = known {
             let band_inner = dims.last().expect("a band dimension").3;
             if let Some(reduction) = gpu_reduction::recognize(self.innermost_body(&loops), band_inner, self.gpu) {
-                self.map_reduction_band(outer, &loops, &dims, &known, reduction);
-                return;
+                let points: i64 = known.iter().product::<i64>().max(1);
+                let shape = if reduction.transposed {
+                    gpu_reduction::column_lanes(&reduction, points, self.gpu)
+                } else {
+                    let lanes = gpu_reduction::lanes(&reduction, points, self.gpu);
+                    let per_block = ((self.gpu.threads_for((points * lanes) as u64) as i64).max(lanes) / lanes).min(points).max(1);
+                    Some((per_block, lanes))
+                };
+                if let Some((per_block, lanes)) = shape {
+                    self.map_reduction_band(outer, &loops, &dims, &known, reduction, (per_block, lanes));
+                    return;
+                }
             }
         }
         let total: u64 = trips.iter().map(|t| t.unwrap_or(1 << 20)).fold(1u64, |a, b| a.saturating_mul(b));
@@ -536,19 +556,23 @@ not supported yet",
         dims: &[(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>)],
         trips: &[i64],
         reduction: gpu_reduction::Reduction<'c, 'a>,
+        (per_block, lanes): (i64, i64),
     ) {
         let points: i64 = trips.iter().product::<i64>().max(1);
-        let lanes = gpu_reduction::lanes(&reduction, points, self.gpu);
-        let per_block = ((self.gpu.threads_for((points * lanes) as u64) as i64).max(lanes) / lanes).min(points).max(1);
         let blocks = (points + per_block - 1) / per_block;
+        let transposed = reduction.transposed;
         let location = outer.location();
         let e = crate::emit_at::Emit { context: self.context, location };
         let shared_types = gpu_reduction::shared_types(&e, &reduction, per_block, lanes);
         let grid = e.constant(outer, "index", &blocks.to_string());
-        let (launch, end) = self.launch_before(outer, Some(grid), [lanes as u64, per_block as u64, 1], &shared_types);
+        // Lanes on x and points on y; transposed, points on x (neighbouring
+        // points read neighbouring elements) and lanes on y.
+        let threads = if transposed { [per_block as u64, lanes as u64, 1] } else { [lanes as u64, per_block as u64, 1] };
+        let (launch, end) = self.launch_before(outer, Some(grid), threads, &shared_types);
         let body = launch.region(0).ok().and_then(|r| r.first_block()).expect("launch body");
         let argument = |i: usize| -> Value { body.argument(i).expect("a launch argument").into() };
-        let (block_id, lane, row) = (argument(0), argument(3), argument(4));
+        let (block_id, lane, row) =
+            if transposed { (argument(0), argument(4), argument(3)) } else { (argument(0), argument(3), argument(4)) };
         let shared: Vec<Value> = (0..shared_types.len()).map(|i| argument(12 + i)).collect();
         let index = Type::index(self.context);
         let constant = |v: i64| e.constant(end, "index", &v.to_string());
@@ -584,13 +608,14 @@ not supported yet",
         if self.report {
             let sizes: Vec<String> = trips.iter().map(i64::to_string).collect();
             crate::report::note(location, "pb-gpu-map", &format!(
-                "{}-d parallel band {} reducing {} iterations per point over {} threads, blocks of {}x{} threads, grid {}",
+                "{}-d parallel band {} reducing {} iterations per point over {} threads{}, blocks of {}x{} threads, grid {}",
                 dims.len(),
                 sizes.join("x"),
                 trip,
                 lanes,
-                lanes,
-                per_block,
+                if transposed { " (points on x: their elements are the contiguous ones)" } else { "" },
+                threads[0],
+                threads[1],
                 blocks
             ));
         }
@@ -684,6 +709,60 @@ fn sinkable(before: &[OperationRef], inner: OperationRef) -> bool {
         });
         kind_ok && used_inside
     })
+}
+
+/// The parallel loop the sequential loop `outer` holds alone, when
+/// running the sequential loop inside it instead is legal: every element
+/// the body stores is indexed by each of the parallel loop's variables
+/// (each point has its own elements: `acc[j] = acc[j] + x[k, j]`, column
+/// sums with the reduction loop outside) and loaded only where it is
+/// stored; the body only loads, stores and computes; the parallel loop's
+/// bounds do not depend on the sequential loop.
+fn interchangeable<'c, 'a>(outer: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let body = outer.region(0).ok()?.first_block()?;
+    let [parallel] = ir::ops_before_terminator(body)[..] else { return None };
+    if !is_named(parallel, "scf.parallel") || parallel.result_count() != 0 || parallel.operands().any(|v| defined_inside(v, outer)) {
+        return None;
+    }
+    let inner = parallel.region(0).ok()?.first_block()?;
+    let ivs: Vec<Value> = (0..inner.argument_count()).filter_map(|i| inner.argument(i).ok().map(Value::from)).collect();
+    let ops = ir::ops_before_terminator(inner);
+    let stores: Vec<OperationRef> = ops.iter().copied().filter(|op| is_named(*op, "memref.store")).collect();
+    let stored: Vec<usize> = stores.iter().filter_map(|st| ffi::operand(*st, 1)).map(gpu_reduction::root).collect();
+    let own = |st: &OperationRef| ivs.iter().all(|iv| st.operands().skip(2).any(|index| index == *iv));
+    if stores.is_empty() || !stores.iter().all(own) {
+        return None;
+    }
+    ops.iter().all(|op| {
+        if op.region_count() != 0 {
+            return false;
+        }
+        if is_named(*op, "memref.load") {
+            let Some(memref) = ffi::operand(*op, 0) else { return false };
+            // A stored buffer is read only at the element stored.
+            return !stored.contains(&gpu_reduction::root(memref))
+                || stores.iter().any(|st| ffi::operand(*st, 1) == Some(memref) && st.operands().skip(2).eq(op.operands().skip(1)));
+        }
+        is_named(*op, "memref.store") || ir::is_pure_scalar(*op) || ir::op_name(*op).starts_with("math.")
+    })
+    .then_some(parallel)
+}
+
+/// `for k { parallel j { body } }` into `parallel j { for k { body } }`.
+fn interchange(outer: OperationRef, parallel: OperationRef) {
+    let (Some(for_body), Some(inner)) = (
+        outer.region(0).ok().and_then(|r| r.first_block()),
+        parallel.region(0).ok().and_then(|r| r.first_block()),
+    ) else {
+        return;
+    };
+    let (Some(for_end), Some(parallel_end)) = (for_body.terminator(), inner.terminator()) else { return };
+    let body = ir::ops_before_terminator(inner);
+    ffi::move_before(parallel, outer);
+    for op in body {
+        ffi::move_before(op, for_end);
+    }
+    ffi::move_before(outer, parallel_end);
 }
 
 /// Does the body of `op` hold an `scf.parallel` directly?

@@ -58,6 +58,11 @@ pub(crate) struct Reduction<'c, 'a> {
     updates: Vec<Update<'c, 'a>>,
     /// Iterations of the whole nest (per band point).
     trip: i64,
+    /// A load's contiguous index follows the band's innermost loop
+    /// (column sums, `x[k, j]`): neighbouring points, not neighbouring
+    /// lanes, read neighbouring elements, so points go on threadIdx.x and
+    /// the lanes on threadIdx.y (`column_lanes`).
+    pub transposed: bool,
 }
 
 impl Reduction<'_, '_> {
@@ -142,18 +147,17 @@ fn recognize_nest<'c, 'a>(
         }
     }
     let paired = |op: OperationRef| updates.iter().any(|u| u.load == op || u.store == op);
+    let mut transposed = false;
     for op in nest_ops.iter().chain(before).filter(|op| is_named(**op, "memref.load") && !paired(**op)) {
         let memref = ffi::operand(*op, 0)?;
         if roots.contains(&root(memref)) {
             return None;
         }
         if let (Some(last), Some(band_inner)) = (op.operands().skip(1).last(), band_inner) {
-            if depends_on(last, band_inner) {
-                return None;
-            }
+            transposed |= depends_on(last, band_inner);
         }
     }
-    Some(Reduction { outer, chain, body, updates, trip })
+    Some(Reduction { outer, chain, body, updates, trip, transposed })
 }
 
 /// `store` as an accumulation `acc[idx] = acc[idx] ⊕ v` of the nest whose
@@ -264,6 +268,22 @@ pub(crate) fn lanes(reduction: &Reduction, points: i64, gpu: &GpuDesc) -> i64 {
         lanes *= 2;
     }
     lanes
+}
+
+/// For a transposed reduction of `points` points: (points per block on
+/// threadIdx.x, lanes per point on threadIdx.y). Points fill a warp (or
+/// all there are); lanes double while the block holds at most 256 threads,
+/// the band alone would not fill the GPU and each lane keeps at least 8
+/// iterations. One lane (nothing gained): None.
+pub(crate) fn column_lanes(reduction: &Reduction, points: i64, gpu: &GpuDesc) -> Option<(i64, i64)> {
+    let filled = i64::from(gpu.multiprocessors) * i64::from(gpu.max_threads_per_multiprocessor);
+    let per_block = points.min(i64::from(gpu.warp_size.max(1)));
+    let block = 256.min(i64::from(gpu.max_threads_per_block));
+    let mut lanes = 1;
+    while per_block * lanes * 2 <= block && points * lanes < filled && lanes * 2 * 8 <= reduction.trip {
+        lanes *= 2;
+    }
+    (lanes > 1).then_some((per_block, lanes))
 }
 
 /// The shared buffers the launch needs: one `memref<points x lanes x T>`

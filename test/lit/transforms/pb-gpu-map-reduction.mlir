@@ -89,16 +89,19 @@ func.func @global_max(%x: memref<2x4x44x12xf32>, %m: memref<2x4xf32>) {
 
 // -----
 
+// Column sums (x[k, j]): neighbouring points read neighbouring elements,
+// so points go on x (32 a block) and lanes on y: 300 points alone leave the
+// GPU empty, so 8 lanes (a block of 256) share each column's 300 rows.
 // Refused, each left one thread per point with its loop:
-// - column sums (x[k, j]: neighbouring points read neighbouring elements
-//   already);
 // - a reduction shorter than a warp;
 // - a fold that is not associative (a - x).
 // CHECK-LABEL: func.func @refusals
-// CHECK-NOT: workgroup
-// CHECK-NOT: gpu.barrier
+// CHECK: threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1) workgroup(%[[SH:.*]] : memref<32x8xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for %[[K:.*]] = %[[TY]] to %{{.*}} step %c8
+// CHECK: memref.load %{{.*}}[%[[K]], %{{.*}}] : memref<300x300xf32>
+// CHECK: memref.store %{{.*}}, %[[SH]][%[[TX]], %[[TY]]]
 // CHECK: return
-// REPORT: [pb-gpu-map] 1-d parallel band 300 on blocks of
+// REPORT: [pb-gpu-map] 1-d parallel band 300 reducing 300 iterations per point over 8 threads (points on x: their elements are the contiguous ones), blocks of 32x8 threads, grid 10
 // REPORT: [pb-gpu-map] 1-d parallel band 300 on blocks of
 // REPORT: [pb-gpu-map] 1-d parallel band 300 on blocks of
 func.func @refusals(%x: memref<300x300xf32>, %s: memref<300xf32>) {
@@ -165,6 +168,59 @@ func.func @total(%x: memref<1000x300xf32>, %s: memref<f32>) {
       %a = memref.load %s[] : memref<f32>
       %t = arith.addf %a, %v : f32
       memref.store %t, %s[] : memref<f32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Column sums written with the reduction loop outside (the order a
+// reduction over dim 0 lowers to): each column updates only its own sum, so
+// the sequential loop moves inside the parallel one (one launch instead of
+// one per row), and the band's columns go on x with lanes on y.
+// Not for a sweep whose points read their neighbours' elements (@sweep):
+// the loop stays on the host, a launch per step.
+// CHECK-LABEL: func.func @column_sums
+// CHECK: gpu.launch {{.*}} threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1) workgroup
+// CHECK: scf.for %[[K:.*]] = %[[TY]] to %{{.*}} step %c8
+// CHECK: memref.load %{{.*}}[%[[K]], %{{.*}}] : memref<400x100xf32>
+// CHECK-LABEL: func.func @sweep
+// CHECK: scf.for
+// CHECK: gpu.launch
+// REPORT: [pb-gpu-map] sequential loop moved inside the parallel loop it held (each point updates only its own elements)
+// REPORT: [pb-gpu-map] 1-d parallel band 100 reducing 400 iterations per point over 8 threads (points on x: their elements are the contiguous ones), blocks of 32x8 threads, grid 4
+// REPORT: [pb-gpu-map] 1-d parallel band 99 on blocks of
+// REPORT-NOT: sequential loop moved
+func.func @column_sums(%x: memref<400x100xf32>, %s: memref<100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %c400 = arith.constant 400 : index
+  scf.for %k = %c0 to %c400 step %c1 {
+    scf.parallel (%j) = (%c0) to (%c100) step (%c1) {
+      %v = memref.load %x[%k, %j] : memref<400x100xf32>
+      %a = memref.load %s[%j] : memref<100xf32>
+      %t = arith.addf %a, %v : f32
+      memref.store %t, %s[%j] : memref<100xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+func.func @sweep(%a: memref<100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c99 = arith.constant 99 : index
+  %c10 = arith.constant 10 : index
+  scf.for %t = %c0 to %c10 step %c1 {
+    scf.parallel (%i) = (%c0) to (%c99) step (%c1) {
+      %n = arith.addi %i, %c1 : index
+      %v = memref.load %a[%n] : memref<100xf32>
+      %w = memref.load %a[%i] : memref<100xf32>
+      %s = arith.addf %v, %w : f32
+      memref.store %s, %a[%i] : memref<100xf32>
+      scf.reduce
     }
   }
   return

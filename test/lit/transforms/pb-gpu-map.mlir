@@ -2,19 +2,55 @@
 // RUN: pb-opt %s --split-input-file --pb-gpu-map="chip=sm_90 report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not pb-opt %s --split-input-file --pb-gpu-map="chip=sm_70" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHIP
 
-// A 2-d band (the M and N loops of a matmul): one launch, x on the inner
-// (contiguous) dimension, 29 -> 32 threads, a guard for the 3 past the end;
-// the grid is blockIdx.x over 67 rows; the reduction stays a loop per thread.
-// 67 x 29 points over 132 multiprocessors: 32 threads a block.
-// CHECK-LABEL: func.func @matmul
+// A 2-d band: one launch, x on the inner (contiguous) dimension, 29 -> 32
+// threads, a guard for the 3 past the end; the grid is blockIdx.x over 67
+// rows. 67 x 29 points over 132 multiprocessors: 32 threads a block.
+// CHECK-LABEL: func.func @shift
 // CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c67, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK: %[[IN:.*]] = arith.cmpi ult, %[[TX]], %c29 : index
 // CHECK: scf.if %[[IN]] {
-// CHECK: scf.for
 // CHECK: memref.store
 // CHECK: gpu.terminator
 // CHECK-NOT: scf.parallel
 // REPORT: [pb-gpu-map] 2-d parallel band 67x29 on blocks of 32x1 threads, grid 67
+func.func @shift(%a: memref<67x29xf32>, %c: memref<67x29xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c29 = arith.constant 29 : index
+  %c67 = arith.constant 67 : index
+  %one = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c67) step (%c1) {
+    scf.parallel (%j) = (%c0) to (%c29) step (%c1) {
+      %x = memref.load %a[%i, %j] : memref<67x29xf32>
+      %y = arith.addf %x, %one : f32
+      memref.store %y, %c[%i, %j] : memref<67x29xf32>
+      scf.reduce
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A small matmul the FMA tiles did not take (67 x 29 outputs: too few
+// threads for the GPU alone): B[k, j] is contiguous along the outputs, so
+// outputs go on x (32 a block, flattened i * 29 + j: 61 blocks, the last
+// padded) and 4 lanes on y share each output's 45 reductions.
+// CHECK-LABEL: func.func @matmul
+// CHECK: gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c61, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c4, %{{.*}} = %c1) workgroup(%[[SH:.*]] : memref<32x4xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[P0:.*]] = arith.muli %[[B]], %c32
+// CHECK: %[[P:.*]] = arith.addi %[[P0]], %[[TX]]
+// CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %[[P]], %c1943
+// CHECK: %[[J:.*]] = arith.remui %{{.*}}, %c29
+// CHECK: %[[I:.*]] = arith.divui %{{.*}}, %c29
+// CHECK: scf.for %[[K:.*]] = %[[TY]] to %{{.*}} step %c4 iter_args
+// CHECK: memref.load %{{.*}}[%[[I]], %[[K]]]
+// CHECK: memref.load %{{.*}}[%[[K]], %[[J]]]
+// CHECK: memref.store %{{.*}}, %[[SH]][%[[TX]], %[[TY]]]
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi ult, %[[TY]], %c2
+// REPORT: [pb-gpu-map] 2-d parallel band 67x29 reducing 45 iterations per point over 4 threads (points on x: their elements are the contiguous ones), blocks of 32x4 threads, grid 61
 func.func @matmul(%a: memref<67x45xf32>, %b: memref<45x29xf32>, %c: memref<67x29xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -77,12 +113,16 @@ func.func @scale_then_sum(%x: memref<1048576xf32>, %total: memref<f32>) {
 
 // -----
 
-// A sequential loop around parallel ones (a max over rows, parallel over
-// columns) stays on the host; its body is mapped.
+// A sequential loop around a parallel one (a max over rows, parallel over
+// columns) where each column updates only its own maximum: the loop moves
+// inside, one launch of 17 threads each walking its column (31 rows: fewer
+// than a warp, so no lanes). A loop whose points share elements stays on
+// the host with its body mapped (pb-gpu-map-reduction.mlir, @sweep).
 // CHECK-LABEL: func.func @column_max
-// CHECK: scf.for
-// CHECK-NOT: scf.parallel
+// CHECK-NEXT: arith.constant
+// CHECK-NOT: scf.for
 // CHECK: gpu.launch
+// CHECK: scf.for
 // CHECK: arith.maximumf
 // CHECK: gpu.terminator
 // CHECK: return
