@@ -237,10 +237,10 @@ fn flattened_loops(e: &Aff, bounds: &[(i64, i64)]) -> Option<Vec<usize>> {
         return Some(vec![*d]);
     }
     let mut terms = Vec::new();
-    for d in 0..bounds.len() {
+    for (d, bound) in bounds.iter().enumerate() {
         match e.coefficient(d)? {
             0 => {}
-            c if c > 0 && bounds[d].0 == 0 => terms.push((c, d)),
+            c if c > 0 && bound.0 == 0 => terms.push((c, d)),
             _ => return None,
         }
     }
