@@ -27,9 +27,14 @@
 //! - a scalar read from a constant global (a filter's taps) is read on the
 //!   host and passed to the kernels as a value.
 //!
-//! The loops left inside a kernel (reductions, inner parallel loops) run
-//! sequentially in each thread. Buffers still live on the host here:
-//! `pb-gpu-host-memory` moves them.
+//! - a band whose body is a reduction nest (an associative fold into an
+//!   element per point) runs several threads per point (`gpu_reduction`);
+//!   scalar work between two parallel loops sinks into the inner one, so
+//!   the band keeps both; a sequential loop holding one parallel loop whose
+//!   points each update only their own elements moves inside it.
+//!
+//! Other loops left inside a kernel run sequentially in each thread.
+//! Buffers still live on the host here: `pb-gpu-host-memory` moves them.
 
 use melior::{
     ir::{
@@ -56,7 +61,10 @@ pub static INFO: PassInfo = PassInfo {
 point (innermost dimension on threadIdx.x, the next on threadIdx.y, a one-dimensional grid \
 delinearized over the band's block counts, threads per block from the GPU description: a multiple \
 of the warp size, at most 256, fewer when the work would not cover every multiprocessor); an \
-scf.for with parallel loops in its body stays on the host and its body is mapped; other runs of \
+scf.for with parallel loops in its body stays on the host and its body is mapped (one holding a single \
+parallel loop whose points own their elements moves inside it); scalar work between two parallel loops \
+sinks into the inner one; a band whose body is an associative fold runs 2-256 threads per point (lanes on \
+x, or on y when the band's points are the contiguous ones) combined as a tree in workgroup memory; other runs of \
 ops touching memory run in one-thread launches. Runs after lower-affine in the GPU pipelines.",
     anchor: "builtin.module",
     options: &[

@@ -49,6 +49,9 @@
 //! (barrier phases in turn, fragments as per-thread buffers) and
 //! `convert-gpu-to-nvvm` lowers it to PTX.
 //!
+//! f32 products (no tensor-core shape takes them at full precision) run in
+//! the same kernel on the FMA units (`fma_tile`: 4x8 sums per thread).
+//!
 //! Refuses (the nest stays for `pb-gpu-map`'s one-thread-per-element
 //! mapping, still correct): other element types, non-constant bounds, a
 //! single row or column (a vector product, bound by memory), a GPU without
@@ -74,7 +77,7 @@ static ID: PassId = PassId::new();
 
 pub static INFO: PassInfo = PassInfo {
     argument: "pb-gpu-mma",
-    summary: "Map f16 and 8-bit integer contractions (matmul, batch matmul, convolution) to tensor cores: one gpu.launch with shared-memory tiles and gpu.subgroup_mma ops",
+    summary: "Map f16 and 8-bit integer contractions (matmul, batch matmul, convolution) to tensor cores, f32 ones to FMA tiles: one gpu.launch with shared-memory tiles and gpu.subgroup_mma ops or 4x8 register sums per thread",
     description: "A perfect nest computing C += A * B on f16 operands (an f32 C, or an f16 C summed in \
 f32) or on 8-bit integers (an i32 C; u8 x s8 with the unsigned bytes offset by -128 and corrected) becomes a gpu.launch: a block of warps per BM x BN tile of C (from the GPU description: the \
 one of 128x128, 64x64, 32x32 keeping the most matrix units busy (then the least padding, then the largest), \
@@ -82,8 +85,10 @@ within 48 KiB of shared memory), A's and B's BK-deep blocks copied into workgrou
 edges, 2x2 fragments of 16x16 f32 sums per warp (gpu.subgroup_mma_load_matrix/compute), and an \
 epilogue adding each fragment into C through a per-warp staging buffer. Loops take the roles of \
 pb-matrix-tile (rows flattened with outer loops, reductions flattened, a convolution's window \
-gathered by the copies). A zero fill of C just before is absorbed, and the elementwise nest reading \
-each sum once after it (bias, activation; also in place over C) applied in the epilogue. Other nests are left to \
+gathered by the copies; loops a reshape split flattened back). A zero fill of C just before is absorbed, and the elementwise nest reading \
+each sum once after it (bias, activation; also in place over C) applied in the epilogue. f32 products \
+(no full-precision tensor-core shape) run in the same blocks with A's block transposed in shared memory \
+and each thread summing 4x8 of C in registers (a private buffer between barrier phases). Other nests are left to \
 pb-gpu-map. Runs in the affine stage of the nvgpu pipeline.",
     anchor: "func.func",
     options: &[
