@@ -2,9 +2,10 @@
 
 
 def cuda_synchronize():
-    """Waits for compiled GPU work. polyblocks-rs runs on the CPU today, where
-    calls return only when done, so there is nothing to wait for; if PyTorch
-    work is queued on a GPU, that is synchronized."""
+    """Waits for compiled GPU work. A compiled function (CPU or GPU) returns
+    only when its work is done (a GPU call's host code waits once, at its
+    end, for its kernels and copies), so there is nothing of ours to wait
+    for; if PyTorch work is queued on a GPU, that is synchronized."""
     try:
         import torch
     except ImportError:
