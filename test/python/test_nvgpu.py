@@ -192,3 +192,36 @@ def test_encoder_projections_on_fma_tiles_emulated(caplog):
         torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-5)
     assert "no row and column loops" not in caplog.text, caplog.text
     assert caplog.text.count("[pb-gpu-mma] FMA units") >= 4, caplog.text
+
+
+def test_split_reductions_emulated(caplog):
+    # Few outputs over many reductions (64 x 48 over 1024): the blocks
+    # would leave the GPU idle, so the reductions split over the grid's z
+    # and each block adds its partial sums into C atomically (the zero
+    # fill kept, run before). Emulated blocks run in turn: the sums match.
+    torch.manual_seed(0)
+    model = torch.nn.Linear(1024, 48, bias=False).eval()
+    x = torch.randn(64, 1024)
+    options = {"target": "nvgpu", "emulate": True, "fallback": False, "report": True}
+    compiled = polyblocks.polyblocks_jit_torch(compile_options=options)(model)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+    assert "the reductions split" in caplog.text and "added into C atomically" in caplog.text, caplog.text
+
+
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90"])
+def test_split_reductions_assemble_with_atomic_adds(chip, tmp_path):
+    # The split product's PTX: ptxas takes it, and C is added into with
+    # f32 atomics (not stored: other blocks add their shares too).
+    text = """func.func @split(%a: tensor<64x1024xf32>, %b: tensor<1024x48xf32>) -> tensor<64x48xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x48xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x48xf32>) -> tensor<64x48xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<64x1024xf32>, tensor<1024x48xf32>) outs(%f : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return %c : tensor<64x48xf32>
+}"""
+    kernels = kernels_ptx(text, chip, tmp_path)
+    atomics = [ptx for ptx in kernels if re.search(r"\b(red|atom)\.global(\.gpu)?(\.relaxed)?\.add\.f32", ptx)]
+    assert atomics, "no f32 atomic add in the split product's PTX"
+    for index, ptx in enumerate(kernels):
+        assemble(ptx, [str(ptxas()), f"-arch={chip}"], tmp_path / f"split_{index}.ptx", f"split kernel {index}")

@@ -220,6 +220,26 @@ fn choose_tiles(gpu: &GpuDesc, m: i64, n: i64, batch: i64, types: Types) -> Tile
     best.unwrap_or(Tiles { bm: 32, bn: 32, bytes, offset, fma })
 }
 
+/// How many ways to split the reductions of an `m x n` (times `batch`)
+/// product over `k` (1: none): while the blocks would leave matrix units
+/// (the FMA tiles' warps alike) idle, double the blocks by giving each a
+/// share of the reductions, keeping at least 4 block steps each; only for
+/// f32 sums (added into C with `atomic_rmw addf`) with no epilogue.
+fn split_k(gpu: &GpuDesc, tiles: Tiles, [m, n, batch, k]: [i64; 4], types: Types) -> i64 {
+    if types.int8.is_some() || types.c_f16 {
+        return 1;
+    }
+    let units = i64::from(gpu.mma_units_per_multiprocessor.max(1));
+    let capacity = i64::from(gpu.multiprocessors.max(1)) * units;
+    let busy = tiles.blocks(m, n, batch) * tiles.warps().min(units);
+    let steps = ceil_div(k, BK);
+    let mut splits = 1;
+    while busy * splits * 2 <= capacity && steps % (splits * 2) == 0 && steps / (splits * 2) >= 4 {
+        splits *= 2;
+    }
+    splits
+}
+
 fn map_nest<'c, 'a>(
     context: &'c Context,
     nest: OperationRef<'c, 'a>,
@@ -250,17 +270,21 @@ fn map_nest<'c, 'a>(
     }
     let batch: i64 = roles.outer.iter().map(|d| roles.trip(*d)).product();
     let tiles = choose_tiles(gpu, m, n, batch, types);
-    let grid = [ceil_div(n, tiles.bn), ceil_div(m, tiles.bm), batch];
-    if grid[1] > 65535 || grid[2] > 65535 {
-        return Err(format!("not on tensor cores: a grid of {grid:?} blocks is past the hardware's limits"));
-    }
     let fill = crate::register_tile::zero_fill_before(nest, statement, roles.c, &roles.bounds);
+    let c_memref = statement.accesses[roles.c].op.operand(1).map_err(|_| "a store without its memref")?;
     let [(a_source, a_copy), (b_source, b_copy)] = if a_is_x { sources } else { [sources[1], sources[0]] };
     // The elementwise nest reading each sum once (a bias and activation,
     // a requantization) runs on each sum in the epilogue, where it is: C
     // (then a temporary from a zero fill) is neither stored nor read back.
-    let c_memref = statement.accesses[roles.c].op.operand(1).map_err(|_| "a store without its memref")?;
     let epilogue = fill.and_then(|_| contraction_epilogue::find_with(nest, c_memref, [a_source, b_source], true));
+    let splits = if epilogue.is_none() { split_k(gpu, tiles, [m, n, batch, k], types) } else { 1 };
+    // Split, the partial sums are added into C atomically: a zero fill
+    // stays, to run before.
+    let fill = fill.filter(|_| splits == 1);
+    let grid = [ceil_div(n, tiles.bn), ceil_div(m, tiles.bm), batch * splits];
+    if grid[1] > 65535 || grid[2] > 65535 {
+        return Err(format!("not on tensor cores: a grid of {grid:?} blocks is past the hardware's limits"));
+    }
     if let Some(epilogue) = &epilogue {
         for op in &epilogue.moved {
             ffi::move_before(*op, nest);
@@ -279,6 +303,7 @@ fn map_nest<'c, 'a>(
         a_source,
         b_source,
         epilogue: epilogue.as_ref(),
+        splits,
     };
     if types.f32 {
         kernel.emit_fma(nest, grid);
@@ -316,7 +341,7 @@ fn map_nest<'c, 'a>(
     }
     Ok(Some(format!(
         "{}: {}, {m}x{n} over {k} reductions{}; blocks of {}x{} ({}), \
-{BK} reductions per shared-memory step ({} bytes), grid {}x{}x{}{}{}",
+{BK} reductions per shared-memory step ({} bytes), grid {}x{}x{}{}{}{}",
         if types.f32 { "FMA units" } else { "tensor cores" },
         types.describe(),
         if batch > 1 { format!(", {batch} times") } else { String::new() },
@@ -331,6 +356,7 @@ fn map_nest<'c, 'a>(
         grid[0],
         grid[1],
         grid[2],
+        if splits > 1 { format!("; the reductions split {splits} ways (partial sums added into C atomically)") } else { String::new() },
         if fill.is_some() { "; C's zero fill absorbed" } else { "" },
         match epilogue_ops {
             Some(ops) => format!("; the elementwise nest after it applied to each sum ({ops} ops)"),
@@ -378,6 +404,8 @@ struct Kernel<'c, 'r, 's, 'a, 'p> {
     b_source: Value<'c, 'a>,
     /// The elementwise nest applied to each sum instead of storing it.
     epilogue: Option<&'p contraction_epilogue::Epilogue<'c, 'a>>,
+    /// Ways the reductions are split over the grid's z (`split_k`).
+    splits: i64,
 }
 
 /// Positions of the values an access's indices are written over: the
@@ -543,6 +571,36 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         (body.argument(0).expect("iv").into(), values, body.terminator().expect("scf.yield"), made)
     }
 
+    /// The block's batch index and its range of reduction blocks
+    /// (`[first, end)` of `k0`, step BK), from blockIdx.z: with `splits`
+    /// ways, z = batch * splits + share.
+    fn batch_and_depth(&self, at: OperationRef<'c, 'a>, bz: Value<'c, 'a>) -> (Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>) {
+        let k_padded = ceil_div(self.k, BK) * BK;
+        if self.splits == 1 {
+            return (bz, self.index(at, 0), self.index(at, k_padded));
+        }
+        let share = k_padded / self.splits;
+        let batch = self.apply(at, Aff::FloorDiv(Box::new(Aff::Dim(0)), self.splits), &[bz]);
+        let first = self.apply(at, Aff::Mod(Box::new(Aff::Dim(0)), self.splits).scale(share), &[bz]);
+        let end = self.apply(at, Aff::Mod(Box::new(Aff::Dim(0)), self.splits).scale(share).plus(Aff::Const(share)), &[bz]);
+        (batch, first, end)
+    }
+
+    /// `scf.for %iv = lower to upper step step` before `at` carrying
+    /// `carried` (as `for_loop`, with bounds as values).
+    fn for_range(
+        &self,
+        at: OperationRef<'c, 'a>,
+        (lower, upper): (Value<'c, 'a>, Value<'c, 'a>),
+        step: i64,
+        carried: &[Value<'c, 'a>],
+    ) -> (Value<'c, 'a>, Vec<Value<'c, 'a>>, OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
+        let (iv, values, end, made) = self.for_loop(at, 0, step, carried);
+        ffi::set_operand(made, 0, lower);
+        ffi::set_operand(made, 1, upper);
+        (iv, values, end, made)
+    }
+
     /// `cond ? then() : zero` as an `scf.if` yielding a value of `ty`;
     /// `then` builds its value before the anchor it is given.
     fn select_or_zero(
@@ -623,8 +681,8 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
             let column = self.apply(then_end, Aff::Mod(Box::new(flat), FRAG), &[p, tx]);
             self.store(then_end, one, ones, &[row, column]);
         }
-        let k_padded = ceil_div(self.k, BK) * BK;
-        let (k0, accs, yield_op, _) = self.for_loop(end, k_padded, BK, &zeros);
+        let (bz, k_first, k_end) = self.batch_and_depth(end, bz);
+        let (k0, accs, yield_op, _) = self.for_range(end, (k_first, k_end), BK, &zeros);
 
         // Copy A's block (BM x BK, row-major) and B's (BK x BN): run q * T
         // + t of `lanes` elements each, one 16-byte vector where the
@@ -761,6 +819,13 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         }
         let c_mem = self.memref(self.roles.c);
         let indices = self.access_at(at, self.roles.c, &env);
+        if self.splits > 1 {
+            // Other blocks add their shares of the reductions to the same
+            // element.
+            let operands: Vec<Value> = [sum, c_mem].into_iter().chain(indices).collect();
+            e.value(at, "memref.atomic_rmw", &operands, sum_type, &[("kind", e.attr("0 : i64"))]);
+            return;
+        }
         let add = if self.types.int8.is_some() { "arith.addi" } else { "arith.addf" };
         let sum = if self.fill {
             sum

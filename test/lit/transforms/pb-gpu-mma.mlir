@@ -123,6 +123,8 @@ func.func @conv_bias_relu(%x: memref<2x10x10x8xf16>, %w: memref<3x3x8x20xf16>, %
 // REPORT: remark: [pb-gpu-mma] FMA units: f32 products summed in f32, 4x8 per thread, 64x64 over 64 reductions; blocks of 64x64 (128 threads of 4x8 sums), 32 reductions per shared-memory step (17408 bytes), grid 1x1x1
 // (@split_loops, below:)
 // REPORT: remark: [pb-gpu-mma] FMA units: f32 products summed in f32, 4x8 per thread, 64x96 over 40 reductions
+// (@split_k:)
+// REPORT: remark: [pb-gpu-mma] FMA units: f32 products summed in f32, 4x8 per thread, 64x48 over 1024 reductions; blocks of 64x64 (128 threads of 4x8 sums), 32 reductions per shared-memory step (17408 bytes), grid 1x1x8; the reductions split 8 ways (partial sums added into C atomically)
 // Refusals: f64 products, a matrix-vector product (bound by memory).
 // REPORT: remark: [pb-gpu-mma] not mapped: only f16 (summed in f32 or f16), 8-bit integer and f32 products so far
 // REPORT: remark: [pb-gpu-mma] not on tensor cores: 64 rows x 1 columns, a vector product (bound by memory)
@@ -175,6 +177,20 @@ func.func @split_loops(%a: memref<32x2x40xf32>, %b: memref<40x96xf32>, %c: memre
       }
     }
   }
+  return
+}
+// Few outputs over many reductions (64 x 48 over 1024): one block would
+// leave sm_90 idle, so the 32 reduction steps split 8 ways over the grid's
+// z (4 steps a block) and each block adds its partial sums into C with
+// `atomic_rmw addf` (C not zero-filled here: added to as it is).
+// CHECK-LABEL: func.func @split_k
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c8)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
+// CHECK: memref.atomic_rmw addf %{{.*}}, %arg2
+// CHECK-NOT: memref.store %{{.*}}, %arg2
+// CHECK: gpu.terminator
+func.func @split_k(%a: memref<64x1024xf32>, %b: memref<1024x48xf32>, %c: memref<64x48xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x48xf32>) outs(%c : memref<64x48xf32>)
   return
 }
 // CHECK-LABEL: func.func @refused_f64

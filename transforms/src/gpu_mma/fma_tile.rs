@@ -25,7 +25,7 @@
 //! in values carried by the inner loop within a phase, so the emulation
 //! runs the same IR phase by phase with one buffer per thread.
 
-use super::{ceil_div, BlockCopy, Kernel, Span, BK, COL, RED};
+use super::{BlockCopy, Kernel, Span, BK, COL, RED};
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike, Type, Value};
 use pb_polyhedral::Aff;
 use pb_support::ffi;
@@ -53,8 +53,8 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         for row in &rows {
             self.vector_store(end, zero, acc, &[*row, zero_index]);
         }
-        let k_padded = ceil_div(self.k, BK) * BK;
-        let (k0, _, yield_op, _) = self.for_loop(end, k_padded, BK, &[]);
+        let (bz, k_first, k_end) = self.batch_and_depth(end, bz);
+        let (k0, _, yield_op, _) = self.for_range(end, (k_first, k_end), BK, &[]);
         let r = self.roles;
         let a_lanes = self.lanes(r.a, RED, self.k, t.bm * BK);
         let b_lanes = self.lanes(r.b, COL, self.n, BK * t.bn);
