@@ -3,8 +3,11 @@
 # examples/gpu_workloads (f16 products on tensor cores), and the
 # PyTorch programs of scripts/gpu_check.py compiled for an NVIDIA GPU with
 # the nvgpu pipeline, run on the GPU, and compared with the same programs
-# compiled for the CPU on the same inputs; then the GPU time of each beside
-# PyTorch eager and torch.compile on the same GPU (where PyTorch has CUDA).
+# compiled for the CPU on the same inputs; then the time of each (a call's
+# wall time with host copies, and its kernels' GPU time from CUDA events,
+# with the slowest kernels by launch shape), square f16 and f32 GEMMs
+# checked and timed beside cuBLAS, and the PyTorch programs under eager and
+# torch.compile on the same GPU (where PyTorch has CUDA).
 #
 #   scripts/gpu-check.sh [--gpu=sm_90]    # on a machine with the toolchain and a GPU: both steps
 #   scripts/gpu-check.sh prepare [--gpu=sm_90]   # here, without a GPU: compile into gpucheck/
