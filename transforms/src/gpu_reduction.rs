@@ -12,12 +12,15 @@
 //! combine as a tree (one barrier per level), and lane 0 folds the total into
 //! `acc[i]` (the earlier fill of `acc` stays where it was).
 //!
-//! Taken only where it pays: the reduction has at least a warp's worth of
-//! iterations, and no load's contiguous index follows the band's innermost
-//! loop (a matmul's `B[k, j]`, column sums `x[k, j]`: one thread per point
-//! coalesces those already). A nest of reduction loops (a mean over `h, w`)
-//! is flattened into one index. Floating-point sums are reassociated, as
-//! every parallel reduction does.
+//! Taken where the reduction has at least a warp's worth of iterations. Where
+//! a load's contiguous index follows the band's innermost loop instead (a
+//! small matmul's `B[k, j]`, column sums `x[k, j]`, an NHWC pooling), the
+//! reduction is *transposed*: neighbouring points, not lanes, read
+//! neighbouring elements, so points go on threadIdx.x and lanes on
+//! threadIdx.y (`column_lanes`), and only when the band alone would leave
+//! the GPU idle. A nest of reduction loops (a mean over `h, w`) is
+//! flattened into one index. Floating-point sums are reassociated, as every
+//! parallel reduction does.
 //!
 //! The tree uses workgroup memory and `gpu.barrier`, never divergent around
 //! a barrier (inactive points run no iterations; lane 0 of an active point
