@@ -234,7 +234,14 @@ impl RegisterTile {
         // Separate products of fewer rows than about two register tiles
         // are flattened into one (see `leading_rows`).
         let few_rows = self.registers;
-        let Some(mut contraction) = recognize(statement, &c_shape, few_rows)? else { return Ok(None) };
+        let Some(mut contraction) = recognize(statement, &c_shape, few_rows)? else {
+            // A multiply-accumulate left to plain loops is said, not
+            // skipped silently: it is usually most of a model's time.
+            return match untiled_product(statement) {
+                Some(reason) => Err(format!("not register-tiled: {reason}")),
+                None => Ok(None),
+            };
+        };
         // Output rows narrower than a register tile of full vectors (a 7x7
         // or 14x14 feature map), or whose width leaves part of a vector
         // empty (a 28x28 map: 28 columns computed as 32) where the whole
@@ -851,6 +858,39 @@ fn recognize<'s, 'c, 'a>(
         collapsed: None,
         row_group,
     }))
+}
+
+/// Why an f32 multiply-accumulate (`C = C + x * y`, stored where it was
+/// loaded) is not one `recognize` takes, or None for another statement.
+fn untiled_product(s: &Statement) -> Option<String> {
+    let write = s.accesses.iter().find(|a| a.write)?;
+    let stored = write.op.operand(0).ok()?;
+    if stored.r#type().to_string() != "f32" {
+        return None;
+    }
+    let add = ffi::defining_op(stored).filter(|op| is_named(*op, "arith.addf") && s.ops.contains(op))?;
+    let memref = write.op.operand(1).ok()?;
+    let reads_c = |v: Value| {
+        ffi::defining_op(v).is_some_and(|op| is_named(op, "affine.load") && op.operand(0).ok() == Some(memref))
+    };
+    let multiplies = |v: Value| ffi::defining_op(v).is_some_and(|op| is_named(op, "arith.mulf"));
+    let (p, q) = (add.operand(0).ok()?, add.operand(1).ok()?);
+    if !(reads_c(p) && multiplies(q) || reads_c(q) && multiplies(p)) {
+        return None;
+    }
+    if let Some(inexact) = s.accesses.iter().find(|a| !a.exact) {
+        let through = inexact.op.operand(usize::from(inexact.write)).ok().and_then(ffi::defining_op);
+        return Some(format!(
+            "a multiply-accumulate with an access the analysis cannot see exactly (through '{}')",
+            through.map_or("an unknown value".to_string(), pb_support::ir::op_name)
+        ));
+    }
+    let names: Vec<String> = (0..s.loops.len()).map(|d| format!("d{d}")).collect();
+    let written: Vec<String> = write.indices.iter().map(|e| e.to_isl(&names, &[])).collect();
+    Some(match write.indices.last() {
+        Some(Aff::Dim(_)) => format!("a multiply-accumulate of a shape the tiles do not take (C[{}])", written.join(", ")),
+        _ => format!("a multiply-accumulate whose C index is not one column loop (C[{}])", written.join(", ")),
+    })
 }
 
 /// The trailing indices of C's `front` (all of C's indices but the last)

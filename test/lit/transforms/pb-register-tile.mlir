@@ -736,3 +736,31 @@ func.func @matmul_long(%a: memref<98x4096xf32>, %b: memref<4096x256xf32>, %c: me
   }
   return
 }
+
+// A product whose columns a reshape left as a combination of loops in C
+// (`C[p, i, 28 h + w]`) while B reads them as separate indices (a
+// transposed copy's buffer): not taken, and said (not skipped silently),
+// with C's index so the user sees why the product runs as plain loops.
+// REPORT-DAG: remark: [pb-register-tile] not register-tiled: a multiply-accumulate whose C index is not one column loop (C[d0, d1, ((28 * d2) + d3)])
+// CHECK-LABEL: func.func @split_reshaped_columns
+// CHECK-NOT: vector.fma
+// CHECK: return
+func.func @split_reshaped_columns(%a: memref<4x16x16xf32>, %b: memref<4x16x8x28xf32>, %c: memref<4x16x224xf32>) {
+  affine.for %p = 0 to 4 {
+    affine.for %i = 0 to 16 {
+      affine.for %h = 0 to 8 {
+        affine.for %w = 0 to 28 {
+          affine.for %k = 0 to 16 {
+            %x = affine.load %a[%p, %i, %k] : memref<4x16x16xf32>
+            %y = affine.load %b[%p, %k, %h, %w] : memref<4x16x8x28xf32>
+            %acc = affine.load %c[%p, %i, %h * 28 + %w] : memref<4x16x224xf32>
+            %m = arith.mulf %x, %y : f32
+            %s = arith.addf %acc, %m : f32
+            affine.store %s, %c[%p, %i, %h * 28 + %w] : memref<4x16x224xf32>
+          }
+        }
+      }
+    }
+  }
+  return
+}
