@@ -116,7 +116,7 @@ GEMM_SIZES = (2048, 4096)
 GEMM_TYPES = ("f16", "f32")
 
 
-def gemm_module(name: str, n: int, element: str = "f16") -> str:
+def gemm_module(name: str, n: int, element: str) -> str:
     return f"""func.func @{name}(%a: tensor<{n}x{n}x{element}>, %b: tensor<{n}x{n}x{element}>) -> tensor<{n}x{n}xf32> {{
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<{n}x{n}xf32>
@@ -127,15 +127,20 @@ def gemm_module(name: str, n: int, element: str = "f16") -> str:
 """
 
 
-def kernel_ms(function, inputs, repeats=10) -> float:
-    """Median over calls of the summed GPU time of one call's kernels
-    (CUDA events around each launch; host copies and launch overhead left out)."""
+# Calls timed per function (the median is reported).
+TIMED_CALLS = 10
+
+
+def kernel_ms(function, inputs) -> float:
+    """Median over TIMED_CALLS calls of the summed GPU time of one call's
+    kernels (CUDA events around each launch; host copies and launch
+    overhead left out)."""
     from polyblocks import gpu_runtime
 
     gpu_runtime.kernel_timing(True)
     try:
         times = []
-        for _ in range(repeats):
+        for _ in range(TIMED_CALLS):
             function(*inputs)
             times.append(gpu_runtime.kernel_time_ms())
     finally:
@@ -258,7 +263,7 @@ def run(out: pathlib.Path) -> int:
                 outputs = function(*inputs)
                 outputs = outputs if isinstance(outputs, tuple) else (outputs,)
                 times = []
-                for _ in range(10):
+                for _ in range(TIMED_CALLS):
                     started = time.perf_counter()
                     function(*inputs)
                     times.append((time.perf_counter() - started) * 1e3)
@@ -294,10 +299,11 @@ def run(out: pathlib.Path) -> int:
 
 
 def print_profiles(profiles: dict[str, list], top: int = 4) -> None:
-    """Where each case's kernel time goes: its slowest kernels (per call)."""
+    """Where each case's kernel time goes: its slowest kernels (per call;
+    the profile holds `kernel_ms`'s TIMED_CALLS calls)."""
     print("slowest kernels per call (ms, launches): case: kernel ...")
+    calls = TIMED_CALLS
     for case, rows in profiles.items():
-        calls = 10
         total = sum(ms for _, _, ms in rows) / calls
         if total < 0.05:
             continue
@@ -326,7 +332,7 @@ def run_gemms(out: pathlib.Path, gemms: list[dict]) -> int:
             library = runtime.Library(out / name / "gpu" / "libmodule.so")
             function = library.functions[name]
             rng = np.random.default_rng(n)
-            dtype = np.float16 if gemm.get("element", "f16") == "f16" else np.float32
+            dtype = np.float16 if gemm["element"] == "f16" else np.float32
             a = rng.standard_normal((n, n)).astype(dtype)
             b = rng.standard_normal((n, n)).astype(dtype)
             got = function(a, b)

@@ -47,6 +47,10 @@ def load() -> ctypes.CDLL:
         library.pb_gpu_available.restype = ctypes.c_int
         library.pb_gpu_device_info.restype = ctypes.c_int
         library.pb_gpu_device_info.argtypes = [ctypes.POINTER(ctypes.c_int)] * 3
+        library.pb_gpu_kernel_timing.argtypes = [ctypes.c_int]
+        library.pb_gpu_kernel_time_ms.restype = ctypes.c_double
+        library.pb_gpu_kernel_profile.restype = ctypes.c_size_t
+        library.pb_gpu_kernel_profile.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
         _LIBRARY = library
     return _LIBRARY
 
@@ -108,17 +112,13 @@ def kernel_timing(on: bool) -> None:
     CUDA timing events (a few microseconds each) and `kernel_time_ms`
     reads their sum; a benchmark's view of the GPU time alone, without the
     host copies and launch overhead that a call's wall time includes."""
-    library = load()
-    library.pb_gpu_kernel_timing.argtypes = [ctypes.c_int]
-    library.pb_gpu_kernel_timing(1 if on else 0)
+    load().pb_gpu_kernel_timing(1 if on else 0)
 
 
 def kernel_time_ms() -> float:
     """The summed GPU time of the kernels launched since timing was turned
     on or last read (waits for them to finish)."""
-    library = load()
-    library.pb_gpu_kernel_time_ms.restype = ctypes.c_double
-    total = library.pb_gpu_kernel_time_ms()
+    total = load().pb_gpu_kernel_time_ms()
     check("timing the kernels")
     if total < 0:
         raise GpuError("kernel timing is off (gpu_runtime.kernel_timing(True) first)")
@@ -129,8 +129,6 @@ def kernel_profile() -> list[tuple[str, int, float]]:
     """(kernel name, launches, summed ms) of the kernels timed (and read by
     `kernel_time_ms`) since the last call, slowest first."""
     library = load()
-    library.pb_gpu_kernel_profile.restype = ctypes.c_size_t
-    library.pb_gpu_kernel_profile.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
     size = library.pb_gpu_kernel_profile(None, 0)
     buffer = ctypes.create_string_buffer(size)
     library.pb_gpu_kernel_profile(buffer, size)

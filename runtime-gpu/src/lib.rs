@@ -190,8 +190,7 @@ pub unsafe extern "C" fn mgpuModuleGetFunction(module: *mut c_void, name: *const
     with_device("cuModuleGetFunction", |d| {
         let mut function: Handle = std::ptr::null_mut();
         check((d.driver.module_get_function)(&mut function, module, name))?;
-        let timing = TIMING.lock().is_ok_and(|t| t.is_some());
-        if let Ok(mut names) = NAMES.lock().map_err(|_| ()).and_then(|n| if timing { Ok(n) } else { Err(()) }) {
+        if let Some(mut names) = timing_on().then(|| NAMES.lock().ok()).flatten() {
             if !names.iter().any(|(f, _)| *f == function as usize) {
                 names.push((function as usize, std::ffi::CStr::from_ptr(name).to_string_lossy().into_owned()));
             }
@@ -262,10 +261,15 @@ shared {shared_bytes} stream {stream:?} params {params:?} ({_param_count}) extra
     })
 }
 
+/// Is kernel timing on (`pb_gpu_kernel_timing`)?
+fn timing_on() -> bool {
+    TIMING.lock().is_ok_and(|t| t.is_some())
+}
+
 /// With kernel timing on, two timing events, the first recorded on
 /// `stream` (before the launch).
 unsafe fn timing_events(d: &driver::Device, stream: *mut c_void) -> Result<Option<(usize, usize)>, CuResult> {
-    if !TIMING.lock().is_ok_and(|t| t.is_some()) {
+    if !timing_on() {
         return Ok(None);
     }
     let mut start: Handle = std::ptr::null_mut();
@@ -314,11 +318,17 @@ pub extern "C" fn pb_gpu_kernel_timing(on: c_int) {
 
 /// The summed GPU time, in milliseconds, of the kernels launched since
 /// timing was turned on or last read (waits for them); -1 when timing is
-/// off or an event failed (the error is recorded).
+/// off, or with the error recorded when there is no device or an event failed.
 #[no_mangle]
 pub extern "C" fn pb_gpu_kernel_time_ms() -> f64 {
     let Some(events) = TIMING.lock().ok().and_then(|mut t| t.as_mut().map(std::mem::take)) else { return -1.0 };
-    let Ok(d) = device() else { return -1.0 };
+    let d = match device() {
+        Ok(d) => d,
+        Err(message) => {
+            record(message);
+            return -1.0;
+        }
+    };
     let mut total = 0.0f64;
     let mut ok = true;
     let mut profile = PROFILE.lock().ok();

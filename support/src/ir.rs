@@ -285,17 +285,34 @@ fn argument_attributes<'c>(func: OperationRef<'c, '_>, index: usize) -> Option<m
     DictionaryAttribute::try_from(array.element(index).ok()?).ok()
 }
 
+/// Is `value` defined inside `op`, by an op or as a block argument of a
+/// region nested in it?
+pub fn defined_inside(value: melior::ir::Value, op: OperationRef) -> bool {
+    let mut parent = crate::ffi::defining_block(value).and_then(|b| b.parent_operation());
+    while let Some(p) = parent {
+        if p == op {
+            return true;
+        }
+        parent = p.block().and_then(|b| b.parent_operation());
+    }
+    false
+}
+
+/// The buffer `value` views: its source through every view op
+/// ([`is_view_op`]), or `value` itself.
+pub fn view_root<'c: 'a, 'a>(value: melior::ir::Value<'c, 'a>) -> melior::ir::Value<'c, 'a> {
+    let mut value = value;
+    while let Some(source) = crate::ffi::defining_op(value).filter(|op| is_view_op(*op)).and_then(|op| crate::ffi::operand(op, 0)) {
+        value = source;
+    }
+    value
+}
+
 /// Is `value` an argument of a function's entry block marked
 /// [`STATIC_ARGUMENT`], or a view of one ([`is_view_op`]: a weight read
 /// through a reshape)?
 pub fn is_static_argument(value: melior::ir::Value) -> bool {
-    let mut value = value;
-    while let Some(op) = crate::ffi::defining_op(value) {
-        match crate::ffi::operand(op, 0) {
-            Some(source) if is_view_op(op) => value = source,
-            _ => return false,
-        }
-    }
+    let value = view_root(value);
     let Some(argument) = crate::ffi::block_argument(value) else { return false };
     let block = argument.owner();
     let Some(func) = block.parent_operation().filter(|op| is_named(*op, "func.func")) else { return false };

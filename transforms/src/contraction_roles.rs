@@ -232,7 +232,7 @@ pub(crate) fn roles(s: &Statement, mac: &Mac, block: i64, flatten: bool) -> Opti
 /// more) `sum s_q d_q` over loops from 0 whose strides are mixed-radix (the
 /// innermost 1, each next the product of the trips inside it), as a
 /// reshape of the loops' dimensions writes it.
-fn flattened_loops(e: &Aff, bounds: &[(i64, i64)]) -> Option<Vec<usize>> {
+pub(crate) fn flattened_loops(e: &Aff, bounds: &[(i64, i64)]) -> Option<Vec<usize>> {
     if let Aff::Dim(d) = e {
         return Some(vec![*d]);
     }

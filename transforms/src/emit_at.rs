@@ -157,6 +157,15 @@ impl<'c> Emit<'c> {
         let scope = at.block().expect("anchor in a block").insert_operation_before(at, scope);
         scope.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("scope body")
     }
+    /// `scf.if %condition { }` (no else) before `at`; its then-block's
+    /// terminator, before which the guarded ops go.
+    pub fn if_then<'a>(&self, at: OperationRef<'c, 'a>, condition: Value<'c, 'a>) -> OperationRef<'c, 'a> {
+        let then = Region::new();
+        then.append_block(Block::new(&[])).append_operation(self.build("scf.yield", &[], &[], &[], vec![]));
+        let made = self.build("scf.if", &[condition], &[], &[], vec![then, Region::new()]);
+        let made = at.block().expect("anchor in a block").insert_operation_before(at, made);
+        made.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("scf.yield")
+    }
     pub fn alloc<'a>(&self, at: OperationRef<'c, 'a>, name: &str, ty: &str) -> Value<'c, 'a> {
         let ty = self.ty(ty);
         let attributes = [("alignment", IntegerAttribute::new(Type::parse(self.context, "i64").expect("i64"), 64).into()), ("operandSegmentSizes", self.attr("array<i32: 0, 0>"))];

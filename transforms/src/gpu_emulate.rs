@@ -203,6 +203,17 @@ fn emulate_launch<'c>(context: &'c Context, launch: OperationRef<'c, '_>) -> Res
     Ok(())
 }
 
+/// A thread's linear index in its block, `(z * by + y) * bx + x` from its
+/// ids (x, y, z) and the block's x and y sizes, before `at`.
+fn linear_thread<'c, 'a>(context: &'c Context, at: OperationRef<'c, 'a>, ids: &[Value<'c, 'a>], sizes: [Value<'c, 'a>; 2]) -> Value<'c, 'a> {
+    let e = Emit { context, location: at.location() };
+    let index = Type::index(context);
+    let zy = e.value(at, "arith.muli", &[ids[2], sizes[1]], index, &[]);
+    let zy = e.value(at, "arith.addi", &[zy, ids[1]], index, &[]);
+    let zyx = e.value(at, "arith.muli", &[zy, sizes[0]], index, &[]);
+    e.value(at, "arith.addi", &[zyx, ids[0]], index, &[])
+}
+
 /// Replaces each access of the private buffer `private` by one of the same
 /// element in thread's slot of `buffer` (its linear index, from the thread
 /// ids and the block's x and y sizes, computed where the access is: the
@@ -214,7 +225,6 @@ fn per_thread<'c, 'a>(
     ids: &[Value<'c, 'a>],
     sizes: [Value<'c, 'a>; 2],
 ) -> Result<(), String> {
-    let index = Type::index(context);
     for (user, position) in ffi::uses(private) {
         let name = ir::op_name(user);
         let memref_position = match name.as_str() {
@@ -225,11 +235,7 @@ fn per_thread<'c, 'a>(
         if position != memref_position {
             return Err(format!("private memory stored as a value by '{name}'"));
         }
-        let e = Emit { context, location: user.location() };
-        let zy = e.value(user, "arith.muli", &[ids[2], sizes[1]], index, &[]);
-        let zy = e.value(user, "arith.addi", &[zy, ids[1]], index, &[]);
-        let zyx = e.value(user, "arith.muli", &[zy, sizes[0]], index, &[]);
-        let thread = e.value(user, "arith.addi", &[zyx, ids[0]], index, &[]);
+        let thread = linear_thread(context, user, ids, sizes);
         let mut operands: Vec<Value> = user.operands().collect();
         operands[memref_position] = buffer;
         operands.insert(memref_position + 1, thread);
@@ -482,14 +488,9 @@ impl<'c, 'a> Fragments<'c, 'a> {
         Emit { context: self.context, location: at.location() }
     }
 
-    /// The thread's linear index, `(z * by + y) * bx + x`, before `at`.
+    /// The thread's linear index before `at` (`linear_thread`).
     fn thread(&self, at: OperationRef<'c, 'a>, ids: &[Value<'c, 'a>]) -> Value<'c, 'a> {
-        let e = self.e(at);
-        let index = Type::index(self.context);
-        let zy = e.value(at, "arith.muli", &[ids[2], self.sizes[1]], index, &[]);
-        let zy = e.value(at, "arith.addi", &[zy, ids[1]], index, &[]);
-        let zyx = e.value(at, "arith.muli", &[zy, self.sizes[0]], index, &[]);
-        e.value(at, "arith.addi", &[zyx, ids[0]], index, &[])
+        linear_thread(self.context, at, ids, [self.sizes[0], self.sizes[1]])
     }
 
     /// `to[thread] = from[thread]` before `at`.

@@ -369,7 +369,7 @@ not supported yet",
             if !(is_named(inner, "scf.parallel") && inner.result_count() == 0) {
                 break;
             }
-            let invariant = inner.operands().all(|v| !defined_inside(v, outer));
+            let invariant = inner.operands().all(|v| !ir::defined_inside(v, outer));
             if !invariant || !sinkable(before, inner) {
                 break;
             }
@@ -405,15 +405,8 @@ not supported yet",
             let band_inner = dims.last().expect("a band dimension").3;
             if let Some(reduction) = gpu_reduction::recognize(self.innermost_body(&loops), band_inner, self.gpu) {
                 let points: i64 = known.iter().product::<i64>().max(1);
-                let shape = if reduction.transposed {
-                    gpu_reduction::column_lanes(&reduction, points, self.gpu)
-                } else {
-                    let lanes = gpu_reduction::lanes(&reduction, points, self.gpu);
-                    let per_block = ((self.gpu.threads_for((points * lanes) as u64) as i64).max(lanes) / lanes).min(points).max(1);
-                    Some((per_block, lanes))
-                };
-                if let Some((per_block, lanes)) = shape {
-                    self.map_reduction_band(outer, &loops, &dims, &known, reduction, (per_block, lanes));
+                if let Some(shape) = gpu_reduction::block_shape(&reduction, points, self.gpu) {
+                    self.map_reduction_band(outer, &loops, &dims, &known, reduction, shape);
                     return;
                 }
             }
@@ -594,16 +587,8 @@ not supported yet",
             // Padding points read in range; they run no iterations.
             (Some(inside), e.value(end, "arith.minui", &[point, constant(points - 1)], index, &[]))
         };
-        let mut remaining = point;
-        for d in (0..dims.len()).rev() {
-            let value = if d == 0 {
-                remaining
-            } else {
-                let value = e.value(end, "arith.remui", &[remaining, constant(trips[d])], index, &[]);
-                remaining = e.value(end, "arith.divui", &[remaining, constant(trips[d])], index, &[]);
-                value
-            };
-            let (lower, _, step, iv) = dims[d];
+        let positions = gpu_reduction::unflatten(&e, end, point, trips);
+        for (&(lower, _, step, iv), value) in dims.iter().zip(positions) {
             let scaled = e.value(end, "arith.muli", &[value, step], index, &[]);
             let value = e.value(end, "arith.addi", &[lower, scaled], index, &[]);
             ffi::replace_all_uses(iv, value);
@@ -633,9 +618,9 @@ not supported yet",
     }
 
     /// Maps the reduction nest `nest` outside any parallel loop (a
-    /// whole-array sum): one block of `gpu_reduction::lanes` threads.
+    /// whole-array sum): one block of its lanes (a band of one point).
     fn map_reduction_alone<'a>(&self, nest: OperationRef<'c, 'a>, reduction: gpu_reduction::Reduction<'c, 'a>) {
-        let lanes = gpu_reduction::lanes(&reduction, 1, self.gpu);
+        let (_, lanes) = gpu_reduction::block_shape(&reduction, 1, self.gpu).expect("lanes on x for a nest outside a band");
         let location = nest.location();
         let e = crate::emit_at::Emit { context: self.context, location };
         let shared_types = gpu_reduction::shared_types(&e, &reduction, 1, lanes);
@@ -657,7 +642,6 @@ not supported yet",
     }
 }
 
-/// Is `value` defined inside `op` (by an op or as a block argument)?
 /// Does `load` read a `memref.global` marked `constant` (host memory that
 /// no kernel writes)?
 fn reads_constant_global(load: OperationRef) -> bool {
@@ -678,23 +662,12 @@ fn reads_constant_global(load: OperationRef) -> bool {
     })
 }
 
-fn defined_inside(value: Value, op: OperationRef) -> bool {
-    let mut parent = ffi::defining_block(value).and_then(|b| b.parent_operation());
-    while let Some(p) = parent {
-        if p.to_raw().ptr == op.to_raw().ptr {
-            return true;
-        }
-        parent = p.block().and_then(|b| b.parent_operation());
-    }
-    false
-}
-
 /// Can the ops `before` (between a parallel loop's start and the parallel
 /// loop `inner` nested in it) run in each iteration of `inner` instead:
 /// scalar arithmetic, math and loads, used only by each other and inside
 /// `inner`, loading nothing `inner` writes?
 fn sinkable(before: &[OperationRef], inner: OperationRef) -> bool {
-    let root = gpu_reduction::root;
+    let root = ir::view_root;
     let mut written = Vec::new();
     for op in ffi::collect_ops(inner, melior::ir::operation::WalkOrder::PreOrder, |_| true) {
         let name = ir::op_name(op);
@@ -729,14 +702,14 @@ fn sinkable(before: &[OperationRef], inner: OperationRef) -> bool {
 fn interchangeable<'c, 'a>(outer: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let body = outer.region(0).ok()?.first_block()?;
     let [parallel] = ir::ops_before_terminator(body)[..] else { return None };
-    if !is_named(parallel, "scf.parallel") || parallel.result_count() != 0 || parallel.operands().any(|v| defined_inside(v, outer)) {
+    if !is_named(parallel, "scf.parallel") || parallel.result_count() != 0 || parallel.operands().any(|v| ir::defined_inside(v, outer)) {
         return None;
     }
     let inner = parallel.region(0).ok()?.first_block()?;
     let ivs: Vec<Value> = (0..inner.argument_count()).filter_map(|i| inner.argument(i).ok().map(Value::from)).collect();
     let ops = ir::ops_before_terminator(inner);
     let stores: Vec<OperationRef> = ops.iter().copied().filter(|op| is_named(*op, "memref.store")).collect();
-    let stored: Vec<usize> = stores.iter().filter_map(|st| ffi::operand(*st, 1)).map(gpu_reduction::root).collect();
+    let stored: Vec<Value> = stores.iter().filter_map(|st| ffi::operand(*st, 1)).map(ir::view_root).collect();
     let own = |st: &OperationRef| ivs.iter().all(|iv| st.operands().skip(2).any(|index| index == *iv));
     if stores.is_empty() || !stores.iter().all(own) {
         return None;
@@ -748,7 +721,7 @@ fn interchangeable<'c, 'a>(outer: OperationRef<'c, 'a>) -> Option<OperationRef<'
         if is_named(*op, "memref.load") {
             let Some(memref) = ffi::operand(*op, 0) else { return false };
             // A stored buffer is read only at the element stored.
-            return !stored.contains(&gpu_reduction::root(memref))
+            return !stored.contains(&ir::view_root(memref))
                 || stores.iter().any(|st| ffi::operand(*st, 1) == Some(memref) && st.operands().skip(2).eq(op.operands().skip(1)));
         }
         is_named(*op, "memref.store") || ir::is_pure_scalar(*op) || ir::op_name(*op).starts_with("math.")

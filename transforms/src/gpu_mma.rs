@@ -554,7 +554,19 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         step: i64,
         carried: &[Value<'c, 'a>],
     ) -> (Value<'c, 'a>, Vec<Value<'c, 'a>>, OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
-        let (lower, upper, step) = (self.index(at, 0), self.index(at, upper), self.index(at, step));
+        self.for_range(at, (self.index(at, 0), self.index(at, upper)), step, carried)
+    }
+
+    /// `scf.for %iv = lower to upper step step` before `at` carrying
+    /// `carried` (as `for_loop`, with bounds as values).
+    fn for_range(
+        &self,
+        at: OperationRef<'c, 'a>,
+        (lower, upper): (Value<'c, 'a>, Value<'c, 'a>),
+        step: i64,
+        carried: &[Value<'c, 'a>],
+    ) -> (Value<'c, 'a>, Vec<Value<'c, 'a>>, OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
+        let step = self.index(at, step);
         let location = self.e.location;
         let mut arguments = vec![(Type::index(self.e.context), location)];
         arguments.extend(carried.iter().map(|v| (v.r#type(), location)));
@@ -584,21 +596,6 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
         let first = self.apply(at, Aff::Mod(Box::new(Aff::Dim(0)), self.splits).scale(share), &[bz]);
         let end = self.apply(at, Aff::Mod(Box::new(Aff::Dim(0)), self.splits).scale(share).plus(Aff::Const(share)), &[bz]);
         (batch, first, end)
-    }
-
-    /// `scf.for %iv = lower to upper step step` before `at` carrying
-    /// `carried` (as `for_loop`, with bounds as values).
-    fn for_range(
-        &self,
-        at: OperationRef<'c, 'a>,
-        (lower, upper): (Value<'c, 'a>, Value<'c, 'a>),
-        step: i64,
-        carried: &[Value<'c, 'a>],
-    ) -> (Value<'c, 'a>, Vec<Value<'c, 'a>>, OperationRef<'c, 'a>, OperationRef<'c, 'a>) {
-        let (iv, values, end, made) = self.for_loop(at, 0, step, carried);
-        ffi::set_operand(made, 0, lower);
-        ffi::set_operand(made, 1, upper);
-        (iv, values, end, made)
     }
 
     /// `cond ? then() : zero` as an `scf.if` yielding a value of `ty`;
@@ -671,11 +668,7 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
             let (p, _, at, _) = self.for_loop(end, ceil_div(FRAG * FRAG, t.threads()), 1, &[]);
             let flat = Aff::Dim(0).scale(t.threads()).plus(Aff::Dim(1));
             let inside = self.below(at, self.apply(at, flat.clone(), &[p, tx]), FRAG * FRAG);
-            let region = Region::new();
-            region.append_block(Block::new(&[])).append_operation(e.build("scf.yield", &[], &[], &[], vec![]));
-            let made = e.build("scf.if", &[inside], &[], &[], vec![region, Region::new()]);
-            let made = at.block().expect("in a block").insert_operation_before(at, made);
-            let then_end = made.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("yield");
+            let then_end = e.if_then(at, inside);
             let one = e.constant(then_end, operand, "1");
             let row = self.apply(then_end, Aff::FloorDiv(Box::new(flat.clone()), FRAG), &[p, tx]);
             let column = self.apply(then_end, Aff::Mod(Box::new(flat), FRAG), &[p, tx]);
@@ -787,14 +780,7 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
                     self.write_sum(at, sum, [row, col, zero_index, bz]);
                 };
                 match cond {
-                    Some(cond) => {
-                        let region = Region::new();
-                        region.append_block(Block::new(&[])).append_operation(e.build("scf.yield", &[], &[], &[], vec![]));
-                        let made = e.build("scf.if", &[cond], &[], &[], vec![region, Region::new()]);
-                        let made = at.block().expect("in a block").insert_operation_before(at, made);
-                        let then_end = made.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("yield");
-                        write(then_end);
-                    }
+                    Some(cond) => write(e.if_then(at, cond)),
                     None => write(at),
                 }
                 e.op(end, "gpu.barrier", &[], &[], &[]);

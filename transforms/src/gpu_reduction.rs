@@ -143,7 +143,7 @@ fn recognize_nest<'c, 'a>(
     }
     // The accumulators are touched only by their own load and store, and
     // no other load's contiguous index follows the band's innermost loop.
-    let roots: Vec<_> = updates.iter().map(|u| root(ffi::operand(u.store, 1).expect("memref"))).collect();
+    let roots: Vec<Value> = updates.iter().map(|u| ir::view_root(ffi::operand(u.store, 1).expect("memref"))).collect();
     for (i, root_i) in roots.iter().enumerate() {
         if roots[..i].contains(root_i) {
             return None;
@@ -153,7 +153,7 @@ fn recognize_nest<'c, 'a>(
     let mut transposed = false;
     for op in nest_ops.iter().chain(before).filter(|op| is_named(**op, "memref.load") && !paired(**op)) {
         let memref = ffi::operand(*op, 0)?;
-        if roots.contains(&root(memref)) {
+        if roots.contains(&ir::view_root(memref)) {
             return None;
         }
         if let (Some(last), Some(band_inner)) = (op.operands().skip(1).last(), band_inner) {
@@ -168,7 +168,7 @@ fn recognize_nest<'c, 'a>(
 fn update<'c, 'a>(store: OperationRef<'c, 'a>, body: BlockRef<'c, 'a>, outer: OperationRef<'c, 'a>) -> Option<Update<'c, 'a>> {
     let operands: Vec<Value> = store.operands().collect();
     let (value, memref, indices) = (operands[0], operands[1], &operands[2..]);
-    if indices.iter().any(|i| defined_inside(*i, outer) || !pure_index(*i)) {
+    if indices.iter().any(|i| ir::defined_inside(*i, outer) || !pure_index(*i)) {
         return None;
     }
     let combine = ffi::defining_op(value).filter(|c| c.block() == Some(body))?;
@@ -228,14 +228,6 @@ fn identity(op: &str, ty: Type) -> Option<String> {
     Some(format!("{value} : {text}"))
 }
 
-/// The buffer a memref value views (through view ops), as an identity.
-pub(crate) fn root(memref: Value) -> usize {
-    match ffi::defining_op(memref).filter(|d| ir::is_view_op(*d)).and_then(|view| ffi::operand(view, 0)) {
-        Some(source) => root(source),
-        None => memref.to_raw().ptr as usize,
-    }
-}
-
 /// Is `value` computed from `target` (through scalar arithmetic)?
 fn depends_on(value: Value, target: Value) -> bool {
     if value == target {
@@ -250,21 +242,23 @@ fn pure_index(value: Value) -> bool {
     ffi::defining_op(value).is_none_or(|d| ir::is_pure_scalar(d) && d.operands().all(pure_index))
 }
 
-fn defined_inside(value: Value, op: OperationRef) -> bool {
-    let mut parent = ffi::defining_block(value).and_then(|b| b.parent_operation());
-    while let Some(p) = parent {
-        if p == op {
-            return true;
-        }
-        parent = p.block().and_then(|b| b.parent_operation());
+/// The launch's shape for `points` points of `reduction`: (points per
+/// block, lanes per point), lanes on threadIdx.x and points on y, or the
+/// other way round when `transposed` (`column_lanes`; None when one lane
+/// would gain nothing).
+pub(crate) fn block_shape(reduction: &Reduction, points: i64, gpu: &GpuDesc) -> Option<(i64, i64)> {
+    if reduction.transposed {
+        return column_lanes(reduction, points, gpu);
     }
-    false
+    let lanes = lanes(reduction, points, gpu);
+    let per_block = ((gpu.threads_for((points * lanes) as u64) as i64).max(lanes) / lanes).min(points).max(1);
+    Some((per_block, lanes))
 }
 
 /// Threads per band point for `points` points of `reduction`: a warp, more
 /// (up to 256) while the band alone would not fill the GPU and each lane
 /// keeps at least 8 iterations.
-pub(crate) fn lanes(reduction: &Reduction, points: i64, gpu: &GpuDesc) -> i64 {
+fn lanes(reduction: &Reduction, points: i64, gpu: &GpuDesc) -> i64 {
     let filled = i64::from(gpu.multiprocessors) * i64::from(gpu.max_threads_per_multiprocessor);
     let mut lanes = i64::from(gpu.warp_size.max(1));
     while lanes < 256.min(i64::from(gpu.max_threads_per_block)) && points * lanes < filled && lanes * 2 * 8 <= reduction.trip {
@@ -278,7 +272,7 @@ pub(crate) fn lanes(reduction: &Reduction, points: i64, gpu: &GpuDesc) -> i64 {
 /// all there are); lanes double while the block holds at most 256 threads,
 /// the band alone would not fill the GPU and each lane keeps at least 8
 /// iterations. One lane (nothing gained): None.
-pub(crate) fn column_lanes(reduction: &Reduction, points: i64, gpu: &GpuDesc) -> Option<(i64, i64)> {
+fn column_lanes(reduction: &Reduction, points: i64, gpu: &GpuDesc) -> Option<(i64, i64)> {
     let filled = i64::from(gpu.multiprocessors) * i64::from(gpu.max_threads_per_multiprocessor);
     let per_block = points.min(i64::from(gpu.warp_size.max(1)));
     let block = 256.min(i64::from(gpu.max_threads_per_block));
@@ -341,16 +335,9 @@ pub(crate) fn emit<'c, 'a>(
     operands.extend(inits);
     let lanes_loop = at.block().expect("in a block").insert_operation_before(at, e.build("scf.for", &operands, &results, &[], vec![region]));
     // Each loop of the nest from the flattened index, innermost fastest.
-    let mut remaining: Value = block.argument(0).expect("iv").into();
-    for (position, &(lower, trip, stride, iv)) in reduction.chain.iter().enumerate().rev() {
-        let point = if position == 0 {
-            remaining
-        } else {
-            let count = constant(end, trip);
-            let point = e.value(end, "arith.remui", &[remaining, count], index, &[]);
-            remaining = e.value(end, "arith.divui", &[remaining, count], index, &[]);
-            point
-        };
+    let trips: Vec<i64> = reduction.chain.iter().map(|c| c.1).collect();
+    let positions = unflatten(e, end, block.argument(0).expect("iv").into(), &trips);
+    for (&(lower, _, stride, iv), point) in reduction.chain.iter().zip(positions) {
         let scaled = if stride == 1 { point } else { e.value(end, "arith.muli", &[point, constant(end, stride)], index, &[]) };
         let value = if lower == 0 { scaled } else { e.value(end, "arith.addi", &[scaled, constant(end, lower)], index, &[]) };
         ffi::replace_all_uses(iv, value);
@@ -383,7 +370,7 @@ pub(crate) fn emit<'c, 'a>(
     while s >= 1 {
         let bound = constant(at, s);
         let below = compare(at, 6, lane, bound); // ult
-        let then_end = if_then(e, at, below);
+        let then_end = e.if_then(at, below);
         let partner = e.value(then_end, "arith.addi", &[lane, bound], index, &[]);
         for (u, buffer) in reduction.updates.iter().zip(shared) {
             let mine = e.value(then_end, "memref.load", &[*buffer, row, lane], u.element, &[]);
@@ -401,7 +388,7 @@ pub(crate) fn emit<'c, 'a>(
         Some(active) => e.value(at, "arith.andi", &[first, active], i1, &[]),
         None => first,
     };
-    let then_end = if_then(e, at, writes);
+    let then_end = e.if_then(at, writes);
     for ((u, buffer), place) in reduction.updates.iter().zip(shared).zip(places) {
         let total = e.value(then_end, "memref.load", &[*buffer, row, zero], u.element, &[]);
         let old = e.value(then_end, "memref.load", &place, u.element, &[]);
@@ -413,18 +400,28 @@ pub(crate) fn emit<'c, 'a>(
     }
 }
 
+/// The positions (from 0) of loops of `trips` (outermost first) at their
+/// row-major flattened index `flat`, emitted before `at`: the innermost by
+/// remainder, the outermost by division.
+pub(crate) fn unflatten<'c, 'a>(e: &Emit<'c>, at: OperationRef<'c, 'a>, flat: Value<'c, 'a>, trips: &[i64]) -> Vec<Value<'c, 'a>> {
+    let index = Type::index(e.context);
+    let mut positions = vec![flat; trips.len()];
+    let mut remaining = flat;
+    for d in (1..trips.len()).rev() {
+        let count = e.constant(at, "index", &trips[d].to_string());
+        positions[d] = e.value(at, "arith.remui", &[remaining, count], index, &[]);
+        remaining = e.value(at, "arith.divui", &[remaining, count], index, &[]);
+    }
+    if let Some(first) = positions.first_mut() {
+        *first = remaining;
+    }
+    positions
+}
+
 /// A copy of the combining op `like` on `a` and `b`, before `at`.
 fn combine_before<'c, 'a>(at: OperationRef<'c, 'a>, like: OperationRef<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Value<'c, 'a> {
     let copy = at.block().expect("in a block").insert_operation_before(at, ffi::clone_operation(like));
     ffi::set_operand(copy, 0, a);
     ffi::set_operand(copy, 1, b);
     copy.result(0).expect("one result").into()
-}
-
-/// `scf.if %condition { }` before `at`; the terminator of its then-block.
-fn if_then<'c, 'a>(e: &Emit<'c>, at: OperationRef<'c, 'a>, condition: Value<'c, 'a>) -> OperationRef<'c, 'a> {
-    let then = Region::new();
-    then.append_block(Block::new(&[])).append_operation(e.build("scf.yield", &[], &[], &[], vec![]));
-    let made = at.block().expect("in a block").insert_operation_before(at, e.build("scf.if", &[condition], &[], &[], vec![then, Region::new()]));
-    made.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("scf.yield")
 }

@@ -925,25 +925,18 @@ fn leading_rows(front: &[Aff], bounds: &[(i64, i64)], candidates: &[usize], c_sh
 /// `candidates` (loops from 0) whose strides are mixed-radix (the innermost
 /// 1, each next the previous times its extent), no constant term.
 fn flattened(index: &Aff, bounds: &[(i64, i64)], candidates: &[usize]) -> Option<Vec<(usize, i64, i64)>> {
-    let used: Vec<usize> = (0..bounds.len()).filter(|d| index.uses_dim(*d)).collect();
-    if used.len() < 2 || !used.iter().all(|d| candidates.contains(d) && bounds[*d].0 == 0) {
+    let loops = crate::contraction_roles::flattened_loops(index, bounds).filter(|l| l.len() >= 2)?;
+    if !loops.iter().all(|d| candidates.contains(d)) {
         return None;
     }
-    let zero: Vec<Aff> = vec![Aff::Const(0); bounds.len()];
-    if index.substitute(&zero).constant() != Some(0) {
-        return None;
-    }
-    let mut terms: Vec<(usize, i64, i64)> =
-        used.iter().map(|d| Some((*d, index.coefficient(*d)?, bounds[*d].1))).collect::<Option<_>>()?;
-    terms.sort_by_key(|(_, stride, _)| std::cmp::Reverse(*stride));
-    let mut expected = 1;
-    for (_, stride, extent) in terms.iter().rev() {
-        if *stride != expected {
-            return None;
-        }
-        expected *= extent;
-    }
-    Some(terms)
+    let mut stride: i64 = loops.iter().map(|d| bounds[*d].1).product();
+    Some(loops
+        .iter()
+        .map(|&d| {
+            stride /= bounds[d].1;
+            (d, stride, bounds[d].1)
+        })
+        .collect())
 }
 
 /// The MLIR text of the tiled kernel, as a function of the three memrefs.

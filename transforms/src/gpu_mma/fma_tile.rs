@@ -99,7 +99,7 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
                 let row_ok = (self.m % t.bm != 0).then(|| self.below(end, row, self.m));
                 let col_ok = (self.n % t.bn != 0).then(|| self.below(end, col, self.n));
                 let at = match self.and(end, row_ok, col_ok) {
-                    Some(cond) => self.if_then(end, cond),
+                    Some(cond) => self.e.if_then(end, cond),
                     None => end,
                 };
                 let zero = self.index(at, 0);
@@ -137,16 +137,5 @@ impl<'c, 'a> Kernel<'c, '_, '_, 'a, '_> {
     fn vector_store(&self, at: OperationRef<'c, 'a>, value: Value<'c, 'a>, memref: Value<'c, 'a>, indices: &[Value<'c, 'a>]) {
         let operands: Vec<Value> = [value, memref].into_iter().chain(indices.iter().copied()).collect();
         self.e.op(at, "vector.store", &operands, &[], &[("alignment", self.e.attr("16 : i64"))]);
-    }
-
-    /// `scf.if %cond { }` before `at`; its then-block's terminator.
-    fn if_then(&self, at: OperationRef<'c, 'a>, cond: Value<'c, 'a>) -> OperationRef<'c, 'a> {
-        use melior::ir::{Block, Region};
-        let e = &self.e;
-        let region = Region::new();
-        region.append_block(Block::new(&[])).append_operation(e.build("scf.yield", &[], &[], &[], vec![]));
-        let made = e.build("scf.if", &[cond], &[], &[], vec![region, Region::new()]);
-        let made = at.block().expect("in a block").insert_operation_before(at, made);
-        made.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.terminator()).expect("yield")
     }
 }
